@@ -1,0 +1,172 @@
+//! The match record: the one format for logs, replays, tests and bug reports (see DESIGN.md).
+//!
+//! ```json
+//! {"game": "goofspiel", "options": {"cards": 4}, "seed": 7,
+//!  "steps": [{"chance": "3"}, {"p1": "4", "p2": "1"}]}
+//! ```
+//!
+//! Each step supplies exactly the seats the pending decision asks for, or `chance`. Where the
+//! pending decision is chance and the next step is not a chance step (or the steps have run out),
+//! the outcome is drawn from a ChaCha8 generator seeded with `seed`, in order; explicit chance
+//! steps do not consume the generator.
+
+use std::fmt;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::erased::{AnyGame, TextStep};
+use crate::error::StepError;
+use crate::options::RawOptions;
+use crate::seat::Pending;
+
+/// A match record as written to and read from JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The game's registry id.
+    pub game: String,
+    /// The game's options; absent means the defaults.
+    #[serde(default)]
+    pub options: RawOptions,
+    /// The seed for chance outcomes the steps leave out; absent means 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// The decisions, in order.
+    #[serde(default)]
+    pub steps: Vec<TextStep>,
+}
+
+/// The record's text is not a record.
+#[derive(Debug, thiserror::Error)]
+#[error("not a match record: {0} (a record is {{\"game\": ID, \"options\": {{...}}, \"seed\": N, \"steps\": [{{\"p1\": MOVE, \"p2\": MOVE}} or {{\"chance\": OUTCOME}}, ...]}})")]
+pub struct RecordError(serde_json::Error);
+
+impl From<serde_json::Error> for RecordError {
+    fn from(e: serde_json::Error) -> Self {
+        RecordError(e)
+    }
+}
+
+impl Record {
+    /// A record of `game` with its options and seed, and no steps yet.
+    #[must_use]
+    pub fn new(game: &str, options: RawOptions, seed: u64) -> Self {
+        Record {
+            game: game.to_string(),
+            options,
+            seed,
+            steps: Vec::new(),
+        }
+    }
+
+    /// Reads a record from JSON text.
+    pub fn from_json(text: &str) -> Result<Self, RecordError> {
+        Ok(serde_json::from_str(text)?)
+    }
+
+    /// The record as pretty JSON, one step per line.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\n");
+        out.push_str(&format!(
+            "  \"game\": {},\n  \"options\": {},\n  \"seed\": {},\n  \"steps\": [",
+            serde_json::Value::from(self.game.clone()),
+            serde_json::Value::Object(self.options.clone()),
+            self.seed
+        ));
+        for (i, step) in self.steps.iter().enumerate() {
+            let sep = if i == 0 { "\n    " } else { ",\n    " };
+            out.push_str(sep);
+            out.push_str(&serde_json::to_string(step).unwrap_or_default());
+        }
+        if !self.steps.is_empty() {
+            out.push_str("\n  ");
+        }
+        out.push_str("]\n}\n");
+        out
+    }
+}
+
+/// A record applied to a game: the state reached and every step applied, drawn chance included.
+pub struct Replay {
+    /// The game in the state reached.
+    pub game: Box<dyn AnyGame>,
+    /// Every step applied, with the chance outcomes drawn from the seed filled in.
+    pub applied: Vec<TextStep>,
+}
+
+impl fmt::Debug for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Replay")
+            .field("game", &self.game.id())
+            .field("applied", &self.applied)
+            .finish()
+    }
+}
+
+/// A step of the record that does not fit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("steps[{index}] ({step}): {error}")]
+pub struct ReplayError {
+    /// The step's index in the record's `steps` (0-based).
+    pub index: usize,
+    /// The step as written.
+    pub step: TextStep,
+    /// Why it does not fit.
+    pub error: ReplayErrorKind,
+}
+
+/// Why a step does not fit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayErrorKind {
+    /// The game is over and more steps follow.
+    #[error("the game is already over; this step and any after it cannot be applied")]
+    AfterEnd,
+    /// The step is wrong for the state.
+    #[error(transparent)]
+    Step(#[from] StepError),
+}
+
+/// Applies `record`'s steps to `game` (freshly created from the record's game and options).
+///
+/// On a step that does not fit, returns the state reached before it together with the error.
+pub fn replay(
+    mut game: Box<dyn AnyGame>,
+    record: &Record,
+) -> Result<Replay, (Replay, ReplayError)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(record.seed);
+    let mut applied = Vec::with_capacity(record.steps.len());
+    for (index, step) in record.steps.iter().enumerate() {
+        if !step.is_chance() {
+            draw_chance(game.as_mut(), &mut rng, &mut applied);
+        }
+        let result = if game.pending() == Pending::Over {
+            Err(ReplayErrorKind::AfterEnd)
+        } else {
+            game.apply(step).map_err(ReplayErrorKind::from)
+        };
+        if let Err(error) = result {
+            let error = ReplayError {
+                index,
+                step: step.clone(),
+                error,
+            };
+            return Err((Replay { game, applied }, error));
+        }
+        applied.push(step.clone());
+    }
+    draw_chance(game.as_mut(), &mut rng, &mut applied);
+    Ok(Replay { game, applied })
+}
+
+/// Resolves pending chance events from `rng` until a seat must act or the game is over.
+fn draw_chance(game: &mut dyn AnyGame, rng: &mut ChaCha8Rng, applied: &mut Vec<TextStep>) {
+    while game.pending() == Pending::Chance {
+        match game.apply_random_chance(rng) {
+            Some(step) => applied.push(step),
+            None => break,
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The games of Colosseum and the registry that names them.
+//!
+//! Each game is a pure state machine implementing [`colosseum_engine::Game`]. The [`registry`]
+//! is the one list of games: the command line, the server and the bot protocol find a game here
+//! by id and drive it through [`colosseum_engine::AnyGame`]; adding a game means adding a module
+//! and one [`GameEntry`].
+
+#![warn(missing_docs)]
+
+pub mod goofspiel;
+
+use colosseum_engine::{
+    random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
+    Replay, ReplayError,
+};
+
+/// One game in the registry.
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    /// The id used in records, URLs and commands.
+    pub id: &'static str,
+    /// The name shown to people.
+    pub name: &'static str,
+    /// One line on what the game is.
+    pub summary: &'static str,
+    /// The rules page (Markdown): rules, rulings, notation, options, examples.
+    pub rules: &'static str,
+    /// The options the game takes.
+    pub options: &'static [OptionDoc],
+    /// Creates a game from options, behind the dynamic interface.
+    pub create: fn(&RawOptions) -> Result<Box<dyn AnyGame>, OptionsError>,
+    /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
+    /// total number of decisions applied. For `colosseum bench`.
+    pub random_playouts: fn(&RawOptions, u64, u64) -> Result<u64, OptionsError>,
+}
+
+impl std::fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEntry").field("id", &self.id).finish()
+    }
+}
+
+/// Plays `games` random games of `G` from `seed` on the typed path; returns the decisions applied.
+pub fn typed_playouts<G: Game>(
+    new: impl Fn() -> G,
+    games: u64,
+    seed: u64,
+) -> u64 {
+    let mut rng = colosseum_engine::seeded_rng(seed);
+    let mut decisions = 0u64;
+    for _ in 0..games {
+        let mut game = new();
+        decisions += random_playout(&mut game, &mut rng) as u64;
+    }
+    decisions
+}
+
+static REGISTRY: &[GameEntry] = &[GameEntry {
+    id: "goofspiel",
+    name: "Goofspiel",
+    summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
+    rules: goofspiel::RULES,
+    options: goofspiel::OPTIONS,
+    create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
+    random_playouts: |raw, games, seed| {
+        let options = goofspiel::GoofspielOptions::from_raw(raw)?;
+        Ok(typed_playouts(|| goofspiel::Goofspiel::new(options), games, seed))
+    },
+}];
+
+/// Every game, in the order `colosseum games` lists them.
+#[must_use]
+pub fn registry() -> &'static [GameEntry] {
+    REGISTRY
+}
+
+/// The game is not in the registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game `{given}`; the games are: {known}")]
+pub struct UnknownGame {
+    /// The id given.
+    pub given: String,
+    /// The ids known.
+    pub known: String,
+}
+
+/// Finds a game by id (case-insensitive).
+pub fn find(id: &str) -> Result<&'static GameEntry, UnknownGame> {
+    let wanted = id.trim().to_ascii_lowercase();
+    REGISTRY
+        .iter()
+        .find(|g| g.id == wanted)
+        .ok_or_else(|| UnknownGame {
+            given: id.to_string(),
+            known: REGISTRY.iter().map(|g| g.id).collect::<Vec<_>>().join(", "),
+        })
+}
+
+/// Why a record cannot be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The record names no known game.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// The record's options are wrong for its game.
+    #[error("the record's options: {0}")]
+    Options(#[from] OptionsError),
+}
+
+/// Creates the record's game and applies its steps.
+///
+/// `Err(LoadError)` when the game or options are wrong; `Ok(Err(..))` when a step does not fit,
+/// with the state reached before it.
+pub fn replay_record(
+    record: &Record,
+) -> Result<Result<Replay, (Replay, ReplayError)>, LoadError> {
+    let entry = find(&record.game)?;
+    let game = (entry.create)(&record.options)?;
+    Ok(replay(game, record))
+}
