@@ -13,7 +13,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use colosseum_engine::{parse_pairs, AnyGame, Pending, Record, Replay, Seat, Viewer};
+use colosseum_engine::{
+    parse_pairs, AnyGame, Pending, Record, Replay, ReplayFailure, Seat, Viewer,
+};
 use serde_json::{json, Value};
 
 /// Hosts, plays and analyses two-player Death Match games.
@@ -170,11 +172,14 @@ fn replay_command(file: &std::path::Path, as_json: bool) -> Result<ExitCode> {
             .with_context(|| format!("reading the record {}", file.display()))?
     };
     let record = Record::from_json(&text).with_context(|| format!("{}", file.display()))?;
-    let result = colosseum_games::replay_record(&record)
-        .with_context(|| format!("{}", file.display()))?;
+    let result =
+        colosseum_games::replay_record(&record).with_context(|| format!("{}", file.display()))?;
     let (replayed, error) = match result {
         Ok(r) => (r, None),
-        Err((r, e)) => (r, Some(e)),
+        Err(failure) => {
+            let ReplayFailure { reached, error } = *failure;
+            (reached, Some(error))
+        }
     };
     if as_json {
         let mut summary = summary_json(&replayed);
@@ -201,7 +206,9 @@ fn summary_json(replayed: &Replay) -> Value {
     let pending = game.pending();
     let outcome = match game.outcome() {
         Some(o) => json!({"winner": o.winner, "reason": o.reason}),
-        None => json!({"winner": null, "reason": format!("the game is not over: it waits for {pending}")}),
+        None => {
+            json!({"winner": null, "reason": format!("the game is not over: it waits for {pending}")})
+        }
     };
     json!({
         "game": game.id(),

@@ -54,7 +54,11 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
         setup.entry.name, setup.entry.id
     )?;
     if setup.opponent == Opponent::Random {
-        writeln!(out, "You are {}; the random bot plays the other seat.", setup.human)?;
+        writeln!(
+            out,
+            "You are {}; the random bot plays the other seat.",
+            setup.human
+        )?;
     }
     let finished = loop {
         let pending = game.pending();
@@ -193,13 +197,27 @@ mod tests {
         let path = std::env::temp_dir().join(format!("colosseum-play-{}.json", std::process::id()));
         let mut input: &[u8] = b"seven\n9\nhelp\n3\n3\n2\n1\n";
         let mut out = Vec::new();
-        let code = play(&setup(Opponent::Random, Some(path.clone())), &mut input, &mut out).unwrap();
+        let code = play(
+            &setup(Opponent::Random, Some(path.clone())),
+            &mut input,
+            &mut out,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(code, ExitCode::SUCCESS, "{text}");
-        assert!(text.contains("Refused: p1: `seven` is not a move"), "{text}");
-        assert!(text.contains("Refused: p1: `9` is not a move: cards run from 1 to 3"), "{text}");
+        assert!(
+            text.contains("Refused: p1: `seven` is not a move"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Refused: p1: `9` is not a move: cards run from 1 to 3"),
+            "{text}"
+        );
         assert!(text.contains("Legal moves: 1, 2, 3"), "{text}");
-        assert!(text.contains("Refused: p1: not legal here: you have no 3 left"), "{text}");
+        assert!(
+            text.contains("Refused: p1: not legal here: you have no 3 left"),
+            "{text}"
+        );
         assert!(text.contains("Game over"), "{text}");
         let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
         std::fs::remove_file(&path).unwrap();

@@ -209,7 +209,9 @@ pub fn random_playout<G: Game, R: Rng + ?Sized>(game: &mut G, rng: &mut R) -> us
             Pending::Chance => Step::Chance(game.sample_chance(rng).expect("chance has outcomes")),
             Pending::One(seat) => Step::One {
                 seat,
-                mv: game.random_move(seat, rng).expect("a seat to act has a move"),
+                mv: game
+                    .random_move(seat, rng)
+                    .expect("a seat to act has a move"),
             },
             Pending::Both => Step::Both {
                 p1: game.random_move(Seat::P1, rng).expect("p1 has a move"),

@@ -21,7 +21,9 @@ pub use erased::{AnyGame, Erased, TextStep};
 pub use error::{IllegalMove, NotationError, OptionsError, StepError};
 pub use game::{random_playout, Game, Outcome, Score, Step};
 pub use options::{parse_pairs, OptionDoc, OptionReader, RawOptions};
-pub use record::{replay, Record, RecordError, Replay, ReplayError, ReplayErrorKind};
+pub use record::{
+    replay, Record, RecordError, Replay, ReplayError, ReplayErrorKind, ReplayFailure,
+};
 pub use seat::{ParseSeatError, Pending, Seat, Viewer};
 
 /// The random generator used wherever Colosseum draws from a seed: ChaCha8, the same on every

@@ -129,13 +129,27 @@ pub enum ReplayErrorKind {
     Step(#[from] StepError),
 }
 
+/// A record that stopped at a step that does not fit: the state reached before it, and why.
+#[derive(Debug)]
+pub struct ReplayFailure {
+    /// The state reached before the step that does not fit.
+    pub reached: Replay,
+    /// The step and the reason.
+    pub error: ReplayError,
+}
+
+impl fmt::Display for ReplayFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for ReplayFailure {}
+
 /// Applies `record`'s steps to `game` (freshly created from the record's game and options).
 ///
 /// On a step that does not fit, returns the state reached before it together with the error.
-pub fn replay(
-    mut game: Box<dyn AnyGame>,
-    record: &Record,
-) -> Result<Replay, (Replay, ReplayError)> {
+pub fn replay(mut game: Box<dyn AnyGame>, record: &Record) -> Result<Replay, Box<ReplayFailure>> {
     let mut rng = ChaCha8Rng::seed_from_u64(record.seed);
     let mut applied = Vec::with_capacity(record.steps.len());
     for (index, step) in record.steps.iter().enumerate() {
@@ -153,7 +167,8 @@ pub fn replay(
                 step: step.clone(),
                 error,
             };
-            return Err((Replay { game, applied }, error));
+            let reached = Replay { game, applied };
+            return Err(Box::new(ReplayFailure { reached, error }));
         }
         applied.push(step.clone());
     }

@@ -650,7 +650,10 @@ mod tests {
         g.apply(Step::Both { p1: 3, p2: 1 }).unwrap();
         let before = format!("{g:?}");
         let e = g.apply(Step::Both { p1: 3, p2: 2 }).unwrap_err();
-        assert_eq!(e.to_string(), "p1: not legal here: you have no 3 left; your hand is 1 2");
+        assert_eq!(
+            e.to_string(),
+            "p1: not legal here: you have no 3 left; your hand is 1 2"
+        );
         assert_eq!(format!("{g:?}"), before);
         let e = g.apply(Step::Chance(2)).unwrap_err();
         assert!(matches!(e, StepError::WrongActors { .. }), "{e}");

@@ -11,7 +11,7 @@ pub mod goofspiel;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
-    Replay, ReplayError,
+    Replay, ReplayFailure,
 };
 
 /// One game in the registry.
@@ -41,11 +41,7 @@ impl std::fmt::Debug for GameEntry {
 }
 
 /// Plays `games` random games of `G` from `seed` on the typed path; returns the decisions applied.
-pub fn typed_playouts<G: Game>(
-    new: impl Fn() -> G,
-    games: u64,
-    seed: u64,
-) -> u64 {
+pub fn typed_playouts<G: Game>(new: impl Fn() -> G, games: u64, seed: u64) -> u64 {
     let mut rng = colosseum_engine::seeded_rng(seed);
     let mut decisions = 0u64;
     for _ in 0..games {
@@ -64,7 +60,11 @@ static REGISTRY: &[GameEntry] = &[GameEntry {
     create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
     random_playouts: |raw, games, seed| {
         let options = goofspiel::GoofspielOptions::from_raw(raw)?;
-        Ok(typed_playouts(|| goofspiel::Goofspiel::new(options), games, seed))
+        Ok(typed_playouts(
+            || goofspiel::Goofspiel::new(options),
+            games,
+            seed,
+        ))
     },
 }];
 
@@ -111,9 +111,8 @@ pub enum LoadError {
 ///
 /// `Err(LoadError)` when the game or options are wrong; `Ok(Err(..))` when a step does not fit,
 /// with the state reached before it.
-pub fn replay_record(
-    record: &Record,
-) -> Result<Result<Replay, (Replay, ReplayError)>, LoadError> {
+#[allow(clippy::type_complexity)]
+pub fn replay_record(record: &Record) -> Result<Result<Replay, Box<ReplayFailure>>, LoadError> {
     let entry = find(&record.game)?;
     let game = (entry.create)(&record.options)?;
     Ok(replay(game, record))

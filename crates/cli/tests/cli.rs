@@ -1,0 +1,173 @@
+//! The `colosseum` binary as a user runs it: exit codes, output and error messages.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn colosseum(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("colosseum-cli-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn games_lists_goofspiel_and_rules_shows_its_page() {
+    let out = colosseum(&["games"], "");
+    assert!(out.status.success());
+    assert!(text(&out.stdout).starts_with("goofspiel"));
+    let out = colosseum(&["rules", "goofspiel"], "");
+    let page = text(&out.stdout);
+    assert!(out.status.success());
+    for heading in ["## Rulings", "## Options", "## Notation", "## Example"] {
+        assert!(page.contains(heading), "rules page lacks {heading}");
+    }
+    let out = colosseum(&["rules", "chess"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "colosseum: unknown game `chess`; the games are: goofspiel"
+    );
+}
+
+#[test]
+fn replay_json_reports_the_outcome_and_score() {
+    let record = r#"{"game":"goofspiel","options":{"cards":3},"seed":0,"steps":[
+        {"chance":"2"},{"p1":"3","p2":"1"},{"chance":"3"},{"p1":"2","p2":"2"},
+        {"chance":"1"},{"p1":"1","p2":"3"}]}"#;
+    let out = colosseum(&["replay", "-", "--json"], record);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "goofspiel");
+    assert_eq!(json["finished"], true);
+    assert_eq!(json["outcome"]["winner"], "p1");
+    assert_eq!(json["outcome"]["reason"], "p1 took more points, 2 to 1");
+    assert_eq!(json["score"]["p1"], 2);
+    assert_eq!(json["score"]["p2"], 1);
+    assert_eq!(json["score"]["returns"]["p1"], 1.0);
+    assert_eq!(json["steps"], 6);
+}
+
+#[test]
+fn replay_of_a_bad_step_exits_non_zero_naming_the_step() {
+    let path = temp("bad.json");
+    std::fs::write(
+        &path,
+        r#"{"game":"goofspiel","options":{"order":"ascending"},"steps":[{"p1":"5","p2":"1"},{"p1":"5","p2":"2"}]}"#,
+    )
+    .unwrap();
+    let out = colosseum(&["replay", path.to_str().unwrap(), "--json"], "");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("steps[1] (p1: 5, p2: 2): p1: not legal here: you have no 5 left"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["finished"], false);
+    assert_eq!(json["error"]["index"], 1);
+    assert_eq!(json["steps"], 1, "the state reached before the bad step");
+}
+
+#[test]
+fn unreadable_records_are_clear_errors() {
+    let out = colosseum(&["replay", "/nonexistent/record.json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("reading the record /nonexistent/record.json"));
+    let out = colosseum(&["replay", "-"], "{\"game\": \"goofspiel\", \"steps\": [");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a match record: EOF while parsing"));
+    let out = colosseum(
+        &["replay", "-"],
+        "{\"game\": \"goofspiel\", \"options\": {\"order\": 3}}",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(
+        "the record's options: option `order` = 3 is not allowed: random, descending or ascending"
+    ));
+}
+
+#[test]
+fn a_game_against_random_can_be_saved_and_replayed() {
+    let path = temp("played.json");
+    // Bad input first, then every card from 13 down: whatever the bot does, the game ends.
+    let mut input = String::from("banana\n0\n");
+    for card in (1..=13).rev() {
+        input.push_str(&format!("{card}\n"));
+    }
+    let out = colosseum(
+        &[
+            "play",
+            "goofspiel",
+            "--vs",
+            "random",
+            "--seed",
+            "3",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        &input,
+    );
+    let shown = text(&out.stdout);
+    assert!(out.status.success(), "{shown}\n{}", text(&out.stderr));
+    assert!(
+        shown.contains("Refused: p1: `banana` is not a move"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Refused: p1: `0` is not a move: cards run from 1 to 13"),
+        "{shown}"
+    );
+    assert!(shown.contains("Game over"), "{shown}");
+    let out = colosseum(&["replay", path.to_str().unwrap(), "--json"], "");
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["finished"], true);
+    assert_eq!(json["steps"], 26, "13 prizes and 13 pairs of bids");
+}
+
+#[test]
+fn play_refuses_unknown_bots_and_options() {
+    let out = colosseum(&["play", "goofspiel", "--vs", "genius"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown bot `genius`; the bots are: random"));
+    let out = colosseum(&["play", "goofspiel", "-o", "cardz=3"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr)
+        .contains("unknown option `cardz`; this game's options are: cards, order, returns"));
+}
+
+#[test]
+fn bench_reports_games_per_second() {
+    let out = colosseum(
+        &["bench", "goofspiel", "--games", "50", "-o", "cards=5"],
+        "",
+    );
+    assert!(out.status.success());
+    let line = text(&out.stdout);
+    assert!(
+        line.starts_with("goofspiel: 50 random games, 500 decisions in "),
+        "{line}"
+    );
+    assert!(line.contains("games/s"), "{line}");
+}

@@ -1,0 +1,331 @@
+//! Properties every game in the registry must have, checked on random games:
+//!
+//! * random legal play always ends;
+//! * every enumerated legal move's notation parses back to itself and is accepted;
+//! * the default move at a deadline is legal;
+//! * replaying the record of a finished game gives an identical final state, both with every
+//!   chance step written out and with chance left to the seed.
+
+use colosseum_engine::{
+    random_playout, seeded_rng, AnyGame, Pending, RawOptions, Record, Seat, TextStep, Viewer,
+};
+use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder, ReturnsType};
+use colosseum_games::{registry, replay_record, GameEntry};
+use proptest::prelude::*;
+use rand::RngCore;
+
+/// An upper bound on decisions in any game, so that "always ends" fails instead of hanging.
+const MAX_DECISIONS: usize = 100_000;
+
+/// Everything anyone may see of a game: the views of both seats and a spectator, the score,
+/// the outcome and the pending decision. Two states with equal fingerprints look the same to
+/// everyone.
+fn fingerprint(game: &dyn AnyGame) -> String {
+    let views: Vec<String> = [
+        Viewer::Seat(Seat::P1),
+        Viewer::Seat(Seat::P2),
+        Viewer::Spectator,
+    ]
+    .iter()
+    .map(|v| game.view_json(*v).to_string())
+    .collect();
+    format!(
+        "{views:?} {:?} {:?} {:?}",
+        game.score(),
+        game.outcome(),
+        game.pending()
+    )
+}
+
+/// Plays one random game through the dynamic interface. Chance comes from `ChaCha8(seed)` alone
+/// (as `replay` draws it), moves from a second generator. Returns the record with every step
+/// written out, the record without its chance steps, and the final game.
+fn random_game(
+    entry: &GameEntry,
+    options: &RawOptions,
+    seed: u64,
+) -> (Record, Record, Box<dyn AnyGame>) {
+    let mut game = (entry.create)(options).expect("options are valid");
+    let mut chance_rng = seeded_rng(seed);
+    let mut move_rng = seeded_rng(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut full = Record::new(entry.id, options.clone(), seed);
+    let mut without_chance = full.clone();
+    for _ in 0..MAX_DECISIONS {
+        let pending = game.pending();
+        match pending {
+            Pending::Over => return (full, without_chance, game),
+            Pending::Chance => {
+                let step = game
+                    .apply_random_chance(&mut chance_rng)
+                    .expect("a chance decision has an outcome");
+                full.steps.push(step);
+            }
+            Pending::Both | Pending::One(_) => {
+                let mut step = TextStep::default();
+                for &seat in pending.seats() {
+                    check_notation_round_trip(game.as_ref(), seat);
+                    let mv = game
+                        .random_move(seat, &mut move_rng)
+                        .expect("a seat that acts has a move");
+                    let default = game
+                        .default_move(seat, &mut move_rng)
+                        .expect("a seat that acts has a default move");
+                    assert!(
+                        game.check_move(seat, &default).is_ok(),
+                        "{}: default move `{default}` of {seat} is refused",
+                        entry.id
+                    );
+                    match seat {
+                        Seat::P1 => step.p1 = Some(mv),
+                        Seat::P2 => step.p2 = Some(mv),
+                    }
+                }
+                game.apply(&step).unwrap_or_else(|e| {
+                    panic!("{}: random legal step {step} refused: {e}", entry.id)
+                });
+                full.steps.push(step.clone());
+                without_chance.steps.push(step);
+            }
+        }
+    }
+    panic!(
+        "{}: a random game did not end within {MAX_DECISIONS} decisions",
+        entry.id
+    );
+}
+
+/// Every enumerated move's canonical text is accepted and is its own canonical form.
+fn check_notation_round_trip(game: &dyn AnyGame, seat: Seat) {
+    let moves = game.legal_moves(seat);
+    assert!(
+        !moves.is_empty(),
+        "{}: {seat} acts but has no legal move",
+        game.id()
+    );
+    for text in moves {
+        let canonical = game
+            .check_move(seat, &text)
+            .unwrap_or_else(|e| panic!("{}: legal move `{text}` refused: {e}", game.id()));
+        assert_eq!(
+            canonical,
+            text,
+            "{}: notation does not round-trip",
+            game.id()
+        );
+    }
+}
+
+fn replay_fingerprint(record: &Record) -> String {
+    let replayed = replay_record(record)
+        .expect("game and options are valid")
+        .unwrap_or_else(|f| panic!("replay failed: {f}"));
+    fingerprint(replayed.game.as_ref())
+}
+
+/// The option sets each game is tried with: its defaults, and for Goofspiel every order.
+fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
+    let mut sets = vec![RawOptions::new()];
+    if entry.id == "goofspiel" {
+        for pairs in [
+            &["cards=1"][..],
+            &["cards=5", "order=descending"],
+            &["cards=8", "order=ascending", "returns=point_difference"],
+        ] {
+            sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
+        }
+    }
+    sets
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_game_ends_and_replays_identically(seed in any::<u64>()) {
+        for entry in registry() {
+            for options in option_sets(entry) {
+                let (full, without_chance, game) = random_game(entry, &options, seed);
+                prop_assert_eq!(game.pending(), Pending::Over);
+                prop_assert!(game.outcome().is_some());
+                let expected = fingerprint(game.as_ref());
+                prop_assert_eq!(&replay_fingerprint(&full), &expected, "{} full record", entry.id);
+                prop_assert_eq!(
+                    &replay_fingerprint(&without_chance),
+                    &expected,
+                    "{} record with chance left to the seed",
+                    entry.id
+                );
+                // The record survives its own JSON form.
+                let reread = Record::from_json(&full.to_json()).unwrap();
+                prop_assert_eq!(&reread, &full);
+            }
+        }
+    }
+
+    #[test]
+    fn goofspiel_typed_replay_gives_the_same_state(
+        cards in 1u8..=20,
+        order in prop_oneof![Just(PrizeOrder::Random), Just(PrizeOrder::Descending), Just(PrizeOrder::Ascending)],
+        seed in any::<u64>(),
+    ) {
+        let options = GoofspielOptions { cards, order, returns: ReturnsType::TotalPoints };
+        let mut game = Goofspiel::new(options);
+        let mut rng = seeded_rng(seed);
+        let decisions = random_playout(&mut game, &mut rng);
+        let expected_decisions = cards as usize * if order == PrizeOrder::Random { 2 } else { 1 };
+        prop_assert_eq!(decisions, expected_decisions);
+        // Points add up to the prizes not discarded by ties.
+        let won: u32 = game.turns().iter().filter(|t| t.winner.is_some()).map(|t| u32::from(t.prize)).sum();
+        prop_assert_eq!(game.points()[0] + game.points()[1], won);
+        // Rebuild the record from the typed history and replay it.
+        let mut record = Record::new("goofspiel", colosseum_engine::parse_pairs([
+            format!("cards={cards}").as_str(),
+            match order { PrizeOrder::Random => "order=random", PrizeOrder::Descending => "order=descending", PrizeOrder::Ascending => "order=ascending" },
+            "returns=total_points",
+        ]).unwrap(), 0);
+        for t in game.turns() {
+            if order == PrizeOrder::Random {
+                record.steps.push(TextStep::chance(t.prize.to_string()));
+            }
+            record.steps.push(TextStep::both(t.p1.to_string(), t.p2.to_string()));
+        }
+        let replayed = replay_record(&record).unwrap().unwrap();
+        let erased = colosseum_engine::Erased(game.clone());
+        prop_assert_eq!(fingerprint(replayed.game.as_ref()), fingerprint(&erased));
+    }
+}
+
+#[test]
+fn chance_left_to_the_seed_is_the_same_every_time() {
+    let record = Record::from_json(r#"{"game": "goofspiel", "seed": 42, "steps": []}"#).unwrap();
+    let a = replay_record(&record).unwrap().unwrap();
+    let b = replay_record(&record).unwrap().unwrap();
+    assert_eq!(a.applied, b.applied);
+    assert_eq!(
+        a.applied.len(),
+        1,
+        "the first prize is drawn, then p1 and p2 must bid"
+    );
+    let other = Record { seed: 43, ..record };
+    let drawn: Vec<_> = (0..20)
+        .map(|s| {
+            let r = Record {
+                seed: s,
+                ..other.clone()
+            };
+            replay_record(&r).unwrap().unwrap().applied[0].clone()
+        })
+        .collect();
+    assert!(
+        drawn.iter().any(|s| *s != drawn[0]),
+        "different seeds draw different prizes"
+    );
+}
+
+#[test]
+fn steps_that_do_not_fit_name_their_index_and_keep_the_state_reached() {
+    let cases = [
+        (
+            r#"[{"p1":"13","p2":"1"},{"p1":"13","p2":"2"}]"#,
+            1,
+            "p1: not legal here: you have no 13 left",
+        ),
+        (r#"[{"p1":"x","p2":"1"}]"#, 0, "p1: `x` is not a move"),
+        (
+            r#"[{"chance":"5"}]"#,
+            0,
+            "this step gives a chance outcome, but the game waits for both seats",
+        ),
+        (
+            r#"[{"p1":"1"}]"#,
+            0,
+            "this step gives a move for p1 alone, but the game waits for both seats",
+        ),
+        (
+            r#"[{"chance":"13"},{"p1":"1","p2":"2"},{"chance":"13"}]"#,
+            2,
+            "chance: not legal here: prize 13 is not in the deck",
+        ),
+        (
+            r#"[{"chance":"0"}]"#,
+            0,
+            "chance: `0` is not a chance outcome: cards run from 1 to 13",
+        ),
+        (
+            r#"[{"p1":"1","p2":"2","chance":"3"}]"#,
+            0,
+            "a chance outcome mixed with moves",
+        ),
+    ];
+    for (steps, index, message) in cases {
+        // Chance steps only exist with shuffled prizes.
+        // (A chance step in a descending game is refused: there is no chance there.)
+        let order = if steps.contains("chance\":\"5") || !steps.contains("chance") {
+            "descending"
+        } else {
+            "random"
+        };
+        let text =
+            format!(r#"{{"game":"goofspiel","options":{{"order":"{order}"}},"steps":{steps}}}"#);
+        let record = Record::from_json(&text).unwrap();
+        let failure = replay_record(&record).unwrap().unwrap_err();
+        let (reached, error) = (failure.reached, failure.error);
+        assert_eq!(error.index, index, "{steps}");
+        assert!(error.to_string().contains(message), "{steps}: {error}");
+        assert_eq!(reached.applied.len(), index, "{steps}");
+    }
+    let over = r#"{"game":"goofspiel","options":{"cards":1,"order":"descending"},"steps":[{"p1":"1","p2":"1"},{"p1":"1","p2":"1"}]}"#;
+    let error = replay_record(&Record::from_json(over).unwrap())
+        .unwrap()
+        .unwrap_err()
+        .error;
+    assert_eq!(error.index, 1);
+    assert!(error.to_string().contains("already over"), "{error}");
+}
+
+#[test]
+fn bad_records_are_errors() {
+    for text in [
+        "",
+        "[]",
+        r#"{"steps": []}"#,
+        r#"{"game": "goofspiel", "seed": -1}"#,
+        r#"{"game": "goofspiel", "steps": [{"p3": "1"}]}"#,
+        r#"{"game": "goofspiel", "steps": [{"p1": 7, "p2": "1"}]}"#,
+        r#"{"game": "goofspiel", "options": [1]}"#,
+    ] {
+        assert!(Record::from_json(text).is_err(), "{text}");
+    }
+    let unknown = Record::from_json(r#"{"game": "chess"}"#).unwrap();
+    let e = replay_record(&unknown).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown game `chess`; the games are: goofspiel"
+    );
+    let options = Record::from_json(r#"{"game": "goofspiel", "options": {"cards": 100}}"#).unwrap();
+    let e = replay_record(&options).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the record's options: option `cards` = 100 is not allowed: an integer from 1 to 64"
+    );
+}
+
+#[test]
+fn views_never_hold_a_submission_before_the_reveal() {
+    // The dynamic interface only ever holds revealed steps: checking a submission does not change
+    // what anyone sees.
+    for entry in registry() {
+        let mut game = (entry.create)(&RawOptions::new()).unwrap();
+        let mut rng = seeded_rng(7);
+        while game.pending() == Pending::Chance {
+            game.apply_random_chance(&mut rng as &mut dyn RngCore);
+        }
+        let before = fingerprint(game.as_ref());
+        for &seat in game.pending().seats() {
+            for mv in game.legal_moves(seat) {
+                game.check_move(seat, &mv).unwrap();
+            }
+        }
+        assert_eq!(fingerprint(game.as_ref()), before, "{}", entry.id);
+    }
+}
