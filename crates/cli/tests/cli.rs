@@ -30,10 +30,23 @@ fn temp(name: &str) -> PathBuf {
 }
 
 #[test]
-fn games_lists_goofspiel_and_rules_shows_its_page() {
+fn games_lists_every_game_and_rules_shows_its_page() {
     let out = colosseum(&["games"], "");
     assert!(out.status.success());
-    assert!(text(&out.stdout).starts_with("goofspiel"));
+    let listed = text(&out.stdout);
+    for entry in colosseum_games::registry() {
+        assert!(
+            listed.lines().any(|l| l.starts_with(entry.id)),
+            "{} not listed",
+            entry.id
+        );
+        let page = colosseum(&["rules", entry.id], "");
+        assert!(
+            text(&page.stdout).contains("## Notation"),
+            "{} rules page has no notation",
+            entry.id
+        );
+    }
     let out = colosseum(&["rules", "goofspiel"], "");
     let page = text(&out.stdout);
     assert!(out.status.success());
@@ -42,9 +55,13 @@ fn games_lists_goofspiel_and_rules_shows_its_page() {
     }
     let out = colosseum(&["rules", "chess"], "");
     assert_eq!(out.status.code(), Some(2));
+    let ids: Vec<&str> = colosseum_games::registry().iter().map(|g| g.id).collect();
     assert_eq!(
         text(&out.stderr).trim(),
-        "colosseum: unknown game `chess`; the games are: goofspiel"
+        format!(
+            "colosseum: unknown game `chess`; the games are: {}",
+            ids.join(", ")
+        )
     );
 }
 

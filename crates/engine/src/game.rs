@@ -106,9 +106,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Appends every possible outcome of the pending chance event with its probability.
+    ///
+    /// A game whose chance space is too large to enumerate (six cells in order out of 36) appends
+    /// nothing, overrides [`Game::sample_chance`], and says so in its docs.
     fn chance_outcomes(&self, out: &mut Vec<(Self::Chance, f64)>);
 
-    /// Draws the pending chance event's outcome, or `None` if chance does not act now.
+    /// Draws the pending chance event's outcome with the right probabilities, or `None` if chance
+    /// does not act now. The provided version picks from [`Game::chance_outcomes`].
     fn sample_chance<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Chance> {
         let mut outcomes = Vec::new();
         self.chance_outcomes(&mut outcomes);

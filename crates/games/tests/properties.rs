@@ -298,9 +298,10 @@ fn bad_records_are_errors() {
     }
     let unknown = Record::from_json(r#"{"game": "chess"}"#).unwrap();
     let e = replay_record(&unknown).unwrap_err();
+    let ids: Vec<&str> = registry().iter().map(|g| g.id).collect();
     assert_eq!(
         e.to_string(),
-        "unknown game `chess`; the games are: goofspiel"
+        format!("unknown game `chess`; the games are: {}", ids.join(", "))
     );
     let options = Record::from_json(r#"{"game": "goofspiel", "options": {"cards": 100}}"#).unwrap();
     let e = replay_record(&options).unwrap_err();
