@@ -1,1 +1,39 @@
-fn main(){}
+//! Random Goofspiel playouts on the typed path: the time for one whole game, from a new game to
+//! the end, with uniformly random bids and prizes from a seeded ChaCha8 generator.
+//!
+//! `cargo bench -p colosseum-games --bench playouts`; docs/benchmarks.md records the numbers and
+//! how they compare with OpenSpiel.
+
+use std::hint::black_box;
+
+use colosseum_engine::{random_playout, seeded_rng};
+use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+fn goofspiel_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("goofspiel13");
+    // One element per game, so criterion also reports games per second.
+    group.throughput(Throughput::Elements(1));
+    for (name, order) in [
+        ("random_order", PrizeOrder::Random),
+        ("descending_order", PrizeOrder::Descending),
+    ] {
+        let options = GoofspielOptions {
+            order,
+            ..GoofspielOptions::default()
+        };
+        assert_eq!(options.cards, 13);
+        let mut rng = seeded_rng(0);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut game = Goofspiel::new(black_box(options));
+                let steps = random_playout(&mut game, &mut rng);
+                black_box((steps, game.points()))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, goofspiel_playouts);
+criterion_main!(benches);
