@@ -647,16 +647,15 @@ impl ThwartOmega {
                 } else {
                     (weight(&white), weight(&black))
                 };
+                let (winner_groups, loser_groups) = winner_first(&black, &white, c);
                 (
                     Some(c.seat()),
                     format!(
                         "products tie at {pb}; {} ({}) wins on the {} group, {mine} to {theirs} \
-                         (groups {} against {})",
+                         (groups {winner_groups} against {loser_groups})",
                         c.name(),
                         c.seat(),
                         ordinal_largest(i),
-                        join(&black, &white, c).0,
-                        join(&black, &white, c).1,
                     ),
                 )
             }
@@ -712,7 +711,7 @@ fn list(weights: &[u8]) -> String {
 }
 
 /// The winner's groups and the loser's, as text.
-fn join(black: &Groups, white: &Groups, winner: Colour) -> (String, String) {
+fn winner_first(black: &Groups, white: &Groups, winner: Colour) -> (String, String) {
     let (b, w) = (list(black.weights()), list(white.weights()));
     if winner == Colour::Black {
         (b, w)
@@ -1278,6 +1277,23 @@ mod tests {
         assert_eq!(score.p2, json!(2592));
         assert_eq!(score.details["groups"]["p1"], json!([6, 4, 4, 4, 4, 1]));
         assert_eq!(score.details["groups"]["p2"], json!([6, 4, 3, 3, 3, 2, 2]));
+    }
+
+    #[test]
+    fn the_rules_page_example_replays_as_it_says() {
+        let start = RULES.find("```json").expect("the rules page has a record") + "```json".len();
+        let end = start + RULES[start..].find("```").unwrap();
+        let record = colosseum_engine::Record::from_json(&RULES[start..end]).unwrap();
+        let replayed = crate::replay_record(&record).unwrap().unwrap();
+        let game = replayed.game.as_ref();
+        assert_eq!(game.outcome().unwrap().winner, Some(Seat::P2));
+        let score = game.score();
+        assert_eq!((score.p1, score.p2), (json!(1536), json!(2592)));
+        let board = game.render(Viewer::Spectator);
+        assert!(
+            RULES.contains(&board),
+            "the page shows the board as rendered:\n{board}"
+        );
     }
 
     #[test]
