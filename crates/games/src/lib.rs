@@ -72,8 +72,7 @@ static REGISTRY: &[GameEntry] = &[
     GameEntry {
         id: "thwart-omega",
         name: "Thwart Omega",
-        summary:
-            "place a black and a white stone each round; score the product of your group sizes",
+        summary: "a black and a white stone each round; score the product of your group sizes",
         rules: thwart_omega::RULES,
         options: thwart_omega::OPTIONS,
         create: |raw| thwart_omega::ThwartOmega::from_raw(raw).map(Erased::boxed),
