@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod goofspiel;
+pub mod thwart_omega;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
@@ -51,22 +52,40 @@ pub fn typed_playouts<G: Game>(new: impl Fn() -> G, games: u64, seed: u64) -> u6
     decisions
 }
 
-static REGISTRY: &[GameEntry] = &[GameEntry {
-    id: "goofspiel",
-    name: "Goofspiel",
-    summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
-    rules: goofspiel::RULES,
-    options: goofspiel::OPTIONS,
-    create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
-    random_playouts: |raw, games, seed| {
-        let options = goofspiel::GoofspielOptions::from_raw(raw)?;
-        Ok(typed_playouts(
-            || goofspiel::Goofspiel::new(options),
-            games,
-            seed,
-        ))
+static REGISTRY: &[GameEntry] = &[
+    GameEntry {
+        id: "goofspiel",
+        name: "Goofspiel",
+        summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
+        rules: goofspiel::RULES,
+        options: goofspiel::OPTIONS,
+        create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = goofspiel::GoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || goofspiel::Goofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
     },
-}];
+    GameEntry {
+        id: "thwart-omega",
+        name: "Thwart Omega",
+        summary: "a black and a white stone each round; score the product of your group sizes",
+        rules: thwart_omega::RULES,
+        options: thwart_omega::OPTIONS,
+        create: |raw| thwart_omega::ThwartOmega::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = thwart_omega::ThwartOmegaOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || thwart_omega::ThwartOmega::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+];
 
 /// Every game, in the order `colosseum games` lists them.
 #[must_use]
