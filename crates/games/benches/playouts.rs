@@ -1,5 +1,5 @@
-//! Random Goofspiel playouts on the typed path: the time for one whole game, from a new game to
-//! the end, with uniformly random bids and prizes from a seeded ChaCha8 generator.
+//! Random playouts on the typed path: the time for one whole game, from a new game to the end,
+//! with uniformly random moves and chance from a seeded ChaCha8 generator.
 //!
 //! `cargo bench -p colosseum-games --bench playouts`; docs/benchmarks.md records the numbers and
 //! how they compare with OpenSpiel.
@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use colosseum_engine::{random_playout, seeded_rng};
 use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder};
+use colosseum_games::thwart_omega::{ThwartOmega, ThwartOmegaOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn goofspiel_playouts(c: &mut Criterion) {
@@ -35,5 +36,24 @@ fn goofspiel_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, goofspiel_playouts);
+fn thwart_omega_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("thwart_omega");
+    group.throughput(Throughput::Elements(1));
+    for size in [7u8, 11] {
+        let options = ThwartOmegaOptions {
+            size,
+            ..ThwartOmegaOptions::default()
+        };
+        let mut rng = seeded_rng(0);
+        group.bench_function(format!("{size}x{size}"), |b| {
+            b.iter(|| {
+                let mut game = ThwartOmega::new(black_box(options));
+                black_box(random_playout(&mut game, &mut rng))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, goofspiel_playouts, thwart_omega_playouts);
 criterion_main!(benches);
