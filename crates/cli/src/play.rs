@@ -80,7 +80,9 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 let mut quit = false;
                 for &seat in pending.seats() {
                     let mv = if is_human(seat) {
-                        if setup.opponent == Opponent::HotSeat && pending == Pending::Both {
+                        // Both seats share the screen: each looks away while the other types,
+                        // as a single seat's move may be secret too (face-down cards).
+                        if setup.opponent == Opponent::HotSeat {
                             hide_screen(out, seat)?;
                         }
                         match ask(game.as_ref(), seat, input, out)? {
@@ -104,7 +106,16 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 }
                 game.apply(&step)
                     .context("a checked submission was refused at the reveal")?;
-                writeln!(out, "Revealed: {step}")?;
+                if pending == Pending::Both {
+                    writeln!(out, "Revealed: {step}")?;
+                } else {
+                    // A single seat's move is not necessarily public (All-In Goofspiel's starter
+                    // puts its cards down face down): say only who moved, and let the next
+                    // rendering of the viewer's view show what may be known.
+                    for seat in pending.seats() {
+                        writeln!(out, "{seat} has moved.")?;
+                    }
+                }
                 record.steps.push(step);
             }
         }

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod all_in_goofspiel;
 pub mod goofspiel;
 
 use colosseum_engine::{
@@ -51,22 +52,40 @@ pub fn typed_playouts<G: Game>(new: impl Fn() -> G, games: u64, seed: u64) -> u6
     decisions
 }
 
-static REGISTRY: &[GameEntry] = &[GameEntry {
-    id: "goofspiel",
-    name: "Goofspiel",
-    summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
-    rules: goofspiel::RULES,
-    options: goofspiel::OPTIONS,
-    create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
-    random_playouts: |raw, games, seed| {
-        let options = goofspiel::GoofspielOptions::from_raw(raw)?;
-        Ok(typed_playouts(
-            || goofspiel::Goofspiel::new(options),
-            games,
-            seed,
-        ))
+static REGISTRY: &[GameEntry] = &[
+    GameEntry {
+        id: "goofspiel",
+        name: "Goofspiel",
+        summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
+        rules: goofspiel::RULES,
+        options: goofspiel::OPTIONS,
+        create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = goofspiel::GoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || goofspiel::Goofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
     },
-}];
+    GameEntry {
+        id: "all-in-goofspiel",
+        name: "All-In Goofspiel",
+        summary: "cards side by side make a number; 28 points wins, but only with an empty hand",
+        rules: all_in_goofspiel::RULES,
+        options: all_in_goofspiel::OPTIONS,
+        create: |raw| all_in_goofspiel::AllInGoofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = all_in_goofspiel::AllInGoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || all_in_goofspiel::AllInGoofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+];
 
 /// Every game, in the order `colosseum games` lists them.
 #[must_use]

@@ -134,6 +134,9 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
         }
     }
+    if entry.id == "all-in-goofspiel" {
+        sets.push(colosseum_engine::parse_pairs(["first=p2"]).unwrap());
+    }
     sets
 }
 
