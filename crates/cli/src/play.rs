@@ -249,4 +249,27 @@ mod tests {
         assert!(text.contains("Input ended."), "{text}");
         assert!(text.contains("Game abandoned"), "{text}");
     }
+
+    #[test]
+    fn a_bots_face_down_cards_stay_hidden_until_the_reveal() {
+        let setup = Setup {
+            entry: colosseum_games::find("all-in-goofspiel").unwrap(),
+            options: RawOptions::new(),
+            seed: 1,
+            opponent: Opponent::Random,
+            human: Seat::P2,
+            record_path: None,
+        };
+        let mut input: &[u8] = b"pass\n";
+        let mut out = Vec::new();
+        play(&setup, &mut input, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // The bot (p1) starts round 1: p2 is told that it moved and how many cards, not which.
+        let (before, after) = text.split_once("p2> ").unwrap();
+        assert!(before.contains("p1 has moved."), "{text}");
+        assert!(before.contains("p1 put down"), "{text}");
+        assert!(!before.contains("round  1 (worth  1)"), "{text}");
+        assert!(!text.contains("Revealed"), "{text}");
+        assert!(after.contains("round  1 (worth  1): p1 starts "), "{text}");
+    }
 }

@@ -610,11 +610,11 @@ impl AllInGoofspiel {
         self.face_down.map(|p| p.len())
     }
 
-    /// A uniformly random move that is not uniform over moves: the number of cards is drawn
-    /// uniformly first, then a uniformly random ordered list of that many cards. Uniform play
-    /// over all moves nearly always puts down 14 to 16 cards (see the rules page); this draw is
-    /// the one to use for playouts that should look like real games. `None` if `seat` does not
-    /// act now.
+    /// A random move for playouts that should look more like real play: the number of cards is
+    /// drawn uniformly from 0 to the hand's size, then a uniformly random ordered list of that
+    /// many cards. This is deliberately *not* uniform over moves: [`Game::random_move`] is, and
+    /// from a full hand it puts down 15 or 16 cards three times in four (see the rules page).
+    /// `None` if `seat` does not act now.
     pub fn random_move_any_count<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Play> {
         if self.pending() != Pending::One(seat) {
             return None;
