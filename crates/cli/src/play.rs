@@ -80,7 +80,9 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 let mut quit = false;
                 for &seat in pending.seats() {
                     let mv = if is_human(seat) {
-                        if setup.opponent == Opponent::HotSeat && pending == Pending::Both {
+                        // Both seats share the screen: each looks away while the other types,
+                        // as a single seat's move may be secret too (face-down cards).
+                        if setup.opponent == Opponent::HotSeat {
                             hide_screen(out, seat)?;
                         }
                         match ask(game.as_ref(), seat, input, out)? {
@@ -104,7 +106,16 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 }
                 game.apply(&step)
                     .context("a checked submission was refused at the reveal")?;
-                writeln!(out, "Revealed: {step}")?;
+                if pending == Pending::Both {
+                    writeln!(out, "Revealed: {step}")?;
+                } else {
+                    // A single seat's move is not necessarily public (All-In Goofspiel's starter
+                    // puts its cards down face down): say only who moved, and let the next
+                    // rendering of the viewer's view show what may be known.
+                    for seat in pending.seats() {
+                        writeln!(out, "{seat} has moved.")?;
+                    }
+                }
                 record.steps.push(step);
             }
         }
@@ -237,5 +248,28 @@ mod tests {
         assert!(text.contains("Revealed: p1: 1, p2: 2"), "{text}");
         assert!(text.contains("Input ended."), "{text}");
         assert!(text.contains("Game abandoned"), "{text}");
+    }
+
+    #[test]
+    fn a_bots_face_down_cards_stay_hidden_until_the_reveal() {
+        let setup = Setup {
+            entry: colosseum_games::find("all-in-goofspiel").unwrap(),
+            options: RawOptions::new(),
+            seed: 1,
+            opponent: Opponent::Random,
+            human: Seat::P2,
+            record_path: None,
+        };
+        let mut input: &[u8] = b"pass\n";
+        let mut out = Vec::new();
+        play(&setup, &mut input, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // The bot (p1) starts round 1: p2 is told that it moved and how many cards, not which.
+        let (before, after) = text.split_once("p2> ").unwrap();
+        assert!(before.contains("p1 has moved."), "{text}");
+        assert!(before.contains("p1 put down"), "{text}");
+        assert!(!before.contains("round  1 (worth  1)"), "{text}");
+        assert!(!text.contains("Revealed"), "{text}");
+        assert!(after.contains("round  1 (worth  1): p1 starts "), "{text}");
     }
 }

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod all_in_goofspiel;
 pub mod goofspiel;
 pub mod thwart_omega;
 
@@ -80,6 +81,22 @@ static REGISTRY: &[GameEntry] = &[
             let options = thwart_omega::ThwartOmegaOptions::from_raw(raw)?;
             Ok(typed_playouts(
                 || thwart_omega::ThwartOmega::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+    GameEntry {
+        id: "all-in-goofspiel",
+        name: "All-In Goofspiel",
+        summary: "cards side by side make a number; 28 points wins, but only with an empty hand",
+        rules: all_in_goofspiel::RULES,
+        options: all_in_goofspiel::OPTIONS,
+        create: |raw| all_in_goofspiel::AllInGoofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = all_in_goofspiel::AllInGoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || all_in_goofspiel::AllInGoofspiel::new(options),
                 games,
                 seed,
             ))

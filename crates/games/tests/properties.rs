@@ -148,6 +148,9 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
     for pairs in extra {
         sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
     }
+    if entry.id == "all-in-goofspiel" {
+        sets.push(colosseum_engine::parse_pairs(["first=p2"]).unwrap());
+    }
     sets
 }
 
