@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod goofspiel;
+pub mod square_goofspiel;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
@@ -51,22 +52,41 @@ pub fn typed_playouts<G: Game>(new: impl Fn() -> G, games: u64, seed: u64) -> u6
     decisions
 }
 
-static REGISTRY: &[GameEntry] = &[GameEntry {
-    id: "goofspiel",
-    name: "Goofspiel",
-    summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
-    rules: goofspiel::RULES,
-    options: goofspiel::OPTIONS,
-    create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
-    random_playouts: |raw, games, seed| {
-        let options = goofspiel::GoofspielOptions::from_raw(raw)?;
-        Ok(typed_playouts(
-            || goofspiel::Goofspiel::new(options),
-            games,
-            seed,
-        ))
+static REGISTRY: &[GameEntry] = &[
+    GameEntry {
+        id: "goofspiel",
+        name: "Goofspiel",
+        summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
+        rules: goofspiel::RULES,
+        options: goofspiel::OPTIONS,
+        create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = goofspiel::GoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || goofspiel::Goofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
     },
-}];
+    GameEntry {
+        id: "square-goofspiel",
+        name: "Square Goofspiel",
+        summary:
+            "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
+        rules: square_goofspiel::RULES,
+        options: square_goofspiel::OPTIONS,
+        create: |raw| square_goofspiel::SquareGoofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = square_goofspiel::SquareGoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || square_goofspiel::SquareGoofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+];
 
 /// Every game, in the order `colosseum games` lists them.
 #[must_use]

@@ -122,7 +122,8 @@ fn replay_fingerprint(record: &Record) -> String {
     fingerprint(replayed.game.as_ref())
 }
 
-/// The option sets each game is tried with: its defaults, and for Goofspiel every order.
+/// The option sets each game is tried with: its defaults, for Goofspiel every order, for Square
+/// Goofspiel each advantage holder.
 fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
     let mut sets = vec![RawOptions::new()];
     if entry.id == "goofspiel" {
@@ -132,6 +133,11 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["cards=8", "order=ascending", "returns=point_difference"],
         ] {
             sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
+        }
+    }
+    if entry.id == "square-goofspiel" {
+        for pairs in [["advantage=p1"], ["advantage=p2"]] {
+            sets.push(colosseum_engine::parse_pairs(pairs).unwrap());
         }
     }
     sets
