@@ -13,8 +13,8 @@
 //! The chance space (six ordered cells out of up to 36) is too large to enumerate:
 //! [`Game::chance_outcomes`] appends nothing and [`Game::sample_chance`] draws uniformly.
 //!
-//! The state is fixed-size (hands as counts per strength, the board and the auction history as
-//! arrays, drawn cells as a 64-bit set), so `apply`, `random_move` and `clone` never allocate.
+//! The state is fixed-size (hands as counts per strength; the board, the auction order and the
+//! bids as arrays), so `apply`, `random_move`, `sample_chance` and `clone` never allocate.
 
 use std::fmt::{self, Write as _};
 
@@ -469,6 +469,53 @@ impl Board {
     }
 }
 
+/// The legal bids of a hand, for each set of strengths held (bit `s - 1` for strength `s`).
+struct LegalBids {
+    /// Pass, then the strengths held, weakest first.
+    bids: [Bid; MAX_STRENGTH as usize + 1],
+    /// How many strengths are held (the bids after the pass).
+    len: u8,
+}
+
+/// [`LegalBids`] for all 64 sets of strengths, so that a random move is one table look-up and one
+/// random number.
+static MOVES_BY_HELD: [LegalBids; 1 << MAX_STRENGTH] = {
+    let mut table = [const {
+        LegalBids {
+            bids: [Bid::PASS; MAX_STRENGTH as usize + 1],
+            len: 0,
+        }
+    }; 1 << MAX_STRENGTH];
+    let mut held = 0;
+    while held < table.len() {
+        let mut strength = 1;
+        while strength <= MAX_STRENGTH {
+            if held & (1 << (strength - 1)) != 0 {
+                let entry = &mut table[held];
+                entry.len += 1;
+                entry.bids[entry.len as usize] = Bid(strength);
+            }
+            strength += 1;
+        }
+        held += 1;
+    }
+    table
+};
+
+/// Why `bid` cannot be played from `hand`. Out of line, so that the check of a legal bid (bots
+/// make millions) stays small.
+#[cold]
+fn not_in_hand(hand: Hand, bid: Bid) -> IllegalMove {
+    IllegalMove::new(if hand.is_empty() {
+        format!(
+            "you have no {} left; your hand is empty, so you can only pass",
+            bid.value()
+        )
+    } else {
+        format!("you have no {} left; your hand is {hand}", bid.value())
+    })
+}
+
 fn leader<T: Ord>(p1: T, p2: T) -> Option<Seat> {
     match p1.cmp(&p2) {
         std::cmp::Ordering::Greater => Some(Seat::P1),
@@ -502,11 +549,12 @@ pub struct Auction {
 pub struct SquareGoofspiel {
     options: SquareGoofspielOptions,
     board: Board,
-    /// The cells in auction order; the first `drawn` are known.
+    /// All 36 cells: the first `drawn` in auction order, the rest (the cells not drawn yet) in
+    /// no particular order, so that a draw is a partial Fisher-Yates shuffle of the rest.
     order: [Cell; CELLS],
     drawn: u8,
-    /// The cells drawn so far, as bits.
-    drawn_set: u64,
+    /// Where each cell stands in `order`.
+    position: [u8; CELLS],
     /// The bids of the first `done` auctions (the cells `order[..done]`), `p1` first.
     bids: [[Bid; 2]; CELLS],
     done: u8,
@@ -522,9 +570,9 @@ impl SquareGoofspiel {
         SquareGoofspiel {
             options,
             board: Board::default(),
-            order: [Cell::default(); CELLS],
+            order: std::array::from_fn(|i| Cell(i as u8)),
             drawn: 0,
-            drawn_set: 0,
+            position: std::array::from_fn(|i| i as u8),
             bids: [[Bid::PASS; 2]; CELLS],
             done: 0,
             hands: [Hand::START; 2],
@@ -559,6 +607,12 @@ impl SquareGoofspiel {
     #[must_use]
     pub fn auction_order(&self) -> &[Cell] {
         &self.order[..usize::from(self.drawn)]
+    }
+
+    /// Whether `cell`'s auction is over.
+    #[must_use]
+    pub fn is_auctioned(&self, cell: Cell) -> bool {
+        usize::from(self.position[cell.index()]) < self.auctions_done()
     }
 
     /// The number of auctions finished.
@@ -628,16 +682,10 @@ impl SquareGoofspiel {
         }
         let hand = self.hands[seat.index()];
         if hand.count(bid.value()) > 0 {
-            return Ok(());
-        }
-        Err(IllegalMove::new(if hand.is_empty() {
-            format!(
-                "you have no {} left; your hand is empty, so you can only pass",
-                bid.value()
-            )
+            Ok(())
         } else {
-            format!("you have no {} left; your hand is {hand}", bid.value())
-        }))
+            Err(not_in_hand(hand, bid))
+        }
     }
 
     /// Applies a checked pair of bids: the higher claims the cell, both cards are discarded, and
@@ -831,16 +879,10 @@ impl Game for SquareGoofspiel {
         if self.pending() != Pending::Both {
             return None;
         }
-        // Uniform over the distinct legal moves: pass and each strength held.
-        let mut held = self.hands[seat.index()].held();
-        let k = rng.random_range(0..=held.count_ones());
-        if k == 0 {
-            return Some(Bid::PASS);
-        }
-        for _ in 1..k {
-            held &= held - 1;
-        }
-        Some(Bid(held.trailing_zeros() as u8 + 1))
+        // Uniform over the distinct legal moves: pass, then each strength held, weakest first.
+        let moves = &MOVES_BY_HELD[usize::from(self.hands[seat.index()].held())];
+        let k = rng.random_range(0..=moves.len);
+        Some(moves.bids[usize::from(k)])
     }
 
     fn chance_outcomes(&self, _out: &mut Vec<(PhaseDraw, f64)>) {
@@ -851,21 +893,15 @@ impl Game for SquareGoofspiel {
         if self.pending() != Pending::Chance {
             return None;
         }
-        let mut left = !self.drawn_set & ((1u64 << CELLS) - 1);
-        let mut draw = PhaseDraw {
-            cells: [Cell::default(); CELLS],
-            len: AUCTIONS_PER_PHASE as u8,
-        };
-        for slot in &mut draw.cells[..AUCTIONS_PER_PHASE] {
-            let mut bits = left;
-            for _ in 0..rng.random_range(0..bits.count_ones()) {
-                bits &= bits - 1;
-            }
-            let cell = Cell(bits.trailing_zeros() as u8);
-            left &= !cell.bit();
-            *slot = cell;
+        // A partial Fisher-Yates shuffle of the cells not drawn yet: each slot in turn takes a
+        // uniformly random cell of those left, so every ordered draw is equally likely.
+        let mut pool = self.order;
+        let start = usize::from(self.drawn);
+        for slot in start..start + AUCTIONS_PER_PHASE {
+            let pick = rng.random_range(slot..CELLS);
+            pool.swap(slot, pick);
         }
-        Some(draw)
+        PhaseDraw::new(&pool[start..start + AUCTIONS_PER_PHASE])
     }
 
     fn check_move(&self, seat: Seat, bid: &Bid) -> Result<(), IllegalMove> {
@@ -897,11 +933,11 @@ impl Game for SquareGoofspiel {
                 )));
             }
             seen |= cell.bit();
-            if self.drawn_set & cell.bit() != 0 {
-                let i = self.auction_order().iter().position(|&c| c == cell);
-                let phase = i.map_or(0, |i| i / AUCTIONS_PER_PHASE + 1);
+            let i = usize::from(self.position[cell.index()]);
+            if i < usize::from(self.drawn) {
                 return Err(IllegalMove::new(format!(
-                    "{cell} was already auctioned in phase {phase}"
+                    "{cell} was already auctioned in phase {}",
+                    i / AUCTIONS_PER_PHASE + 1
                 )));
             }
         }
@@ -914,9 +950,14 @@ impl Game for SquareGoofspiel {
             Step::Chance(draw) => {
                 self.claimed_this_phase = [0; 2];
                 for &cell in draw.cells() {
-                    self.order[usize::from(self.drawn)] = cell;
+                    // Swap the cell into the next place of the auction order.
+                    let to = usize::from(self.drawn);
+                    let from = usize::from(self.position[cell.index()]);
+                    let displaced = self.order[to];
+                    self.order.swap(to, from);
+                    self.position[displaced.index()] = from as u8;
+                    self.position[cell.index()] = to as u8;
                     self.drawn += 1;
-                    self.drawn_set |= cell.bit();
                 }
             }
             Step::Both { p1, p2 } => self.resolve(p1, p2),
@@ -981,7 +1022,6 @@ impl Game for SquareGoofspiel {
 
     fn view(&self, viewer: Viewer) -> SquareGoofspielView {
         let done = self.auctions_done();
-        let auctioned = |cell: Cell| self.order[..done].contains(&cell);
         let phase_start = if self.pending() == Pending::Chance || self.is_over() {
             // Between phases (or at the end) show the phase just finished, if any.
             done.saturating_sub(AUCTIONS_PER_PHASE)
@@ -1005,7 +1045,7 @@ impl Game for SquareGoofspiel {
                 (0..SIDE)
                     .map(|column| {
                         let cell = Cell::new(column, row).expect("on the board");
-                        cell_state(&self.board, cell, auctioned(cell))
+                        cell_state(&self.board, cell, self.is_auctioned(cell))
                     })
                     .collect()
             })
@@ -1114,7 +1154,6 @@ fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
             to_come[game.order[i].index()] = Some(LABELS[i % AUCTIONS_PER_PHASE]);
         }
     }
-    let auctioned = |cell: Cell| game.order[..done].contains(&cell);
     let results = game.board.line_results();
     let mark = |seat: Option<Seat>| match seat {
         Some(Seat::P1) => "X",
@@ -1148,7 +1187,7 @@ fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
                 (Some(Seat::P1), _) => 'X',
                 (Some(Seat::P2), _) => 'O',
                 (None, Some(label)) => label,
-                (None, None) if auctioned(cell) => '-',
+                (None, None) if game.is_auctioned(cell) => '-',
                 (None, None) => '.',
             };
             if up.is_some_and(|(_, c)| c == cell) {
