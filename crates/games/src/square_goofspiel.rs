@@ -1160,24 +1160,21 @@ fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
         Some(Seat::P2) => "O",
         None => "",
     };
+    // A line's result: its winner's mark, `=` for a tie with cells on it, blank while empty.
     let line_mark = |r: &LineResult| match (r.winner, r.totals) {
         (Some(w), _) => mark(Some(w)).to_string(),
         (None, [0, 0]) => String::new(),
         (None, _) => "=".to_string(),
     };
     // Each board column is five characters wide with its mark at offset 1, so that `[D]` fits.
-    let under = |text: &str| {
-        if text.chars().count() == 1 {
-            format!(" {text}   ")
-        } else {
-            format!("{text:<5}")
-        }
-    };
+    // Each board column is five characters wide with its mark at offset 1 (so that `[D]` fits);
+    // numbers below the board end at that offset.
+    let under = |text: String| format!("{text:>2}   ");
     let _ = writeln!(s);
     let _ = writeln!(s, "          a    b    c    d    e    f");
     let _ = writeln!(
         s,
-        " value:   1    2    3    4    5    6   | worth  X-O  won"
+        " value:   1    2    3    4    5    6   | worth   X   O   won"
     );
     for (row, r) in results[..SIDE].iter().enumerate() {
         let _ = write!(s, "  row {}  ", row + 1);
@@ -1196,21 +1193,24 @@ fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
                 let _ = write!(s, " {inner}   ");
             }
         }
-        let totals = format!("{}-{}", r.totals[0], r.totals[1]);
-        let _ = writeln!(s, "|   {}   {totals:^5}  {}", r.worth, line_mark(r));
+        let _ = writeln!(
+            s,
+            "|   {}    {:>2}  {:>2}    {}",
+            r.worth,
+            r.totals[0],
+            r.totals[1],
+            line_mark(r)
+        );
     }
     let _ = writeln!(s, "        {:-<31}+", "");
     let columns = &results[SIDE..];
     let footer = |name: &str, item: &dyn Fn(&LineResult) -> String| {
-        let cells: String = columns.iter().map(|r| under(&item(r))).collect();
+        let cells: String = columns.iter().map(|r| under(item(r))).collect();
         format!(" {name:>6}  {}", cells.trim_end())
     };
     let _ = writeln!(s, "{}", footer("worth:", &|r| r.worth.to_string()));
-    let _ = writeln!(
-        s,
-        "{}",
-        footer("X-O:", &|r| format!("{}-{}", r.totals[0], r.totals[1]))
-    );
+    let _ = writeln!(s, "{}", footer("X:", &|r| r.totals[0].to_string()));
+    let _ = writeln!(s, "{}", footer("O:", &|r| r.totals[1].to_string()));
     let _ = writeln!(s, "{}", footer("won:", &|r| line_mark(r)));
     let _ = writeln!(
         s,
