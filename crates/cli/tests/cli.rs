@@ -190,6 +190,40 @@ fn bench_reports_games_per_second() {
 }
 
 #[test]
+fn thwart_omega_replay_reports_products_and_groups() {
+    let record = r#"{"game": "thwart-omega", "options": {"size": 4}, "steps": [
+        {"p1": "B a3 W a4", "p2": "B a3 W c2"},
+        {"p1": "b:a1, w:b4", "p2": "W b1 B d4"},
+        {"p1": "B b3 W c3", "p2": "B d1 W b3"},
+        {"p1": "B a2 W c4", "p2": "B a2 W c4"},
+        {"p1": "B c1 W d2", "p2": "B d3 W d2"}]}"#;
+    let out = colosseum(&["replay", "-", "--json"], record);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["finished"], true);
+    assert_eq!(json["outcome"]["winner"], "p1");
+    assert_eq!(
+        json["outcome"]["reason"],
+        "Black (p1) wins with the larger product, 20 to 8"
+    );
+    assert_eq!(json["score"]["p1"], 20);
+    assert_eq!(json["score"]["p2"], 8);
+    assert_eq!(json["score"]["groups"]["p1"], serde_json::json!([5, 2, 2]));
+    assert_eq!(json["score"]["groups"]["p2"], serde_json::json!([8, 1]));
+    let out = colosseum(&["replay", "-"], record);
+    let shown = text(&out.stdout);
+    for line in [
+        "    a b c d\n",
+        " 1  b w b b  1\n",
+        " 2  B # w W  2\n",
+        "Black (p1): groups 5 2 2 = product 20\n",
+        "White (p2): groups 8 1 = product 8\n",
+    ] {
+        assert!(shown.contains(line), "{line:?} missing from\n{shown}");
+    }
+}
+
+#[test]
 fn square_goofspiel_replay_json_reports_line_points_hands_and_lines() {
     // The seed's scoring example: line points tied, Turquoise (p2) wins on hand strength 4 to 3.
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

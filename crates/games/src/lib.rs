@@ -9,6 +9,7 @@
 
 pub mod goofspiel;
 pub mod square_goofspiel;
+pub mod thwart_omega;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
@@ -81,6 +82,22 @@ static REGISTRY: &[GameEntry] = &[
             let options = square_goofspiel::SquareGoofspielOptions::from_raw(raw)?;
             Ok(typed_playouts(
                 || square_goofspiel::SquareGoofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+    GameEntry {
+        id: "thwart-omega",
+        name: "Thwart Omega",
+        summary: "a black and a white stone each round; score the product of your group sizes",
+        rules: thwart_omega::RULES,
+        options: thwart_omega::OPTIONS,
+        create: |raw| thwart_omega::ThwartOmega::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = thwart_omega::ThwartOmegaOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || thwart_omega::ThwartOmega::new(options),
                 games,
                 seed,
             ))

@@ -5,11 +5,15 @@
 //! * the default move at a deadline is legal;
 //! * replaying the record of a finished game gives an identical final state, both with every
 //!   chance step written out and with chance left to the seed.
+//!
+//! and, per game, properties of its own rules (Thwart Omega's groups against a plain flood fill).
 
 use colosseum_engine::{
-    random_playout, seeded_rng, AnyGame, Pending, RawOptions, Record, Seat, TextStep, Viewer,
+    random_playout, seeded_rng, AnyGame, Game, Pending, RawOptions, Record, Seat, Step, TextStep,
+    Viewer,
 };
 use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder, ReturnsType};
+use colosseum_games::thwart_omega::{Advantage, Colour, ThwartOmega, ThwartOmegaOptions};
 use colosseum_games::{registry, replay_record, GameEntry};
 use proptest::prelude::*;
 use rand::RngCore;
@@ -122,23 +126,29 @@ fn replay_fingerprint(record: &Record) -> String {
     fingerprint(replayed.game.as_ref())
 }
 
-/// The option sets each game is tried with: its defaults, for Goofspiel every order, for Square
-/// Goofspiel each advantage holder.
+/// The option sets each game is tried with: its defaults, for Goofspiel every order, for Thwart
+/// Omega the smallest boards (including one that is over before it starts) and every advantage,
+/// for Square Goofspiel each advantage holder.
+/// Larger boards stay out because the round-trip check enumerates every legal move each round.
 fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
     let mut sets = vec![RawOptions::new()];
-    if entry.id == "goofspiel" {
-        for pairs in [
-            &["cards=1"][..],
+    let extra: &[&[&str]] = match entry.id {
+        "goofspiel" => &[
+            &["cards=1"],
             &["cards=5", "order=descending"],
             &["cards=8", "order=ascending", "returns=point_difference"],
-        ] {
-            sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
-        }
-    }
-    if entry.id == "square-goofspiel" {
-        for pairs in [["advantage=p1"], ["advantage=p2"]] {
-            sets.push(colosseum_engine::parse_pairs(pairs).unwrap());
-        }
+        ],
+        "thwart-omega" => &[
+            &["size=1"],
+            &["size=2", "advantage=none"],
+            &["size=3", "advantage=p2"],
+            &["size=4", "advantage=none"],
+        ],
+        "square-goofspiel" => &[&["advantage=p1"], &["advantage=p2"]],
+        _ => &[],
+    };
+    for pairs in extra {
+        sets.push(colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap());
     }
     sets
 }
@@ -198,6 +208,113 @@ proptest! {
         let replayed = replay_record(&record).unwrap().unwrap();
         let erased = colosseum_engine::Erased(game.clone());
         prop_assert_eq!(fingerprint(replayed.game.as_ref()), fingerprint(&erased));
+    }
+}
+
+/// Thwart Omega's groups found the slow, obvious way: a flood fill over the board's picture.
+fn reference_groups(rows: &[String], colour: Colour) -> Vec<u32> {
+    let cells: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    let n = cells.len();
+    let (single, double) = match colour {
+        Colour::Black => ('b', 'B'),
+        Colour::White => ('w', 'W'),
+    };
+    let mut seen = vec![vec![false; n]; n];
+    let mut weights = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            if seen[r][c] || (cells[r][c] != single && cells[r][c] != double) {
+                continue;
+            }
+            seen[r][c] = true;
+            let mut stack = vec![(r, c)];
+            let mut weight = 0;
+            while let Some((r, c)) = stack.pop() {
+                weight += if cells[r][c] == double { 2 } else { 1 };
+                let neighbours = [
+                    (r.wrapping_sub(1), c),
+                    (r + 1, c),
+                    (r, c.wrapping_sub(1)),
+                    (r, c + 1),
+                ];
+                for (rr, cc) in neighbours {
+                    if rr < n
+                        && cc < n
+                        && !seen[rr][cc]
+                        && (cells[rr][cc] == single || cells[rr][cc] == double)
+                    {
+                        seen[rr][cc] = true;
+                        stack.push((rr, cc));
+                    }
+                }
+            }
+            weights.push(weight);
+        }
+    }
+    weights.sort_unstable_by(|a, b| b.cmp(a));
+    weights
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random Thwart Omega games on every board size: stones are conserved (each round's four
+    /// stones either stay or burn in black-white pairs), every round fills two to four cells,
+    /// the game ends exactly when three or fewer cells are empty, the bit-parallel groups match a
+    /// plain flood fill, and the winner is the one the rules name.
+    #[test]
+    fn thwart_omega_random_games_keep_the_rules(size in 1u8..=11, seed in any::<u64>()) {
+        let mut game = ThwartOmega::new(ThwartOmegaOptions { size, advantage: Advantage::None });
+        let mut rng = seeded_rng(seed);
+        let mut collisions = 0u32;
+        while game.pending() == Pending::Both {
+            let empty_before = game.empty_cells();
+            prop_assert!(empty_before >= 4);
+            let p1 = game.random_move(Seat::P1, &mut rng).unwrap();
+            let p2 = game.random_move(Seat::P2, &mut rng).unwrap();
+            prop_assert!(p1.black != p1.white && p2.black != p2.white);
+            let blacks = [p1.black, p2.black];
+            collisions += [p1.white, p2.white]
+                .iter()
+                .filter(|w| blacks.contains(w))
+                .count() as u32;
+            game.apply(Step::Both { p1, p2 }).unwrap();
+            let rows = game.rows();
+            let mut weight = 0;
+            for colour in Colour::BOTH {
+                let groups: Vec<u32> =
+                    game.groups(colour).weights().iter().map(|&w| u32::from(w)).collect();
+                prop_assert_eq!(&groups, &reference_groups(&rows, colour));
+                weight += groups.iter().sum::<u32>();
+                let product = if groups.is_empty() { 0 } else { groups.iter().map(|&w| u64::from(w)).product() };
+                prop_assert_eq!(game.product(colour.seat()), product);
+            }
+            prop_assert_eq!(weight + 2 * collisions, 4 * game.rounds());
+            let burned = rows.concat().matches('#').count() as u32;
+            prop_assert_eq!(game.empty_cells() as usize, rows.concat().matches('.').count());
+            if game.pending() == Pending::Over {
+                prop_assert_eq!(game.empty_cells(), 0);
+                let left = burned - collisions;
+                prop_assert!(left <= 3);
+                let filled = empty_before - left;
+                prop_assert!((2..=4).contains(&filled));
+            } else {
+                prop_assert!(game.empty_cells() >= 4);
+                prop_assert_eq!(burned, collisions);
+                let filled = empty_before - game.empty_cells();
+                prop_assert!((2..=4).contains(&filled));
+            }
+        }
+        prop_assert_eq!(game.pending(), Pending::Over);
+        let outcome = game.outcome().unwrap();
+        let (pb, pw) = (game.product(Seat::P1), game.product(Seat::P2));
+        let (b, w) = (game.groups(Colour::Black), game.groups(Colour::White));
+        let expected = match pb.cmp(&pw).then_with(|| b.weights().cmp(w.weights())) {
+            std::cmp::Ordering::Greater => Some(Seat::P1),
+            std::cmp::Ordering::Less => Some(Seat::P2),
+            std::cmp::Ordering::Equal => None,
+        };
+        prop_assert_eq!(outcome.winner, expected, "{}", outcome.reason);
     }
 }
 
