@@ -222,3 +222,36 @@ fn thwart_omega_replay_reports_products_and_groups() {
         assert!(shown.contains(line), "{line:?} missing from\n{shown}");
     }
 }
+
+#[test]
+fn square_goofspiel_replay_json_reports_line_points_hands_and_lines() {
+    // The seed's scoring example: line points tied, Turquoise (p2) wins on hand strength 4 to 3.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../games/tests/data/square-goofspiel-seed-example.json");
+    let out = colosseum(&["replay", path.to_str().unwrap(), "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "square-goofspiel");
+    assert_eq!(json["finished"], true);
+    assert_eq!(
+        json["steps"], 42,
+        "6 phases of 1 chance step and 6 auctions"
+    );
+    assert_eq!(json["outcome"]["winner"], "p2");
+    assert_eq!(
+        json["outcome"]["reason"],
+        "line points are tied at 21; p2 wins on remaining hand strength, 4 to 3"
+    );
+    assert_eq!(
+        (json["score"]["p1"].clone(), json["score"]["p2"].clone()),
+        (21.into(), 21.into())
+    );
+    assert_eq!(
+        json["score"]["hand_strength"],
+        serde_json::json!({"p1": 3, "p2": 4})
+    );
+    assert_eq!(
+        json["score"]["lines_won"]["p2"],
+        serde_json::json!(["row 5", "row 6", "column a", "column b", "column c", "column d"])
+    );
+}

@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use colosseum_engine::{random_playout, seeded_rng};
 use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder};
+use colosseum_games::square_goofspiel::{SquareGoofspiel, SquareGoofspielOptions};
 use colosseum_games::thwart_omega::{ThwartOmega, ThwartOmegaOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -55,5 +56,25 @@ fn thwart_omega_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, goofspiel_playouts, thwart_omega_playouts);
+fn square_goofspiel_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("square_goofspiel");
+    group.throughput(Throughput::Elements(1));
+    // Six chance steps (the phases' cells) and 36 joint bids per game.
+    let mut rng = seeded_rng(0);
+    group.bench_function("default", |b| {
+        b.iter(|| {
+            let mut game = SquareGoofspiel::new(black_box(SquareGoofspielOptions::default()));
+            let steps = random_playout(&mut game, &mut rng);
+            black_box((steps, game.line_points()))
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    goofspiel_playouts,
+    thwart_omega_playouts,
+    square_goofspiel_playouts
+);
 criterion_main!(benches);

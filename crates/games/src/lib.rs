@@ -9,6 +9,7 @@
 
 pub mod all_in_goofspiel;
 pub mod goofspiel;
+pub mod square_goofspiel;
 pub mod thwart_omega;
 
 use colosseum_engine::{
@@ -65,6 +66,23 @@ static REGISTRY: &[GameEntry] = &[
             let options = goofspiel::GoofspielOptions::from_raw(raw)?;
             Ok(typed_playouts(
                 || goofspiel::Goofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+    GameEntry {
+        id: "square-goofspiel",
+        name: "Square Goofspiel",
+        summary:
+            "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
+        rules: square_goofspiel::RULES,
+        options: square_goofspiel::OPTIONS,
+        create: |raw| square_goofspiel::SquareGoofspiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = square_goofspiel::SquareGoofspielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || square_goofspiel::SquareGoofspiel::new(options),
                 games,
                 seed,
             ))

@@ -127,7 +127,8 @@ fn replay_fingerprint(record: &Record) -> String {
 }
 
 /// The option sets each game is tried with: its defaults, for Goofspiel every order, for Thwart
-/// Omega the smallest boards (including one that is over before it starts) and every advantage.
+/// Omega the smallest boards (including one that is over before it starts) and every advantage,
+/// for Square Goofspiel each advantage holder.
 /// Larger boards stay out because the round-trip check enumerates every legal move each round.
 fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
     let mut sets = vec![RawOptions::new()];
@@ -143,6 +144,7 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["size=3", "advantage=p2"],
             &["size=4", "advantage=none"],
         ],
+        "square-goofspiel" => &[&["advantage=p1"], &["advantage=p2"]],
         _ => &[],
     };
     for pairs in extra {
