@@ -6,7 +6,7 @@
 mod play;
 
 use std::ffi::OsString;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -79,11 +79,12 @@ enum Command {
     },
 }
 
-/// Runs the command line `args` (the program name first) and returns the exit code.
+/// Runs the command line `args` (the program name first), writing to `out`, and returns the exit
+/// code.
 ///
 /// Exit codes: 0 success; 1 a record that does not replay, or a game abandoned; 2 bad usage or
 /// input that cannot be read.
-pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<ExitCode> {
+pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Result<ExitCode> {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -95,16 +96,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<ExitCode> {
     match cli.command {
         Command::Games => {
             for g in colosseum_games::registry() {
-                println!("{:<18} {} - {}", g.id, g.name, g.summary);
+                writeln!(out, "{:<18} {} - {}", g.id, g.name, g.summary)?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Rules { game } => {
             let entry = colosseum_games::find(&game)?;
-            print!("{}", entry.rules);
+            write!(out, "{}", entry.rules)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { file, json } => replay_command(&file, json),
+        Command::Replay { file, json } => replay_command(&file, json, out),
         Command::Play {
             game,
             vs,
@@ -130,7 +131,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<ExitCode> {
                 record_path: record,
             };
             let stdin = std::io::stdin();
-            play::play(&setup, &mut stdin.lock(), &mut std::io::stdout())
+            play::play(&setup, &mut stdin.lock(), out)
         }
         Command::Bench {
             game,
@@ -143,12 +144,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<ExitCode> {
             let start = Instant::now();
             let decisions = (entry.random_playouts)(&raw, games, seed)?;
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            writeln!(
+                out,
                 "{}: {games} random games, {decisions} decisions in {secs:.3} s: {:.0} games/s, {:.0} decisions/s",
                 entry.id,
                 games as f64 / secs,
                 decisions as f64 / secs
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -160,7 +162,7 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-fn replay_command(file: &std::path::Path, as_json: bool) -> Result<ExitCode> {
+fn replay_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let text = if file.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -186,10 +188,10 @@ fn replay_command(file: &std::path::Path, as_json: bool) -> Result<ExitCode> {
         if let Some(e) = &error {
             summary["error"] = json!({"index": e.index, "message": e.to_string()});
         }
-        println!("{summary}");
+        writeln!(out, "{summary}")?;
     } else {
-        print!("{}", replayed.game.render(Viewer::Spectator));
-        println!("Steps applied: {}", replayed.applied.len());
+        write!(out, "{}", replayed.game.render(Viewer::Spectator))?;
+        writeln!(out, "Steps applied: {}", replayed.applied.len())?;
     }
     match error {
         None => Ok(ExitCode::SUCCESS),

@@ -255,3 +255,18 @@ fn square_goofspiel_replay_json_reports_line_points_hands_and_lines() {
         serde_json::json!(["row 5", "row 6", "column a", "column b", "column c", "column d"])
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // The reading end is closed before the binary writes: it must end quietly, not panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["rules", "thwart-omega"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+}
