@@ -156,6 +156,22 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// rule: a pass, a random move, ...). `None` if `seat` does not act now.
     fn default_move<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move>;
 
+    /// A full state drawn at random among those `seat` cannot tell apart from this one.
+    ///
+    /// The result has the same view for `seat`; whatever `seat` cannot see (the other seat's
+    /// face-down cards, a deck's hidden order) is redrawn from `rng`, consistently with everything
+    /// `seat` knows. Search bots plan on such states (determinization) and never on the state
+    /// itself. **Contract:** the result depends only on `self.view(Viewer::Seat(seat))` and `rng`,
+    /// so two states with the same view for `seat` give the same result from the same `rng`.
+    ///
+    /// The provided version is a copy, which is right only for games where a seat sees the whole
+    /// state (chance that has not happened yet is not hidden: it is a pending chance step). Games
+    /// with hidden information must override it.
+    fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
+        let _ = (seat, rng);
+        self.clone()
+    }
+
     /// Parses a move of `seat` from text. Only syntax and ranges are checked here; legality is
     /// [`Game::check_move`]'s job.
     fn parse_move(&self, seat: Seat, text: &str) -> Result<Self::Move, NotationError>;
