@@ -145,6 +145,12 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["size=4", "advantage=none"],
         ],
         "square-goofspiel" => &[&["advantage=p1"], &["advantage=p2"]],
+        "witchs-brew" => &[
+            &["none_chance=0.3", "discard=both", "tiebreaker=p2"],
+            &["p1_chance=1", "discard=p1", "advantage=p2"],
+            &["schedule=MM1 DM1 FM1", "none_chance=0.5"],
+            &["cauldron=live", "discard=p2", "tiebreaker=p1"],
+        ],
         _ => &[],
     };
     for pairs in extra {
