@@ -124,7 +124,8 @@ static REGISTRY: &[GameEntry] = &[
     GameEntry {
         id: "witchs-brew",
         name: "The Witch's Brew",
-        summary: "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
+        summary:
+            "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
         rules: witchs_brew::RULES,
         options: witchs_brew::OPTIONS,
         create: |raw| witchs_brew::WitchsBrew::from_raw(raw).map(Erased::boxed),
