@@ -1471,6 +1471,11 @@ pub struct PlacementRound {
     pub reason: WinReason,
     /// The card each seat gained by Copy, if any.
     pub copied: [Option<u8>; 2],
+    /// The stones placed so far this round: the winner's, the loser's, the gray one.
+    pub placed: [Option<Cell>; 3],
+    /// The winner's and the loser's Leap or Shift, as the stone's cells before and after (a Leap
+    /// that found no empty cell, or a pass, moves nothing).
+    pub moved: [Option<(Cell, Cell)>; 2],
 }
 
 /// A finished Cauldron round.
@@ -1845,6 +1850,8 @@ impl WitchsBrew {
             winner,
             reason,
             copied,
+            placed: [None; 3],
+            moved: [None; 2],
         });
         self.stage = Stage::WinnerStone;
     }
@@ -1878,6 +1885,22 @@ impl WitchsBrew {
         }
     }
 
+    fn log_round(&mut self, f: impl FnOnce(&mut PlacementRound)) {
+        if let Some(r) = self
+            .round
+            .checked_sub(1)
+            .and_then(|i| self.placement_log.get_mut(usize::from(i)))
+            .and_then(Option::as_mut)
+        {
+            f(r);
+        }
+    }
+
+    fn log_move(&mut self, from: Cell, to: Cell) {
+        let slot = usize::from(self.stage == Stage::LoserMove);
+        self.log_round(|r| r.moved[slot] = Some((from, to)));
+    }
+
     fn apply_move(&mut self, seat: Seat, mv: Move) {
         match mv {
             Move::Pick(p) => self.hand_out(seat, p),
@@ -1887,6 +1910,12 @@ impl WitchsBrew {
                 self.resolve_discard(answers);
             }
             Move::Stone(cell) => {
+                let slot = match self.stage {
+                    Stage::WinnerStone => 0,
+                    Stage::LoserStone => 1,
+                    _ => 2,
+                };
+                self.log_round(|r| r.placed[slot] = Some(cell));
                 if self.stage == Stage::GrayStone {
                     self.grid.place(cell, Stone::Gray);
                     self.end_round();
@@ -1905,6 +1934,7 @@ impl WitchsBrew {
                 if let Some((from, dir)) = choice {
                     if let Some(to) = self.grid.leap_target(from, dir) {
                         self.grid.relocate(from, to);
+                        self.log_move(from, to);
                     }
                 }
                 self.after_stone(seat);
@@ -1912,6 +1942,7 @@ impl WitchsBrew {
             Move::Shift(choice) => {
                 if let Some((from, to)) = choice {
                     self.grid.relocate(from, to);
+                    self.log_move(from, to);
                 }
                 self.after_stone(seat);
             }
@@ -2652,13 +2683,29 @@ impl Game for WitchsBrew {
                     Move::Leap(Some((stone, Direction::ALL[((k - 1) % 4) as usize])))
                 }
             }
-            _ => {
-                // Few choices (a pick, a Discard answer, a Shift): list them without allocating
-                // more than once.
-                let mut moves = Vec::new();
-                self.singles(seat, &mut moves);
-                moves.swap_remove(rng.random_range(0..moves.len()))
+            Stage::WinnerMove | Stage::LoserMove => {
+                // A Shift: count the choices, then walk to the one drawn (no allocation).
+                let empty = FULL & !self.grid.occupied();
+                let targets = |c: Cell| {
+                    Direction::ALL
+                        .into_iter()
+                        .filter_map(move |d| c.step(d))
+                        .filter(move |t| empty & t.bit() != 0)
+                };
+                let movable = self.movable(seat, true);
+                let n: usize = bits(movable).map(|c| targets(c).count()).sum();
+                let k = rng.random_range(0..=n);
+                if k == 0 {
+                    Move::Shift(None)
+                } else {
+                    bits(movable)
+                        .flat_map(|c| targets(c).map(move |t| (c, t)))
+                        .nth(k - 1)
+                        .map_or(Move::Shift(None), |m| Move::Shift(Some(m)))
+                }
             }
+            Stage::Pick(_) => Move::Pick(self.pair[rng.random_range(0..2usize)]),
+            _ => Move::Discard(rng.random()),
         })
     }
 
@@ -3262,7 +3309,9 @@ fn render(game: &WitchsBrew, viewer: Viewer) -> String {
             .filter(|&c| game.deck[usize::from(c - 1)] > 0)
             .map(|c| format!("{c}x{}", game.deck[usize::from(c - 1)]))
             .collect();
-        let _ = writeln!(s, "Deck left: {}", left.join(" "));
+        if !left.is_empty() && game.stage != Stage::Assign {
+            let _ = writeln!(s, "Deck left: {}", left.join(" "));
+        }
     } else if let Some(r) = game.last_round() {
         let _ = writeln!(
             s,
@@ -3289,6 +3338,23 @@ fn render(game: &WitchsBrew, viewer: Viewer) -> String {
             if let Some(c) = r.copied[seat.index()] {
                 let _ = writeln!(s, "{seat} copied a {c}.");
             }
+        }
+        let (w, l) = (r.winner, r.winner.other());
+        let mut events = Vec::new();
+        let moved = |m: Option<(Cell, Cell)>| {
+            m.map_or(String::new(), |(a, b)| format!(", moved {a} to {b}"))
+        };
+        if let Some(c) = r.placed[0] {
+            events.push(format!("{w} placed {c}{}", moved(r.moved[0])));
+        }
+        if let Some(c) = r.placed[1] {
+            events.push(format!("{l} placed {c}{}", moved(r.moved[1])));
+        }
+        if let Some(c) = r.placed[2] {
+            events.push(format!("{w} placed gray {c}"));
+        }
+        if !events.is_empty() {
+            let _ = writeln!(s, "Stones: {}.", events.join("; "));
         }
     }
     if game.stage != Stage::Over {
@@ -4312,6 +4378,17 @@ mod tests {
         assert_eq!(*g.grid(), after);
         assert!(g.grid().meets(Seat::P2, cond("2E")));
         assert_eq!(g.round(), 4);
+        let at = |c: &str| Cell::parse(c);
+        assert_eq!(last(&g).placed, [at("d2"), at("d5"), at("b4")]);
+        assert_eq!(
+            last(&g).moved,
+            [Some((at("d5").unwrap(), at("d1").unwrap())), None]
+        );
+        let text = g.render(Viewer::Spectator);
+        assert!(
+            text.contains("Stones: p2 placed d2, moved d5 to d1; p1 placed d5; p2 placed gray b4."),
+            "{text}"
+        );
     }
 
     #[test]
