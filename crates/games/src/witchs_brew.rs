@@ -2143,14 +2143,29 @@ impl WitchsBrew {
                 "both seats' cards, such as `5`, `2 d`, `3 7`, `6 c3`, `dup 1`".into()
             }
             Stage::WinnerStone | Stage::LoserStone => {
-                "a stone of the player's colour on an empty cell, such as `d4`".into()
-            }
-            Stage::GrayStone => "the round winner's gray stone on an empty cell".into(),
-            Stage::WinnerMove | Stage::LoserMove => {
-                if self.mover_card() == LEAP {
-                    "the Leap: a stone of yours and a direction (`c3 up`), or `pass`".into()
+                let seat = self.actor().expect("a revealed round");
+                let all = FULL & !self.grid.occupied();
+                let targets = self.stone_targets(seat);
+                let lock = if targets == all {
+                    String::new()
                 } else {
-                    "the Shift: a stone and an empty neighbour (`c3 c4`), or `pass`".into()
+                    let column = bits(targets)
+                        .next()
+                        .map_or('?', |c| char::from(b'a' + c.column() as u8));
+                    format!(" in column {column} ({}'s Lock)", seat.other())
+                };
+                format!("{seat}'s stone on an empty cell{lock}, such as `d4`")
+            }
+            Stage::GrayStone => format!(
+                "{}'s gray stone on an empty cell",
+                self.actor().expect("a revealed round")
+            ),
+            Stage::WinnerMove | Stage::LoserMove => {
+                let seat = self.actor().expect("a revealed round");
+                if self.mover_card() == LEAP {
+                    format!("{seat}'s Leap: a stone of theirs and a direction (`c3 up`), or `pass`")
+                } else {
+                    format!("{seat}'s Shift: a stone (theirs or neutral) and an empty neighbour (`c3 c4`), or `pass`")
                 }
             }
             Stage::Over => "nothing: the game is over".into(),
