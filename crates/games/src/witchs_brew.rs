@@ -4449,6 +4449,34 @@ mod tests {
         assert!((2900..3450).contains(&p1_races), "{p1_races}");
     }
 
+    /// A whole short game as a record: two Cauldron rounds, the Intermission, one Placement
+    /// round, then neither player holds cards and every condition is scored.
+    #[test]
+    fn a_record_replays_to_the_right_victory_points() {
+        let text = r#"{"game": "witchs-brew",
+            "options": {"schedule": "MM1 DM1", "cauldron": "live"},
+            "steps": [
+                {"chance": "8 6"}, {"chance": "p1"}, {"p1": "8"},
+                {"chance": "3F 2D"}, {"chance": "p2"}, {"p2": "2d"},
+                {"p1": "3F / - / -", "p2": "- / - / 2D"},
+                {"p1": "8", "p2": "6"},
+                {"p1": "d4"}, {"p2": "A1"}, {"p1": "e4"}
+            ]}"#;
+        let record = colosseum_engine::Record::from_json(text).unwrap();
+        let replayed = crate::replay_record(&record).unwrap().unwrap();
+        let game = replayed.game;
+        let outcome = game.outcome().unwrap();
+        assert_eq!(outcome.winner, Some(Seat::P2), "{}", outcome.reason);
+        let score = serde_json::to_value(game.score()).unwrap();
+        assert_eq!(score["p1"], json!(0));
+        assert_eq!(score["p2"], json!(2));
+        assert_eq!(score["conditions_met"], json!({"p1": [], "p2": ["2D"]}));
+        assert_eq!(
+            score["conditions_checked"],
+            json!({"p1": ["3F"], "p2": ["2D"]})
+        );
+    }
+
     #[test]
     fn options_are_checked() {
         let raw = colosseum_engine::parse_pairs(["schedule=MM1 DM1 QQ2"]).unwrap();
