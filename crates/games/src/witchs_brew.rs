@@ -3878,33 +3878,22 @@ mod tests {
 
     #[test]
     fn snipe_beats_freeze_shift_and_diminish_but_not_others() {
-        for (other, wins) in [
-            ("6 c3", true),
-            ("7", true),
-            ("8", true),
-            ("5", false),
-            ("2 a", true),
+        // (p2's card, the round's winner and why): Snipe (value 1) against each card.
+        for (other, winner, reason) in [
+            ("6 c3", Seat::P1, WinReason::Snipe),
+            ("7", Seat::P1, WinReason::Snipe),
+            ("8", Seat::P1, WinReason::Snipe),
+            ("5", Seat::P2, WinReason::HigherValue),
+            ("2 a", Seat::P2, WinReason::HigherValue),
+            ("4", Seat::P2, WinReason::HigherValue),
         ] {
-            let mut g = placement(&[1, 1], &[6, 7, 8, 5, 2, 2], SOME, 1);
+            let mut g = placement(&[1, 1], &[6, 7, 8, 5, 2, 4], SOME, 1);
             both(&mut g, "1", other);
-            let r = last(&g);
-            // Lock (2) against Snipe (1): plain values, 2 beats 1.
-            let expect = if other == "2 a" {
-                Seat::P2
-            } else if wins {
-                Seat::P1
-            } else {
-                Seat::P2
-            };
-            let expect = if other == "2 a" || !wins {
-                expect
-            } else {
-                Seat::P1
-            };
-            assert_eq!(r.winner, expect, "Snipe against {other}");
-            if wins && other != "2 a" {
-                assert_eq!(r.reason, WinReason::Snipe);
-            }
+            assert_eq!(
+                (last(&g).winner, last(&g).reason),
+                (winner, reason),
+                "Snipe against {other}"
+            );
         }
         // The Sniped Freeze still freezes.
         let mut g = placement(&[1], &[6], SOME, 1);
