@@ -10,6 +10,7 @@ use colosseum_engine::{random_playout, seeded_rng};
 use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder};
 use colosseum_games::square_goofspiel::{SquareGoofspiel, SquareGoofspielOptions};
 use colosseum_games::thwart_omega::{ThwartOmega, ThwartOmegaOptions};
+use colosseum_games::witchs_brew::{WitchsBrew, WitchsBrewOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn goofspiel_playouts(c: &mut Criterion) {
@@ -71,10 +72,27 @@ fn square_goofspiel_playouts(c: &mut Criterion) {
     group.finish();
 }
 
+fn witchs_brew_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("witchs_brew");
+    group.throughput(Throughput::Elements(1));
+    // The whole game: 22 simulated Cauldron rounds (draw, race, pick), the Intermission and
+    // twelve Placement rounds (cards, stones, Leaps and Shifts).
+    let mut rng = seeded_rng(0);
+    group.bench_function("simulated_cauldron", |b| {
+        b.iter(|| {
+            let mut game = WitchsBrew::new(black_box(WitchsBrewOptions::default()));
+            let steps = random_playout(&mut game, &mut rng);
+            black_box((steps, game.points()))
+        });
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     goofspiel_playouts,
     thwart_omega_playouts,
-    square_goofspiel_playouts
+    square_goofspiel_playouts,
+    witchs_brew_playouts
 );
 criterion_main!(benches);

@@ -11,6 +11,7 @@ pub mod all_in_goofspiel;
 pub mod goofspiel;
 pub mod square_goofspiel;
 pub mod thwart_omega;
+pub mod witchs_brew;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
@@ -115,6 +116,23 @@ static REGISTRY: &[GameEntry] = &[
             let options = all_in_goofspiel::AllInGoofspielOptions::from_raw(raw)?;
             Ok(typed_playouts(
                 || all_in_goofspiel::AllInGoofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+    GameEntry {
+        id: "witchs-brew",
+        name: "The Witch's Brew",
+        summary:
+            "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
+        rules: witchs_brew::RULES,
+        options: witchs_brew::OPTIONS,
+        create: |raw| witchs_brew::WitchsBrew::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = witchs_brew::WitchsBrewOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || witchs_brew::WitchsBrew::new(options),
                 games,
                 seed,
             ))

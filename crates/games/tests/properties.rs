@@ -128,7 +128,8 @@ fn replay_fingerprint(record: &Record) -> String {
 
 /// The option sets each game is tried with: its defaults, for Goofspiel every order, for Thwart
 /// Omega the smallest boards (including one that is over before it starts) and every advantage,
-/// for Square Goofspiel each advantage holder.
+/// for Square Goofspiel each advantage holder, for The Witch's Brew races nobody wins, lopsided
+/// races, a short schedule, both Discard holders, Tiebreakers and the live-cauldron fallback.
 /// Larger boards stay out because the round-trip check enumerates every legal move each round.
 fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
     let mut sets = vec![RawOptions::new()];
@@ -145,6 +146,12 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["size=4", "advantage=none"],
         ],
         "square-goofspiel" => &[&["advantage=p1"], &["advantage=p2"]],
+        "witchs-brew" => &[
+            &["none_chance=0.3", "discard=both", "tiebreaker=p2"],
+            &["p1_chance=1", "discard=p1", "advantage=p2"],
+            &["schedule=MM1 DM1 FM1", "none_chance=0.5"],
+            &["cauldron=live", "discard=p2", "tiebreaker=p1"],
+        ],
         _ => &[],
     };
     for pairs in extra {
