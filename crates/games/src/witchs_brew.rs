@@ -42,7 +42,7 @@ use crate::goofspiel::SeatPair;
 pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         name: "schedule",
-        default: "MM1 DM1 MM2 DM2 ... MM9 DM9 MM10 MM11 FM1 FM2",
+        default: "MM1 DM1 MM2 DM2 MM3 DM3 MM4 DM4 MM5 DM5 MM6 DM6 MM7 DM7 MM8 DM8 MM9 DM9 MM10 MM11 FM1 FM2",
         allowed: "1 to 22 rounds named MMn, DMn or FMn, separated by spaces; at most 13 card rounds (MM, FM) and 9 DM rounds",
         help: "the Cauldron rounds in order: MM and FM rounds hand out cards, DM rounds victory conditions",
     },
@@ -985,7 +985,7 @@ impl Condition {
         }
         let tier = b[0].checked_sub(b'1')?;
         let letter = b[1].to_ascii_uppercase().checked_sub(b'A')?;
-        (tier < 3 && letter < 6).then_some(Condition(tier * 6 + letter))
+        (tier < 3 && letter < 6).then(|| Condition(tier * 6 + letter))
     }
 }
 
@@ -3867,6 +3867,9 @@ mod tests {
         }
         assert_eq!(Condition::parse("4A"), None);
         assert_eq!(Condition::parse("1G"), None);
+        // A first byte far above `3` once overflowed `tier * 6` (found by tests/no_panic.rs).
+        assert_eq!(Condition::parse("~A"), None);
+        assert_eq!(Condition::parse("\u{ff}A"), None);
         assert!(!Grid::default().meets(Seat::P1, cond("2D")));
     }
 
