@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod all_in_goofspiel;
+pub mod galespiel;
 pub mod goofspiel;
 pub mod square_goofspiel;
 pub mod thwart_omega;
@@ -115,6 +116,22 @@ static REGISTRY: &[GameEntry] = &[
             let options = all_in_goofspiel::AllInGoofspielOptions::from_raw(raw)?;
             Ok(typed_playouts(
                 || all_in_goofspiel::AllInGoofspiel::new(options),
+                games,
+                seed,
+            ))
+        },
+    },
+    GameEntry {
+        id: "galespiel",
+        name: "Galespiel",
+        summary: "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
+        rules: galespiel::RULES,
+        options: galespiel::OPTIONS,
+        create: |raw| galespiel::Galespiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = galespiel::GalespielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || galespiel::Galespiel::new(options.clone()),
                 games,
                 seed,
             ))

@@ -145,6 +145,10 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["size=4", "advantage=none"],
         ],
         "square-goofspiel" => &[&["advantage=p1"], &["advantage=p2"]],
+        "galespiel" => &[
+            &["items=elder-tree"],
+            &["items=rush-order,crystal-ball", "advantage=none"],
+        ],
         _ => &[],
     };
     for pairs in extra {
