@@ -204,9 +204,9 @@ fn data_option<T>(
     match raw.get(name) {
         None => Ok(builtin()),
         Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("default") => Ok(builtin()),
-        Some(v @ Value::String(s)) if s.trim_start().starts_with('{') => parse(s)
-            .map(Arc::new)
-            .map_err(|e| bad(v, e.to_string())),
+        Some(v @ Value::String(s)) if s.trim_start().starts_with('{') => {
+            parse(s).map(Arc::new).map_err(|e| bad(v, e.to_string()))
+        }
         Some(v @ Value::Object(_)) => parse(&v.to_string())
             .map(Arc::new)
             .map_err(|e| bad(v, e.to_string())),
@@ -699,9 +699,7 @@ impl Galespiel {
         let now = geometry::surrounded(seat.other(), self.bridges[i]);
         let new = now & !self.surrounded[i];
         self.surrounded[i] |= now;
-        let count = new
-            .count_ones()
-            .min(self.upgradable(seat).count_ones());
+        let count = new.count_ones().min(self.upgradable(seat).count_ones());
         if count > 0 {
             self.phase = Phase::Upgrade {
                 seat,
@@ -892,7 +890,9 @@ impl Galespiel {
                         )));
                     }
                     if self.upgraded[i] & (1 << slot) != 0 {
-                        return Err(IllegalMove::new(format!("your {label} is already upgraded")));
+                        return Err(IllegalMove::new(format!(
+                            "your {label} is already upgraded"
+                        )));
                     }
                 }
                 if set.count_ones() != u32::from(count) {
@@ -946,7 +946,10 @@ impl Galespiel {
                 };
                 let tail = match (a.cmp(&b), winner) {
                     (std::cmp::Ordering::Equal, Some(w)) => {
-                        format!("both still need {}; {w} wins on the advantage", show(needs[0]))
+                        format!(
+                            "both still need {}; {w} wins on the advantage",
+                            show(needs[0])
+                        )
                     }
                     (std::cmp::Ordering::Equal, None) => {
                         format!("both still need {}: a draw", show(needs[0]))
@@ -1074,9 +1077,9 @@ const NOTATION_HELP: &str = "write a bid (`7`, `7 aid`), a build (`c3 e5`, `emer
 
 fn parse_card_token(g: &Galespiel, text: &str, token: &str) -> Result<u8, NotationError> {
     let digits = token.strip_suffix('+').unwrap_or(token);
-    let value: u8 = digits
-        .parse()
-        .map_err(|_| NotationError::mv(text, format!("`{token}` is not a card; {NOTATION_HELP}")))?;
+    let value: u8 = digits.parse().map_err(|_| {
+        NotationError::mv(text, format!("`{token}` is not a card; {NOTATION_HELP}"))
+    })?;
     let values: Vec<String> = (0..g.options.cards.len())
         .map(|s| g.card_label(s).to_string())
         .collect();
@@ -1087,7 +1090,10 @@ fn parse_card_token(g: &Galespiel, text: &str, token: &str) -> Result<u8, Notati
         .ok_or_else(|| {
             NotationError::mv(
                 text,
-                format!("there is no card {value}; the cards are {}", values.join(" ")),
+                format!(
+                    "there is no card {value}; the cards are {}",
+                    values.join(" ")
+                ),
             )
         })
 }
@@ -1169,7 +1175,10 @@ fn parse_move(g: &Galespiel, text: &str) -> Result<Move, NotationError> {
                     )
                 })?;
                 if spots & spot.bit() != 0 {
-                    return Err(NotationError::mv(text, format!("spot {spot} is named twice")));
+                    return Err(NotationError::mv(
+                        text,
+                        format!("spot {spot} is named twice"),
+                    ));
                 }
                 spots |= spot.bit();
             }
@@ -1779,7 +1788,11 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
             s,
             "{seat}{} ({}): {} M, {} bridge(s), {cheapest}",
             you(seat),
-            if seat == Seat::P1 { "brown X" } else { "blue O" },
+            if seat == Seat::P1 {
+                "brown X"
+            } else {
+                "blue O"
+            },
             game.materials[i],
             game.bridges[i].count_ones(),
         );
@@ -1885,7 +1898,11 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
             let _ = writeln!(s, "Game over: {}", o.reason);
         }
         (Some(p), None) => {
-            let _ = writeln!(s, "Prize up now: {p} M. Waiting for {}.", game.phase_words());
+            let _ = writeln!(
+                s,
+                "Prize up now: {p} M. Waiting for {}.",
+                game.phase_words()
+            );
         }
         (None, None) => {
             let _ = writeln!(s, "Waiting for {}.", game.phase_words());

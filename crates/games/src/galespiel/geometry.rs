@@ -169,9 +169,7 @@ impl Dot {
     /// The dot of `seat`'s colour at `point`, if one stands there.
     #[must_use]
     pub fn at(seat: Seat, point: Point) -> Option<Dot> {
-        (0..DOTS as u8)
-            .map(Dot)
-            .find(|d| d.point(seat) == point)
+        (0..DOTS as u8).map(Dot).find(|d| d.point(seat) == point)
     }
 }
 
