@@ -695,3 +695,21 @@ fn the_picture_shows_dots_bridges_costs_and_crossing_costs() {
     assert!(text.contains("p1 (you)"), "{text}");
     assert!(text.contains("Round 2: prize 3; p1 bid 1 (value 1), p2 bid 9 (value 9); p2 takes 3 M and builds d2 for 3 M"), "{text}");
 }
+
+#[test]
+fn the_worked_round_of_the_rules_page_replays() {
+    let text = include_str!("../../tests/data/galespiel-worked-round.json");
+    let record = colosseum_engine::Record::from_json(text).unwrap();
+    let replayed = crate::replay_record(&record).unwrap().unwrap();
+    let game = replayed.game;
+    assert_eq!(game.pending(), Pending::One(Seat::P1));
+    let score = game.score();
+    assert_eq!((score.p1.clone(), score.p2.clone()), (json!(16), json!(13)));
+    assert_eq!(score.details["materials"], json!({"p1": 0, "p2": 2}));
+    assert_eq!(score.details["bridges"]["p2"], json!(["e3", "d4", "c5"]));
+    let p1 = game.view_json(Viewer::Seat(Seat::P1));
+    assert_eq!(p1["upcoming"], json!([4, 4, 6, 5, 5]));
+    let p2 = game.view_json(Viewer::Seat(Seat::P2));
+    assert_eq!(p2["upcoming"], json!([null, null, null, null, 5]));
+    assert_eq!(p2["prize"], json!(8));
+}
