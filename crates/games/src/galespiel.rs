@@ -1745,8 +1745,13 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
                     Some(Seat::P2) => " H ".to_string(),
                     None => format!(" {} ", costs[spot.index()]),
                 }
-            } else if col % 2 == 0 && row % 2 == 1 || col % 2 == 1 && row % 2 == 0 {
-                let seat = if col % 2 == 0 { Seat::P1 } else { Seat::P2 };
+            } else if col.is_multiple_of(2) && row % 2 == 1 || col % 2 == 1 && row.is_multiple_of(2)
+            {
+                let seat = if col.is_multiple_of(2) {
+                    Seat::P1
+                } else {
+                    Seat::P2
+                };
                 let (mark, fill) = if seat == Seat::P1 {
                     ('X', '-')
                 } else {

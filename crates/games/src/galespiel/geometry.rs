@@ -192,7 +192,12 @@ struct Geometry {
 
 const fn is_spot(col: usize, row: usize) -> bool {
     (col % 2 == 1 && row % 2 == 1)
-        || (col % 2 == 0 && row % 2 == 0 && col > 0 && col < SIDE - 1 && row > 0 && row < SIDE - 1)
+        || (col.is_multiple_of(2)
+            && row.is_multiple_of(2)
+            && col > 0
+            && col < SIDE - 1
+            && row > 0
+            && row < SIDE - 1)
 }
 
 /// The index of the dot of colour `colour` (0 brown, 1 blue) at a point of that colour.
@@ -253,7 +258,7 @@ const fn build() -> Geometry {
                     colour += 1;
                 }
                 n += 1;
-            } else if col % 2 == 0 && row % 2 == 1 {
+            } else if col.is_multiple_of(2) && row % 2 == 1 {
                 let d = dot_index(0, col, row);
                 g.dot_point[0][d as usize] = point;
                 if col == 0 {
@@ -262,7 +267,7 @@ const fn build() -> Geometry {
                 if col == SIDE - 1 {
                     g.edges[0][1] |= 1 << d;
                 }
-            } else if col % 2 == 1 && row % 2 == 0 {
+            } else if col % 2 == 1 && row.is_multiple_of(2) {
                 let d = dot_index(1, col, row);
                 g.dot_point[1][d as usize] = point;
                 if row == 0 {

@@ -116,9 +116,9 @@ fn the_default_board_is_symmetric_and_its_cheapest_straight_crossing_is_15_to_25
     let board = Board::default_board();
     let costs = board.costs();
     let cost = |col: u8, row: u8| costs[Point { col, row }.spot().unwrap().index()];
-    for i in 0..SPOTS {
+    for (i, c) in costs.iter().enumerate() {
         let p = Spot::from_index(i).point();
-        assert!((1..=6).contains(&costs[i]), "{p} costs {}", costs[i]);
+        assert!((1..=6).contains(c), "{p} costs {c}");
         assert_eq!(cost(p.col, p.row), cost(p.row, p.col), "{p}");
     }
     // Brown's straight crossings run along its dot rows (odd/odd spots of one row); blue's down
