@@ -760,11 +760,19 @@ impl Galespiel {
             n += 1;
         }
         free[..n].shuffle(rng);
-        let mut spots = 0u64;
+        // The cost is kept incrementally: the sum of the (discounted) costs, less the dearest one
+        // when the first bridge is free.
+        let costs = self.options.board.costs();
+        let (mut spots, mut total, mut dearest) = (0u64, 0u16, 0u16);
         for &s in &free[..n] {
-            let with = spots | 1u64 << s;
-            if rng.random_bool(0.5) && self.build_cost(with, discount, first_free) <= budget {
-                spots = with;
+            if !rng.random_bool(0.5) {
+                continue;
+            }
+            let c = u16::from(costs[usize::from(s)].saturating_sub(discount).max(1));
+            let (t, d) = (total + c, dearest.max(c));
+            if (if first_free { t - d } else { t }) <= budget {
+                spots |= 1u64 << s;
+                (total, dearest) = (t, d);
             }
         }
         Move::Build { spots, emergency }

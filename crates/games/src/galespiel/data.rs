@@ -21,6 +21,8 @@ pub const DEFAULT_CARDS_JSON: &str = include_str!("../../data/galespiel/cards-de
 pub const MIN_COST: u8 = 1;
 /// The highest cost a board may give a spot (one digit, so the terminal picture stays aligned).
 pub const MAX_COST: u8 = 9;
+/// The fewest bidding cards a table may hold: one for each round of a 7-round cycle.
+pub const MIN_CARDS: usize = 7;
 /// The most bidding cards a table may hold (hands are 16-bit sets).
 pub const MAX_CARDS: usize = 16;
 /// The highest value a card (basic or upgraded) may have.
@@ -288,16 +290,10 @@ fn card_value(card: &str, value: i64) -> Result<u8, DataError> {
 impl CardTable {
     /// Reads a card table from its JSON text: `{"name": .., "cards": [{"value": 1, "name":
     /// "Scavenge", "effects": [{"gain": 2}], "upgrade": {"value": .., "effects": [..]}}, ..]}`.
-    /// Basic values must differ (they name the cards); 1 to 16 cards.
+    /// Basic values must differ (they name the cards); 7 to 16 cards.
     pub fn from_json(text: &str) -> Result<CardTable, DataError> {
         let file: CardsFile = serde_json::from_str(text)
             .map_err(|e| DataError(format!("the cards are not valid card JSON: {e}")))?;
-        if file.cards.is_empty() || file.cards.len() > MAX_CARDS {
-            return Err(DataError(format!(
-                "a card table holds 1 to {MAX_CARDS} cards, not {}",
-                file.cards.len()
-            )));
-        }
         let mut seen = BTreeSet::new();
         let mut rows = Vec::new();
         for spec in &file.cards {
@@ -325,6 +321,13 @@ impl CardTable {
                 }
             };
             rows.push((basic, upgraded));
+        }
+        if file.cards.len() < MIN_CARDS || file.cards.len() > MAX_CARDS {
+            return Err(DataError(format!(
+                "a card table holds {MIN_CARDS} to {MAX_CARDS} cards (a hand must last a \
+                 7-round cycle), not {}",
+                file.cards.len()
+            )));
         }
         rows.sort_by_key(|(b, _)| b.value);
         let (basic, upgraded) = rows.into_iter().unzip();

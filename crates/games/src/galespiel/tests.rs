@@ -618,10 +618,17 @@ fn board_and_card_files_are_validated_and_can_be_swapped_in() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("unknown effect \"teleport\""), "{e}");
-    let e = CardTable::from_json(r#"{"cards": [{"value": 1}, {"value": 1}]}"#)
+    let e = CardTable::from_json(
+        r#"{"cards": [{"value": 1}, {"value": 1}, {"value": 3}, {"value": 4}, {"value": 5},
+            {"value": 6}, {"value": 7}]}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("given twice"), "{e}");
+    let e = CardTable::from_json(r#"{"cards": [{"value": 1}]}"#)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("given twice"), "{e}");
+    assert!(e.contains("7 to 16 cards"), "{e}");
     // A host's own board, as JSON text in the option (what -o "board=$(cat f.json)" passes).
     value["costs"].as_object_mut().unwrap().remove("a1");
     value["name"] = json!("flat");
@@ -634,12 +641,11 @@ fn board_and_card_files_are_validated_and_can_be_swapped_in() {
     assert_eq!(g.cheapest(Seat::P1), Some(12));
     // ...or as a JSON object in a record's options.
     let mut raw = RawOptions::new();
-    raw.insert(
-        "cards".into(),
-        json!({"name": "three", "cards": [{"value": 1}, {"value": 2}, {"value": 3}]}),
-    );
+    let cards: Vec<Value> = (1..=7).map(|v| json!({"value": v * 2})).collect();
+    raw.insert("cards".into(), json!({"name": "evens", "cards": cards}));
     let g = Galespiel::from_raw(&raw).unwrap();
-    assert_eq!(g.hand(Seat::P1), 0b111);
+    assert_eq!(g.hand(Seat::P1), 0b111_1111);
+    assert_eq!(g.options().cards.basic(6).value, 14);
     let raw = parse_pairs(["board=flat.json"]).unwrap();
     let e = Galespiel::from_raw(&raw).unwrap_err().to_string();
     assert!(e.contains("write `default` or the file's JSON text"), "{e}");
