@@ -764,8 +764,10 @@ impl Galespiel {
         // when the first bridge is free.
         let costs = self.options.board.costs();
         let (mut spots, mut total, mut dearest) = (0u64, 0u16, 0u16);
-        for &s in &free[..n] {
-            if !rng.random_bool(0.5) {
+        // One fair coin per free spot, from one draw.
+        let coins: u64 = rng.random();
+        for (k, &s) in free[..n].iter().enumerate() {
+            if coins & (1 << k) == 0 {
                 continue;
             }
             let c = u16::from(costs[usize::from(s)].saturating_sub(discount).max(1));

@@ -184,6 +184,11 @@ struct Geometry {
     /// Per colour and dot, up to four (spot, neighbour dot) pairs.
     adj: [[[(u8, u8); 4]; DOTS]; 2],
     adj_len: [[u8; DOTS]; 2],
+    /// Per colour and spot, its bridge as an edge of the dot grid: the bit of its lower dot in
+    /// the horizontal-edge set (first) or the vertical-edge set (second); the other is 0.
+    edge: [[(u64, u64); SPOTS]; 2],
+    /// Per colour, every horizontal and every vertical edge.
+    all_edges: [(u64, u64); 2],
     dot_point: [[Point; DOTS]; 2],
     /// Per colour, the dots on the edge it starts from (brown: left, blue: top) and the edge it
     /// must reach (brown: right, blue: bottom).
@@ -217,6 +222,8 @@ const fn build() -> Geometry {
         ends: [[(0, 0); SPOTS]; 2],
         adj: [[[(0, 0); 4]; DOTS]; 2],
         adj_len: [[0; DOTS]; 2],
+        edge: [[(0, 0); SPOTS]; 2],
+        all_edges: [(0, 0); 2],
         dot_point: [[origin; DOTS]; 2],
         edges: [[0; 2]; 2],
     };
@@ -249,6 +256,14 @@ const fn build() -> Geometry {
                         )
                     };
                     g.ends[colour][n] = (a, b);
+                    let bit = 1u64 << a;
+                    if horizontal[colour] {
+                        g.edge[colour][n] = (bit, 0);
+                        g.all_edges[colour].0 |= bit;
+                    } else {
+                        g.edge[colour][n] = (0, bit);
+                        g.all_edges[colour].1 |= bit;
+                    }
                     let la = g.adj_len[colour][a as usize] as usize;
                     g.adj[colour][a as usize][la] = (n as u8, b);
                     g.adj_len[colour][a as usize] += 1;
@@ -299,10 +314,52 @@ pub fn end_edge(seat: Seat) -> u64 {
     GEO.edges[seat.index()][1]
 }
 
+/// The horizontal and vertical edges of `seat`'s dot grid that bridges on `spots` make.
+#[must_use]
+pub fn edges(seat: Seat, spots: u64) -> (u64, u64) {
+    let table = &GEO.edge[seat.index()];
+    let (mut h, mut v) = (0, 0);
+    let mut bits = spots;
+    while bits != 0 {
+        let (eh, ev) = table[bits.trailing_zeros() as usize];
+        h |= eh;
+        v |= ev;
+        bits &= bits - 1;
+    }
+    (h, v)
+}
+
+/// The dots of `seat`'s colour reachable from `sources` along the edges `(h, v)`, spreading a
+/// whole set of dots at once: a horizontal edge joins dot `i` and `i + 1`, a vertical one dot
+/// `i` and `i + width` (7 for brown, 6 for blue).
+#[must_use]
+pub fn flood(seat: Seat, sources: u64, (h, v): (u64, u64)) -> u64 {
+    let width = if seat == Seat::P1 { 7 } else { 6 };
+    let mut reached = sources;
+    loop {
+        let next = reached
+            | ((reached & h) << 1)
+            | ((reached >> 1) & h)
+            | ((reached & v) << width)
+            | ((reached >> width) & v);
+        if next == reached {
+            return reached;
+        }
+        reached = next;
+    }
+}
+
 /// The dots of `seat`'s colour reachable from `sources` through bridges of `seat`'s colour on the
 /// spots in `passable`.
 #[must_use]
 pub fn reach(seat: Seat, sources: u64, passable: u64) -> u64 {
+    flood(seat, sources, edges(seat, passable))
+}
+
+/// The same as [`reach`], the slow and obvious way (a search over the neighbour lists), as a
+/// cross-check for tests.
+#[must_use]
+pub fn reach_by_search(seat: Seat, sources: u64, passable: u64) -> u64 {
     let s = seat.index();
     let mut reached = sources;
     let mut stack = [0u8; DOTS];
@@ -337,8 +394,12 @@ pub fn connects(seat: Seat, bridges: u64) -> bool {
 /// through spots not covered by the opponent's bridges (`blocked`).
 #[must_use]
 pub fn surrounded(owner: Seat, blocked: u64) -> u64 {
-    let edges = start_edge(owner) | end_edge(owner);
-    ALL_DOTS & !reach(owner, edges, ALL_SPOTS & !blocked)
+    // Each spot carries exactly one edge of each colour, so the open edges are all edges but
+    // those of the blocked spots.
+    let (all_h, all_v) = GEO.all_edges[owner.index()];
+    let (bh, bv) = edges(owner, blocked);
+    let sources = start_edge(owner) | end_edge(owner);
+    ALL_DOTS & !flood(owner, sources, (all_h & !bh, all_v & !bv))
 }
 
 /// The cheapest cost for `seat` to join its edges: its own bridges (`own`) are free, the

@@ -719,3 +719,20 @@ fn the_worked_round_of_the_rules_page_replays() {
     assert_eq!(p2["upcoming"], json!([null, null, null, null, 5]));
     assert_eq!(p2["prize"], json!(8));
 }
+
+#[test]
+fn the_bit_parallel_flood_matches_a_plain_search() {
+    use rand::Rng as _;
+    let mut rng = colosseum_engine::seeded_rng(5);
+    for _ in 0..2000 {
+        let passable: u64 = rng.random::<u64>() & rng.random::<u64>() & ALL_SPOTS;
+        let sources: u64 =
+            rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>() & geometry::ALL_DOTS;
+        for seat in Seat::BOTH {
+            assert_eq!(
+                geometry::reach(seat, sources, passable),
+                geometry::reach_by_search(seat, sources, passable)
+            );
+        }
+    }
+}
