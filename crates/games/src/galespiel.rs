@@ -692,6 +692,8 @@ impl Galespiel {
             last.paid = cost;
         }
         if geometry::connects(seat, self.bridges[i]) {
+            // The round ends here: no upgrades, no decay.
+            self.rounds += 1;
             self.end = Some(End::Connected(seat));
             self.phase = Phase::Over;
             return;
@@ -920,7 +922,7 @@ impl Galespiel {
                     Phase::Crystal(_) | Phase::Rush(_) => "answer `use` or `skip`",
                     Phase::Bid => "bid a card such as `7` (or `7 aid`)",
                     Phase::Upgrade { .. } => "choose cards such as `upgrade 4 8`",
-                    _ => "",
+                    _ => "name the spots to build (`c3 e5`) or write `done`",
                 }
             ))),
         }
@@ -937,7 +939,7 @@ impl Galespiel {
                     } else {
                         "top and bottom edges"
                     },
-                    self.rounds + 1
+                    self.rounds
                 ),
             )),
             End::Stalemate { no_bridges, needs } => {
@@ -1902,11 +1904,39 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
             }
         );
     }
+    let cards = &game.options.cards;
+    let mut effects = Vec::new();
+    for slot in 0..cards.len() {
+        for def in [Some(cards.basic(slot)), cards.upgraded(slot)]
+            .into_iter()
+            .flatten()
+        {
+            let label = cards.basic(slot).value;
+            let mut parts = Vec::new();
+            if def.value != label {
+                parts.push(format!("value {}", def.value));
+            }
+            let what = def.effects.describe();
+            if what != "-" {
+                parts.push(what);
+            }
+            if !parts.is_empty() {
+                let name = if def.name.starts_with(&label.to_string()) {
+                    def.name.clone()
+                } else {
+                    format!("{label} {}", def.name)
+                };
+                effects.push(format!("{name}: {}", parts.join(", ")));
+            }
+        }
+    }
+    if !effects.is_empty() {
+        let _ = writeln!(s, "Cards: {}", effects.join(" | "));
+    }
     let _ = writeln!(
         s,
-        "Rounds without a bridge: {} of {STALL_ROUNDS}; round {} of at most {MAX_ROUNDS}",
-        game.since_bridge,
-        round_no.min(MAX_ROUNDS)
+        "Rounds without a bridge: {} of {STALL_ROUNDS}; rounds played: {} of at most {MAX_ROUNDS}",
+        game.since_bridge, game.rounds
     );
     match (game.prize(), game.outcome()) {
         (_, Some(o)) => {
