@@ -1707,6 +1707,13 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
         ),
     };
     let _ = writeln!(s, "Galespiel - {title}");
+    let (board, cards) = (game.options.board.name(), game.options.cards.name());
+    if board != "default" || cards != "default" {
+        let _ = writeln!(
+            s,
+            "Board `{board}`, cards `{cards}` (from the game's options)"
+        );
+    }
     let you = |seat: Seat| {
         if viewer == Viewer::Seat(seat) {
             " (you)"
