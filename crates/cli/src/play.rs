@@ -68,11 +68,8 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 let Some(step) = game.apply_random_chance(&mut rng) else {
                     anyhow::bail!("the game waits for chance but has no outcome to draw");
                 };
-                writeln!(
-                    out,
-                    "Chance: {}",
-                    step.chance.as_deref().unwrap_or_default()
-                )?;
+                // The outcome itself is not printed: it may be secret (Galespiel's prize order).
+                // The next rendering shows each player what its view allows.
                 record.steps.push(step);
             }
             Pending::Both | Pending::One(_) => {
@@ -236,6 +233,36 @@ mod tests {
         assert_eq!(record.steps[0].p1.as_deref(), Some("3"));
         let replayed = colosseum_games::replay_record(&record).unwrap().unwrap();
         assert_eq!(replayed.game.pending(), Pending::Over);
+    }
+
+    #[test]
+    fn chance_outcomes_that_are_secret_never_reach_the_screen() {
+        // Galespiel draws a whole cycle's prize order at once; players only see it prize by prize.
+        let path =
+            std::env::temp_dir().join(format!("colosseum-secret-{}.json", std::process::id()));
+        let setup = Setup {
+            entry: colosseum_games::find("galespiel").unwrap(),
+            options: RawOptions::new(),
+            seed: 5,
+            opponent: Opponent::Random,
+            human: Seat::P1,
+            record_path: Some(path.clone()),
+        };
+        let mut input: &[u8] = b"quit\n";
+        let mut out = Vec::new();
+        play(&setup, &mut input, &mut out).unwrap();
+        let shown = String::from_utf8(out).unwrap();
+        let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let order = record.steps[0]
+            .chance
+            .clone()
+            .expect("the first step draws the cycle");
+        assert_eq!(order.split_whitespace().count(), 7, "{order}");
+        assert!(
+            !shown.contains(&order),
+            "the prize order {order} was shown:\n{shown}"
+        );
     }
 
     #[test]

@@ -118,9 +118,10 @@ fn unreadable_records_are_clear_errors() {
         "{\"game\": \"goofspiel\", \"options\": {\"order\": 3}}",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains(
-        "the record's options: option `order` = 3 is not allowed: random, descending or ascending"
-    ));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "colosseum: -: the record's options: option `order` = 3 is not allowed: random, descending or ascending"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 use std::hint::black_box;
 
 use colosseum_engine::{random_playout, seeded_rng};
+use colosseum_games::galespiel::{Galespiel, GalespielOptions};
 use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder};
 use colosseum_games::square_goofspiel::{SquareGoofspiel, SquareGoofspielOptions};
 use colosseum_games::thwart_omega::{ThwartOmega, ThwartOmegaOptions};
@@ -88,11 +89,34 @@ fn witchs_brew_playouts(c: &mut Criterion) {
     group.finish();
 }
 
+fn galespiel_playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("galespiel");
+    group.throughput(Throughput::Elements(1));
+    // A cycle's chance step, item windows, joint bids, builds and upgrades until a connection or
+    // a stalemate (about 60 decisions a game).
+    for (name, items) in [("default", 0u8), ("elder_tree", 0b1111)] {
+        let options = GalespielOptions {
+            items,
+            ..GalespielOptions::default()
+        };
+        let mut rng = seeded_rng(0);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut game = Galespiel::new(black_box(options.clone()));
+                let steps = random_playout(&mut game, &mut rng);
+                black_box((steps, game.rounds()))
+            });
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     goofspiel_playouts,
     thwart_omega_playouts,
     square_goofspiel_playouts,
-    witchs_brew_playouts
+    witchs_brew_playouts,
+    galespiel_playouts
 );
 criterion_main!(benches);

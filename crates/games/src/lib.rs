@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod all_in_goofspiel;
+pub mod galespiel;
 pub mod goofspiel;
 pub mod square_goofspiel;
 pub mod thwart_omega;
@@ -138,6 +139,22 @@ static REGISTRY: &[GameEntry] = &[
             ))
         },
     },
+    GameEntry {
+        id: "galespiel",
+        name: "Galespiel",
+        summary: "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
+        rules: galespiel::RULES,
+        options: galespiel::OPTIONS,
+        create: |raw| galespiel::Galespiel::from_raw(raw).map(Erased::boxed),
+        random_playouts: |raw, games, seed| {
+            let options = galespiel::GalespielOptions::from_raw(raw)?;
+            Ok(typed_playouts(
+                || galespiel::Galespiel::new(options.clone()),
+                games,
+                seed,
+            ))
+        },
+    },
 ];
 
 /// Every game, in the order `colosseum games` lists them.
@@ -174,9 +191,16 @@ pub enum LoadError {
     /// The record names no known game.
     #[error(transparent)]
     UnknownGame(#[from] UnknownGame),
-    /// The record's options are wrong for its game.
+    /// The record's options are wrong for its game. (The message includes the options error,
+    /// so it is not also given as the source: `{:#}` would print it twice.)
     #[error("the record's options: {0}")]
-    Options(#[from] OptionsError),
+    Options(OptionsError),
+}
+
+impl From<OptionsError> for LoadError {
+    fn from(e: OptionsError) -> Self {
+        LoadError::Options(e)
+    }
 }
 
 /// Creates the record's game and applies its steps.

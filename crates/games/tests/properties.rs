@@ -152,6 +152,10 @@ fn option_sets(entry: &GameEntry) -> Vec<RawOptions> {
             &["schedule=MM1 DM1 FM1", "none_chance=0.5"],
             &["cauldron=live", "discard=p2", "tiebreaker=p1"],
         ],
+        "galespiel" => &[
+            &["items=elder-tree"],
+            &["items=rush-order,crystal-ball", "advantage=none"],
+        ],
         _ => &[],
     };
     for pairs in extra {
