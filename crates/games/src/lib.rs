@@ -56,105 +56,118 @@ pub fn typed_playouts<G: Game>(new: impl Fn() -> G, games: u64, seed: u64) -> u6
     decisions
 }
 
+/// A typed game the registry can build: how its options are read and a game made from them.
+/// Every game module provides these two functions under these names; [`registered!`] ties them
+/// to the trait.
+pub trait Registered: Game {
+    /// The checked options.
+    type Options: Clone + Send + Sync + 'static;
+    /// Reads the options from JSON, refusing unknown names and bad values.
+    fn parse_options(raw: &RawOptions) -> Result<Self::Options, OptionsError>;
+    /// A new game with those options.
+    fn with_options(options: Self::Options) -> Self;
+}
+
+macro_rules! registered {
+    ($($game:ty => $options:ty),* $(,)?) => {$(
+        impl Registered for $game {
+            type Options = $options;
+            fn parse_options(raw: &RawOptions) -> Result<$options, OptionsError> {
+                <$options>::from_raw(raw)
+            }
+            fn with_options(options: $options) -> Self {
+                <$game>::new(options)
+            }
+        }
+    )*};
+}
+
+registered! {
+    goofspiel::Goofspiel => goofspiel::GoofspielOptions,
+    square_goofspiel::SquareGoofspiel => square_goofspiel::SquareGoofspielOptions,
+    thwart_omega::ThwartOmega => thwart_omega::ThwartOmegaOptions,
+    all_in_goofspiel::AllInGoofspiel => all_in_goofspiel::AllInGoofspielOptions,
+    galespiel::Galespiel => galespiel::GalespielOptions,
+    witchs_brew::WitchsBrew => witchs_brew::WitchsBrewOptions,
+}
+
+/// Creates `G` from raw options behind the dynamic interface.
+fn create<G: Registered>(raw: &RawOptions) -> Result<Box<dyn AnyGame>, OptionsError> {
+    G::parse_options(raw).map(|options| Erased::boxed(G::with_options(options)))
+}
+
+/// Random playouts of `G` on the typed path, for `colosseum bench`.
+fn playouts<G: Registered>(raw: &RawOptions, games: u64, seed: u64) -> Result<u64, OptionsError> {
+    let options = G::parse_options(raw)?;
+    Ok(typed_playouts(
+        || G::with_options(options.clone()),
+        games,
+        seed,
+    ))
+}
+
+/// The registry entry of `G`.
+const fn entry<G: Registered>(
+    id: &'static str,
+    name: &'static str,
+    summary: &'static str,
+    rules: &'static str,
+    options: &'static [OptionDoc],
+) -> GameEntry {
+    GameEntry {
+        id,
+        name,
+        summary,
+        rules,
+        options,
+        create: create::<G>,
+        random_playouts: playouts::<G>,
+    }
+}
+
 static REGISTRY: &[GameEntry] = &[
-    GameEntry {
-        id: "goofspiel",
-        name: "Goofspiel",
-        summary: "classic Goofspiel, the calibration game checked against OpenSpiel",
-        rules: goofspiel::RULES,
-        options: goofspiel::OPTIONS,
-        create: |raw| goofspiel::Goofspiel::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = goofspiel::GoofspielOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || goofspiel::Goofspiel::new(options),
-                games,
-                seed,
-            ))
-        },
-    },
-    GameEntry {
-        id: "square-goofspiel",
-        name: "Square Goofspiel",
-        summary:
-            "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
-        rules: square_goofspiel::RULES,
-        options: square_goofspiel::OPTIONS,
-        create: |raw| square_goofspiel::SquareGoofspiel::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = square_goofspiel::SquareGoofspielOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || square_goofspiel::SquareGoofspiel::new(options),
-                games,
-                seed,
-            ))
-        },
-    },
-    GameEntry {
-        id: "thwart-omega",
-        name: "Thwart Omega",
-        summary: "a black and a white stone each round; score the product of your group sizes",
-        rules: thwart_omega::RULES,
-        options: thwart_omega::OPTIONS,
-        create: |raw| thwart_omega::ThwartOmega::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = thwart_omega::ThwartOmegaOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || thwart_omega::ThwartOmega::new(options),
-                games,
-                seed,
-            ))
-        },
-    },
-    GameEntry {
-        id: "all-in-goofspiel",
-        name: "All-In Goofspiel",
-        summary: "cards side by side make a number; 28 points wins, but only with an empty hand",
-        rules: all_in_goofspiel::RULES,
-        options: all_in_goofspiel::OPTIONS,
-        create: |raw| all_in_goofspiel::AllInGoofspiel::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = all_in_goofspiel::AllInGoofspielOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || all_in_goofspiel::AllInGoofspiel::new(options),
-                games,
-                seed,
-            ))
-        },
-    },
-    GameEntry {
-        id: "witchs-brew",
-        name: "The Witch's Brew",
-        summary:
-            "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
-        rules: witchs_brew::RULES,
-        options: witchs_brew::OPTIONS,
-        create: |raw| witchs_brew::WitchsBrew::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = witchs_brew::WitchsBrewOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || witchs_brew::WitchsBrew::new(options),
-                games,
-                seed,
-            ))
-        },
-    },
-    GameEntry {
-        id: "galespiel",
-        name: "Galespiel",
-        summary: "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
-        rules: galespiel::RULES,
-        options: galespiel::OPTIONS,
-        create: |raw| galespiel::Galespiel::from_raw(raw).map(Erased::boxed),
-        random_playouts: |raw, games, seed| {
-            let options = galespiel::GalespielOptions::from_raw(raw)?;
-            Ok(typed_playouts(
-                || galespiel::Galespiel::new(options.clone()),
-                games,
-                seed,
-            ))
-        },
-    },
+    entry::<goofspiel::Goofspiel>(
+        "goofspiel",
+        "Goofspiel",
+        "classic Goofspiel, the calibration game checked against OpenSpiel",
+        goofspiel::RULES,
+        goofspiel::OPTIONS,
+    ),
+    entry::<square_goofspiel::SquareGoofspiel>(
+        "square-goofspiel",
+        "Square Goofspiel",
+        "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
+        square_goofspiel::RULES,
+        square_goofspiel::OPTIONS,
+    ),
+    entry::<thwart_omega::ThwartOmega>(
+        "thwart-omega",
+        "Thwart Omega",
+        "a black and a white stone each round; score the product of your group sizes",
+        thwart_omega::RULES,
+        thwart_omega::OPTIONS,
+    ),
+    entry::<all_in_goofspiel::AllInGoofspiel>(
+        "all-in-goofspiel",
+        "All-In Goofspiel",
+        "cards side by side make a number; 28 points wins, but only with an empty hand",
+        all_in_goofspiel::RULES,
+        all_in_goofspiel::OPTIONS,
+    ),
+    entry::<galespiel::Galespiel>(
+        "galespiel",
+        "Galespiel",
+        "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
+        galespiel::RULES,
+        galespiel::OPTIONS,
+    ),
+    entry::<witchs_brew::WitchsBrew>(
+        "witchs-brew",
+        "The Witch's Brew",
+        "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
+        witchs_brew::RULES,
+        witchs_brew::OPTIONS,
+    ),
 ];
 
 /// Every game, in the order `colosseum games` lists them.
