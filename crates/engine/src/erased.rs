@@ -110,6 +110,8 @@ pub trait AnyGame: Send + Sync {
     fn id(&self) -> &'static str;
     /// Who must act now.
     fn pending(&self) -> Pending;
+    /// What kind of decision is pending (see [`Game::decision_kind`]).
+    fn decision_kind(&self) -> &'static str;
     /// The canonical notation of every legal move of `seat` (empty if it does not act now).
     fn legal_moves(&self, seat: Seat) -> Vec<String>;
     /// The canonical notation of every possible outcome of the pending chance event.
@@ -212,6 +214,10 @@ impl<G: Game> AnyGame for Erased<G> {
 
     fn pending(&self) -> Pending {
         self.0.pending()
+    }
+
+    fn decision_kind(&self) -> &'static str {
+        self.0.decision_kind()
     }
 
     fn legal_moves(&self, seat: Seat) -> Vec<String> {

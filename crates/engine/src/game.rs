@@ -87,6 +87,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Who must act now.
     fn pending(&self) -> Pending;
 
+    /// What kind of decision is pending, for a host whose time rules differ by kind (Galespiel:
+    /// 60 s to `bid`, 30 s to `build`). A short lower-case word; the provided version says
+    /// `"move"`. It has no effect on the rules.
+    fn decision_kind(&self) -> &'static str {
+        "move"
+    }
+
     /// Appends every legal move of `seat` to `out` (nothing if `seat` does not act now).
     ///
     /// Games whose move space is too large to enumerate may append a representative subset and

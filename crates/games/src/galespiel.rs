@@ -1271,6 +1271,19 @@ impl Game for Galespiel {
         }
     }
 
+    /// `bid`, `build`, `upgrade` or `item` (a Crystal Ball or Rush Order window); `chance` and
+    /// `over` otherwise. The host's time control gives bids and builds different times.
+    fn decision_kind(&self) -> &'static str {
+        match self.phase {
+            Phase::Chance => "chance",
+            Phase::Crystal(_) | Phase::Rush(_) => "item",
+            Phase::Bid => "bid",
+            Phase::Build { .. } => "build",
+            Phase::Upgrade { .. } => "upgrade",
+            Phase::Over => "over",
+        }
+    }
+
     fn legal_moves(&self, seat: Seat, out: &mut Vec<Move>) {
         if !self.pending().includes(seat) {
             return;

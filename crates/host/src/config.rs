@@ -1,0 +1,257 @@
+//! What a match is set up with: the game, its options and seed, who sits where, the time control
+//! and the match-level rules.
+
+use std::collections::BTreeMap;
+
+use colosseum_engine::{RawOptions, Seat};
+use serde::{Deserialize, Serialize};
+
+/// Who plays a seat. The host only carries this; bots are run by whoever drives the match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Player {
+    /// A person.
+    Human {
+        /// A display name, if known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// A bot at a level (`random`, `mcts-1s`, ...), as the bot layer names them.
+    Bot {
+        /// The level, passed on unchanged.
+        level: String,
+    },
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player::Human { name: None }
+    }
+}
+
+/// What happens when a seat's deadline passes with its bank empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmptyBank {
+    /// The game's default move is made for the seat.
+    #[default]
+    Default,
+    /// The seat loses the match, whatever the decision.
+    Loses,
+    /// The seat loses in decisions of these kinds ([`colosseum_engine::Game::decision_kind`]);
+    /// in others the default move is made.
+    LosesIn(Vec<String>),
+}
+
+impl EmptyBank {
+    /// Whether an empty bank in a decision of `kind` loses the match.
+    #[must_use]
+    pub fn loses(&self, kind: &str) -> bool {
+        match self {
+            EmptyBank::Default => false,
+            EmptyBank::Loses => true,
+            EmptyBank::LosesIn(kinds) => kinds.iter().any(|k| k == kind),
+        }
+    }
+}
+
+/// The clocks of a timed match. All times are milliseconds.
+///
+/// Each decision gives every seat that must act its own time (`per_decision_ms`, or the entry of
+/// `per_kind_ms` for the decision's kind). A seat that has not submitted when that runs out
+/// spends its bank: in steps of `bank_step_ms` (each step, spent whole at its start, moves the
+/// seat's deadline on by the step), or, with `bank_step_ms = 0`, continuously (the time used
+/// beyond the decision's own is taken from the bank when the seat submits). When the bank is
+/// empty, `empty_bank` decides: the game's default move, or a loss.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clocks {
+    /// Time for a decision of a kind not listed in `per_kind_ms`.
+    pub per_decision_ms: u64,
+    /// Time for a decision, by kind.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_kind_ms: BTreeMap<String, u64>,
+    /// Each seat's bank (reserve) at the start of the match.
+    #[serde(default)]
+    pub bank_ms: u64,
+    /// The bank is spent in steps of this size; 0 spends it continuously.
+    #[serde(default)]
+    pub bank_step_ms: u64,
+    /// What an empty bank does at a deadline.
+    #[serde(default)]
+    pub empty_bank: EmptyBank,
+}
+
+impl Clocks {
+    /// The same time for every decision, no bank: the default move at the deadline.
+    #[must_use]
+    pub fn per_decision(seconds: u64) -> Self {
+        Clocks {
+            per_decision_ms: seconds * 1000,
+            per_kind_ms: BTreeMap::new(),
+            bank_ms: 0,
+            bank_step_ms: 0,
+            empty_bank: EmptyBank::Default,
+        }
+    }
+
+    /// The time a seat has for a decision of `kind` before its bank starts.
+    #[must_use]
+    pub fn decision_ms(&self, kind: &str) -> u64 {
+        self.per_kind_ms
+            .get(kind)
+            .copied()
+            .unwrap_or(self.per_decision_ms)
+    }
+}
+
+/// A match's time control.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TimeControl {
+    /// No deadlines at all: casual or asynchronous play. Nobody ever times out.
+    Untimed,
+    /// Deadlines and banks.
+    Timed(Clocks),
+}
+
+impl TimeControl {
+    /// The default time control of a game, from the seeds (RULINGS.md); a game not listed gets
+    /// 60 s a decision, so a new game needs no host change.
+    ///
+    /// * `square-goofspiel`: 90 s a move, no bank (the default is a pass).
+    /// * `thwart-omega`: 60 s a round (the default is a random legal move).
+    /// * `galespiel`: 60 s to bid, 30 s to build, a 5-minute bank spent in 5-second steps; an
+    ///   empty bank while bidding loses, while building ends the building (the default `done`).
+    ///   An item window counts as part of the bidding for time (60 s) and an upgrade choice as
+    ///   part of the building (30 s); in both an empty bank makes the default move (`skip`, the
+    ///   lowest cards).
+    /// * `witchs-brew`: 60 s an action and 10 minutes of reserve, spent continuously; an empty
+    ///   reserve loses.
+    /// * `all-in-goofspiel`: 60 s (the default is no cards).
+    /// * `goofspiel`: 30 s (the default is the lowest card).
+    #[must_use]
+    pub fn for_game(game: &str) -> TimeControl {
+        let clocks = match game {
+            "square-goofspiel" => Clocks::per_decision(90),
+            "goofspiel" => Clocks::per_decision(30),
+            "galespiel" => Clocks {
+                per_decision_ms: 60_000,
+                per_kind_ms: [("build", 30_000), ("upgrade", 30_000)]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                bank_ms: 300_000,
+                bank_step_ms: 5_000,
+                empty_bank: EmptyBank::LosesIn(vec!["bid".to_string()]),
+            },
+            "witchs-brew" => Clocks {
+                bank_ms: 600_000,
+                empty_bank: EmptyBank::Loses,
+                ..Clocks::per_decision(60)
+            },
+            // thwart-omega, all-in-goofspiel and any game added later.
+            _ => Clocks::per_decision(60),
+        };
+        TimeControl::Timed(clocks)
+    }
+
+    /// The clocks, or `None` when untimed.
+    #[must_use]
+    pub fn clocks(&self) -> Option<&Clocks> {
+        match self {
+            TimeControl::Untimed => None,
+            TimeControl::Timed(c) => Some(c),
+        }
+    }
+}
+
+fn default_advantage() -> Option<Seat> {
+    Some(Seat::P1)
+}
+
+fn is_default_advantage(a: &Option<Seat>) -> bool {
+    *a == default_advantage()
+}
+
+/// Everything a match is set up with. Serializable, so a server stores it next to the log:
+/// `Match::rebuild(config, log)` gives the match back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchConfig {
+    /// The game's registry id.
+    pub game: String,
+    /// The game's options (of the first game, for a match that replays a draw).
+    #[serde(default)]
+    pub options: RawOptions,
+    /// The seed of the host's generator: chance outcomes and random defaults are drawn from it.
+    #[serde(default)]
+    pub seed: u64,
+    /// Who plays `p1` and `p2`.
+    #[serde(default)]
+    pub seats: [Player; 2],
+    /// The time control; absent means the game's default ([`TimeControl::for_game`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeControl>,
+    /// Whether a drawn game is replayed once with the other player starting (option `first`
+    /// flipped). Absent means the game's default: on for `all-in-goofspiel` (RULINGS.md), off
+    /// elsewhere. Only games with a `first` option can replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_on_draw: Option<bool>,
+    /// Who wins when the replayed game is drawn again: `p1` (the default), `p2`, or `null` for a
+    /// drawn match.
+    #[serde(
+        default = "default_advantage",
+        skip_serializing_if = "is_default_advantage"
+    )]
+    pub advantage: Option<Seat>,
+}
+
+impl MatchConfig {
+    /// A match of `game` with default options, seed 0, two humans and the game's time control.
+    #[must_use]
+    pub fn new(game: &str) -> Self {
+        MatchConfig {
+            game: game.to_string(),
+            options: RawOptions::new(),
+            seed: 0,
+            seats: Default::default(),
+            time: None,
+            replay_on_draw: None,
+            advantage: default_advantage(),
+        }
+    }
+
+    /// The time control in force: the one given, or the game's default.
+    #[must_use]
+    pub fn time_control(&self) -> TimeControl {
+        self.time
+            .clone()
+            .unwrap_or_else(|| TimeControl::for_game(&self.game))
+    }
+
+    /// Whether a drawn game is replayed.
+    #[must_use]
+    pub fn replays_on_draw(&self) -> bool {
+        self.replay_on_draw
+            .unwrap_or(self.game.trim().eq_ignore_ascii_case("all-in-goofspiel"))
+    }
+
+    /// The next match between the same two: seats swapped (so is the player who holds the
+    /// advantage), the same game, options and time control, a new seed.
+    #[must_use]
+    pub fn rematch(&self, seed: u64) -> MatchConfig {
+        let [a, b] = self.seats.clone();
+        MatchConfig {
+            seats: [b, a],
+            seed,
+            ..self.clone()
+        }
+    }
+
+    /// The player in `seat`.
+    #[must_use]
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.seats[seat.index()]
+    }
+}

@@ -1,0 +1,63 @@
+//! One Colosseum match, independent of any transport.
+//!
+//! A [`Match`] holds the game (behind [`colosseum_engine::AnyGame`]), each seat's pending
+//! submission, the clocks and banks, the host's random generator (seeded from the match seed; it
+//! draws chance outcomes and random defaults) and an append-only [`LogEntry`] log. It has no
+//! clock, no I/O and no async: a transport (the server, the command line, a test) drives it with
+//! explicit events, each carrying `now`, the time in milliseconds since the match started.
+//!
+//! # Events
+//!
+//! * [`Match::submit`]`(seat, text, now)`: the game checks the move at once
+//!   ([`colosseum_engine::AnyGame::check_move`]). A refused move is logged with the game's reason
+//!   and returned as [`MatchError::Refused`]; the seat may submit again. An accepted move
+//!   replaces the seat's earlier submission unless it was locked. When every seat the pending
+//!   decision names has submitted, the decision is revealed: the step is applied to the game and
+//!   appended to the record, chance that follows is drawn from the host's generator and logged,
+//!   and the next decision's clocks start at `now`.
+//! * [`Match::lock`]`(seat, now)`: the seat's submission can no longer change.
+//! * [`Match::resign`]`(seat, now)`: the other seat wins.
+//! * [`Match::tick`]`(now)`: fires every deadline up to `now`. The transport calls it at
+//!   [`Match::next_deadline`]. Every event first fires the deadlines before it, each at its own
+//!   time, so the match depends only on the events and their times, never on when ticks came.
+//!
+//! # Time
+//!
+//! [`TimeControl`] is [`TimeControl::Untimed`] (no deadlines) or clocks ([`Clocks`]): each
+//! decision gives each acting seat a time by decision kind
+//! ([`colosseum_engine::Game::decision_kind`]); past it the seat spends its bank, in steps or
+//! continuously; with the bank empty, [`EmptyBank`] decides between the game's default move
+//! (made for the seat and locked) and a loss on time. A seat's clock stops when it submits.
+//! [`TimeControl::for_game`] gives each game's default from the seeds.
+//!
+//! # Log, rebuild, record
+//!
+//! The log holds every submission, change, refusal, lock, resignation, reveal, chance draw,
+//! default, bank use, timeout, replayed game and the end, each with `at`. It is private (it holds
+//! pending moves). [`Match::rebuild`] applies the log's inputs again at their times and checks
+//! that the rest comes out the same: the match, its clocks and its generator are rebuilt exactly,
+//! so a server can store only the configuration and the log. [`Match::record`] is the DESIGN.md
+//! record of the game so far, chance included, for `colosseum replay`.
+//!
+//! # Views
+//!
+//! [`Match::view`] is the only thing meant to leave the process: it is built from the game's view
+//! for the viewer, and shows another seat's pending submission only as `"submitted": true`.
+//!
+//! # Match-level rules
+//!
+//! `replay_on_draw` (default on for All-In Goofspiel): a drawn game is replayed once with option
+//! `first` flipped; a second draw goes to [`MatchConfig::advantage`]. Resignation ends the match.
+//! [`MatchConfig::rematch`] gives the next match with the seats swapped.
+
+#![warn(missing_docs)]
+
+mod config;
+mod log;
+mod matches;
+
+pub use config::{Clocks, EmptyBank, MatchConfig, Player, TimeControl};
+pub use log::{EndKind, LogEntry, MatchResult};
+pub use matches::{
+    ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,
+};

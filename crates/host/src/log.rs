@@ -1,0 +1,178 @@
+//! The append-only match log.
+//!
+//! Every entry carries `at`, milliseconds since the match started. Entries are in time order.
+//! Some entries are *inputs* (what a seat did: [`LogEntry::Submitted`], [`LogEntry::Changed`],
+//! [`LogEntry::Refused`], [`LogEntry::Locked`], [`LogEntry::Resigned`]); the others are what the
+//! host did in answer or at a deadline. [`crate::Match::rebuild`] replays the inputs at their
+//! times and checks that the host's entries come out the same.
+//!
+//! The log holds pending submissions before they are revealed: it is private to the host and
+//! its store, never sent to a seat or a spectator while the match runs (everything sent out is
+//! built by [`crate::Match::view`]).
+
+use colosseum_engine::{RawOptions, Seat, TextStep};
+use serde::{Deserialize, Serialize};
+
+/// How a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndKind {
+    /// The game's own outcome.
+    Game,
+    /// A seat resigned.
+    Resignation,
+    /// A seat's deadline passed with its bank empty where that loses (or both seats' did).
+    Time,
+    /// The replayed game was drawn too: the advantage holder wins (or the match is a draw).
+    SecondDraw,
+}
+
+/// The result of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// The winner, `None` for a draw.
+    pub winner: Option<Seat>,
+    /// How it ended.
+    pub by: EndKind,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+/// One entry of the match log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LogEntry {
+    /// A seat's first accepted submission in this decision (canonical text).
+    Submitted {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The move, canonical.
+        text: String,
+    },
+    /// A seat replaced its unlocked submission.
+    Changed {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The new move, canonical.
+        text: String,
+    },
+    /// A submission the game refused; the seat's earlier submission, if any, stands.
+    Refused {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The text as given.
+        text: String,
+        /// The game's reason.
+        reason: String,
+    },
+    /// A seat locked its submission: it can no longer change it.
+    Locked {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+    },
+    /// A seat resigned.
+    Resigned {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+    },
+    /// The pending decision was revealed and applied to the game.
+    Revealed {
+        /// When.
+        at: u64,
+        /// The step, as in the record.
+        step: TextStep,
+    },
+    /// The host drew a chance outcome and applied it.
+    ChanceDrawn {
+        /// When.
+        at: u64,
+        /// The step, as in the record.
+        step: TextStep,
+    },
+    /// A seat's time ran out with its bank empty; the game's default move was made for it (and
+    /// locked).
+    DefaultApplied {
+        /// When (the deadline).
+        at: u64,
+        /// For whom.
+        seat: Seat,
+        /// The move, canonical.
+        text: String,
+    },
+    /// A seat's time ran out and it spent bank time.
+    BankSpent {
+        /// When.
+        at: u64,
+        /// Whose bank.
+        seat: Seat,
+        /// How much was taken.
+        ms: u64,
+        /// What is left.
+        left_ms: u64,
+    },
+    /// A seat's time ran out with its bank empty in a decision where that loses.
+    TimedOut {
+        /// When (the deadline).
+        at: u64,
+        /// Who.
+        seat: Seat,
+    },
+    /// The game was drawn and is played again (match option `replay_on_draw`).
+    GameReplayed {
+        /// When.
+        at: u64,
+        /// The new game's options.
+        options: RawOptions,
+    },
+    /// The match is over.
+    MatchEnded {
+        /// When.
+        at: u64,
+        /// The result.
+        result: MatchResult,
+    },
+}
+
+impl LogEntry {
+    /// When the entry happened, in milliseconds since the match started.
+    #[must_use]
+    pub fn at(&self) -> u64 {
+        match self {
+            LogEntry::Submitted { at, .. }
+            | LogEntry::Changed { at, .. }
+            | LogEntry::Refused { at, .. }
+            | LogEntry::Locked { at, .. }
+            | LogEntry::Resigned { at, .. }
+            | LogEntry::Revealed { at, .. }
+            | LogEntry::ChanceDrawn { at, .. }
+            | LogEntry::DefaultApplied { at, .. }
+            | LogEntry::BankSpent { at, .. }
+            | LogEntry::TimedOut { at, .. }
+            | LogEntry::GameReplayed { at, .. }
+            | LogEntry::MatchEnded { at, .. } => *at,
+        }
+    }
+
+    /// Whether this entry is something a seat did (as opposed to what the host did).
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self,
+            LogEntry::Submitted { .. }
+                | LogEntry::Changed { .. }
+                | LogEntry::Refused { .. }
+                | LogEntry::Locked { .. }
+                | LogEntry::Resigned { .. }
+        )
+    }
+}

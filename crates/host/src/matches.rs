@@ -1,0 +1,713 @@
+//! [`Match`]: one match driven by explicit, timestamped events.
+
+use std::fmt;
+
+use colosseum_engine::{
+    seeded_rng, AnyGame, OptionsError, Pending, RawOptions, Record, Seat, SeededRng, TextStep,
+    Viewer,
+};
+use colosseum_games::{find, GameEntry, UnknownGame};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::config::{Clocks, MatchConfig, TimeControl};
+use crate::log::{EndKind, LogEntry, MatchResult};
+
+/// A seat's submission for the pending decision, before the reveal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submission {
+    /// The move, canonical.
+    pub text: String,
+    /// Whether it can no longer be changed.
+    pub locked: bool,
+    /// Whether the host made it (the game's default at a deadline).
+    pub by_default: bool,
+}
+
+/// One seat's clock. Times are milliseconds since the match started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatClock {
+    /// When the pending decision's own time runs out for this seat (its bank starts then);
+    /// `None` when the seat does not act, has submitted, or the match is untimed.
+    pub turn_deadline: Option<u64>,
+    /// The next moment the host acts for this seat if it has not submitted: the end of its turn
+    /// time, of a bank step, or of its bank. `None` as for `turn_deadline`.
+    pub deadline: Option<u64>,
+    /// What is left in the seat's bank.
+    pub bank_ms: u64,
+}
+
+/// An event the match could not take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// The match is over.
+    #[error("the match is over")]
+    Over,
+    /// The game refused the submission (logged as [`LogEntry::Refused`]); the seat can submit
+    /// again until its deadline.
+    #[error("{reason}")]
+    Refused {
+        /// The game's reason.
+        reason: String,
+    },
+    /// The seat locked its submission.
+    #[error("{0} has locked its submission; it can no longer be changed")]
+    Locked(Seat),
+    /// There is no submission to lock.
+    #[error("{0} has nothing to lock: submit a move first")]
+    NothingToLock(Seat),
+}
+
+/// The match cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// No such game.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// The game's options are wrong.
+    #[error("the game's options: {0}")]
+    Options(OptionsError),
+    /// `replay_on_draw` for a game that has no `first` option to flip.
+    #[error("replay_on_draw needs a game with option `first` to flip; {0} has none")]
+    CannotReplay(String),
+    /// A timed control with a zero time for a decision.
+    #[error("a timed control needs more than 0 ms for every decision")]
+    ZeroTime,
+}
+
+/// The log does not rebuild the match it claims to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RebuildError {
+    /// The configuration is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Replaying the log's inputs gave a different entry at this index.
+    #[error("log entry {index} differs when the match is rebuilt: expected {expected}, got {got}")]
+    Diverged {
+        /// The index of the first differing entry.
+        index: usize,
+        /// The entry in the log (JSON), or `nothing`.
+        expected: String,
+        /// The entry rebuilt (JSON), or `nothing`.
+        got: String,
+    },
+}
+
+/// An earlier game of the match (a drawn game that was replayed).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EarlierGame {
+    /// Its record.
+    pub record: Record,
+    /// Its outcome.
+    pub outcome: Option<colosseum_engine::Outcome>,
+}
+
+/// One match: the game, the seats' pending submissions, the clocks, the host's generator and the
+/// append-only log. See the crate docs for the event model.
+#[derive(Clone)]
+pub struct Match {
+    config: MatchConfig,
+    time: TimeControl,
+    entry: &'static GameEntry,
+    game: Box<dyn AnyGame>,
+    record: Record,
+    earlier: Vec<EarlierGame>,
+    pending: [Option<Submission>; 2],
+    clocks: [SeatClock; 2],
+    rng: SeededRng,
+    log: Vec<LogEntry>,
+    result: Option<MatchResult>,
+    now: u64,
+}
+
+impl fmt::Debug for Match {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Match")
+            .field("game", &self.entry.id)
+            .field("pending", &self.pending)
+            .field("clocks", &self.clocks)
+            .field("result", &self.result)
+            .field("log", &self.log.len())
+            .finish()
+    }
+}
+
+impl Match {
+    /// Starts a match at time 0: creates the game, draws any chance that comes first and starts
+    /// the first decision's clocks.
+    pub fn new(config: MatchConfig) -> Result<Match, ConfigError> {
+        let entry = find(&config.game)?;
+        let game = (entry.create)(&config.options).map_err(ConfigError::Options)?;
+        if config.replays_on_draw() && !entry.options.iter().any(|o| o.name == "first") {
+            return Err(ConfigError::CannotReplay(entry.id.to_string()));
+        }
+        let time = config.time_control();
+        if let Some(c) = time.clocks() {
+            if c.per_decision_ms == 0 || c.per_kind_ms.values().any(|&v| v == 0) {
+                return Err(ConfigError::ZeroTime);
+            }
+        }
+        let bank = time.clocks().map_or(0, |c| c.bank_ms);
+        let record = Record::new(entry.id, config.options.clone(), config.seed);
+        let mut m = Match {
+            rng: seeded_rng(config.seed),
+            time,
+            entry,
+            game,
+            record,
+            earlier: Vec::new(),
+            pending: [None, None],
+            clocks: [SeatClock {
+                bank_ms: bank,
+                ..SeatClock::default()
+            }; 2],
+            log: Vec::new(),
+            result: None,
+            now: 0,
+            config,
+        };
+        m.after_step(0);
+        Ok(m)
+    }
+
+    /// Rebuilds a match from its configuration and log: the inputs are applied again at their
+    /// times, and the host's own entries must come out the same (else [`RebuildError::Diverged`]).
+    /// The result has the same game, submissions, clocks, generator and log as the original.
+    pub fn rebuild(config: MatchConfig, log: &[LogEntry]) -> Result<Match, RebuildError> {
+        let mut m = Match::new(config)?;
+        for e in log {
+            // Refusals and errors are part of what is being replayed; the results are checked
+            // through the log below.
+            let _ = match e {
+                LogEntry::Submitted { at, seat, text }
+                | LogEntry::Changed { at, seat, text }
+                | LogEntry::Refused { at, seat, text, .. } => m.submit(*seat, text, *at),
+                LogEntry::Locked { at, seat } => m.lock(*seat, *at),
+                LogEntry::Resigned { at, seat } => m.resign(*seat, *at),
+                _ => Ok(()),
+            };
+        }
+        if let Some(last) = log.last() {
+            m.tick(last.at());
+        }
+        if m.log != log {
+            let index = m
+                .log
+                .iter()
+                .zip(log)
+                .position(|(a, b)| a != b)
+                .unwrap_or(m.log.len().min(log.len()));
+            let show = |e: Option<&LogEntry>| {
+                e.map_or("nothing".to_string(), |e| {
+                    serde_json::to_string(e).unwrap_or_default()
+                })
+            };
+            return Err(RebuildError::Diverged {
+                index,
+                expected: show(log.get(index)),
+                got: show(m.log.get(index)),
+            });
+        }
+        Ok(m)
+    }
+
+    // ----- events -----
+
+    /// `seat` submits `text` at `now`. The game checks it at once: refused, it is logged with the
+    /// reason and the seat's earlier submission stands; accepted, it replaces an unlocked earlier
+    /// one. When every seat that must act has submitted, the decision is revealed.
+    pub fn submit(&mut self, seat: Seat, text: &str, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        if self.pending[seat.index()]
+            .as_ref()
+            .is_some_and(|s| s.locked)
+        {
+            return Err(MatchError::Locked(seat));
+        }
+        let canonical = match self.game.check_move(seat, text) {
+            Ok(c) => c,
+            Err(e) => {
+                let reason = e.to_string();
+                self.log.push(LogEntry::Refused {
+                    at: now,
+                    seat,
+                    text: text.to_string(),
+                    reason: reason.clone(),
+                });
+                return Err(MatchError::Refused { reason });
+            }
+        };
+        let first = self.pending[seat.index()].is_none();
+        if first {
+            self.stop_clock(seat, now);
+            self.log.push(LogEntry::Submitted {
+                at: now,
+                seat,
+                text: canonical.clone(),
+            });
+        } else {
+            self.log.push(LogEntry::Changed {
+                at: now,
+                seat,
+                text: canonical.clone(),
+            });
+        }
+        self.pending[seat.index()] = Some(Submission {
+            text: canonical,
+            locked: false,
+            by_default: false,
+        });
+        self.reveal_if_complete(now);
+        Ok(())
+    }
+
+    /// `seat` locks its submission at `now`: it can no longer change it. Locking a locked
+    /// submission does nothing.
+    pub fn lock(&mut self, seat: Seat, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        match &mut self.pending[seat.index()] {
+            None => Err(MatchError::NothingToLock(seat)),
+            Some(s) if s.locked => Ok(()),
+            Some(s) => {
+                s.locked = true;
+                self.log.push(LogEntry::Locked { at: now, seat });
+                Ok(())
+            }
+        }
+    }
+
+    /// `seat` resigns at `now`: the other seat wins the match.
+    pub fn resign(&mut self, seat: Seat, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        self.log.push(LogEntry::Resigned { at: now, seat });
+        self.finish(
+            now,
+            MatchResult {
+                winner: Some(seat.other()),
+                by: EndKind::Resignation,
+                reason: format!("{seat} resigned"),
+            },
+        );
+        Ok(())
+    }
+
+    /// Tells the match the time is `now`: every deadline up to `now` fires, in order, at its own
+    /// time. Returns the entries this added to the log. Calling it often or rarely gives the
+    /// same match: every other event does the same first.
+    pub fn tick(&mut self, now: u64) -> &[LogEntry] {
+        let before = self.log.len();
+        let _ = self.advance(now);
+        &self.log[before..]
+    }
+
+    // ----- reading -----
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &MatchConfig {
+        &self.config
+    }
+
+    /// The time control in force.
+    #[must_use]
+    pub fn time_control(&self) -> &TimeControl {
+        &self.time
+    }
+
+    /// The game as it stands (the full state: not for sending out; use [`Match::view`]).
+    #[must_use]
+    pub fn game(&self) -> &dyn AnyGame {
+        self.game.as_ref()
+    }
+
+    /// The log so far.
+    #[must_use]
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The result, once the match is over.
+    #[must_use]
+    pub fn result(&self) -> Option<&MatchResult> {
+        self.result.as_ref()
+    }
+
+    /// Whether the match is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// `seat`'s clock.
+    #[must_use]
+    pub fn clock(&self, seat: Seat) -> SeatClock {
+        self.clocks[seat.index()]
+    }
+
+    /// `seat`'s pending submission (private to `seat`).
+    #[must_use]
+    pub fn submission(&self, seat: Seat) -> Option<&Submission> {
+        self.pending[seat.index()].as_ref()
+    }
+
+    /// The latest time the match has been told.
+    #[must_use]
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// When the next deadline fires, if any: the transport calls [`Match::tick`] then.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<u64> {
+        if self.result.is_some() {
+            return None;
+        }
+        let pending = self.game.pending();
+        Seat::BOTH
+            .iter()
+            .filter(|s| pending.includes(**s) && self.pending[s.index()].is_none())
+            .filter_map(|s| self.clocks[s.index()].deadline)
+            .min()
+    }
+
+    /// The record of the game being played (DESIGN.md format; `colosseum replay` applies it).
+    /// Every chance outcome the host drew is in it.
+    #[must_use]
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// The records of every game of the match, earlier (drawn, replayed) games first.
+    #[must_use]
+    pub fn records(&self) -> Vec<Record> {
+        self.earlier
+            .iter()
+            .map(|g| g.record.clone())
+            .chain(std::iter::once(self.record.clone()))
+            .collect()
+    }
+
+    /// The match as `viewer` may see it, as JSON: the game's view for `viewer`, the pending
+    /// decision, for each seat whether its submission is in (never its text, except to the seat
+    /// itself) and its clock, earlier games and the result. Everything a server sends is built
+    /// from this.
+    #[must_use]
+    pub fn view(&self, viewer: Viewer) -> Value {
+        let pending = self.game.pending();
+        let seat_json = |seat: Seat| {
+            let sub = self.pending[seat.index()].as_ref();
+            let clock = self.clocks[seat.index()];
+            let mut v = json!({
+                "player": self.config.player(seat),
+                "to_act": self.result.is_none() && pending.includes(seat),
+                "submitted": sub.is_some(),
+                "locked": sub.is_some_and(|s| s.locked),
+                "clock": clock,
+            });
+            if viewer == Viewer::Seat(seat) {
+                if let Some(s) = sub {
+                    v["submission"] = json!(s.text);
+                    v["by_default"] = json!(s.by_default);
+                }
+            }
+            v
+        };
+        json!({
+            "game": self.entry.id,
+            "game_number": self.earlier.len() + 1,
+            "options": self.record.options,
+            "view": self.game.view_json(viewer),
+            "pending": pending,
+            "decision": self.game.decision_kind(),
+            "seats": {"p1": seat_json(Seat::P1), "p2": seat_json(Seat::P2)},
+            "now": self.now,
+            "time_control": self.time,
+            "earlier_games": self.earlier.iter().map(|g| json!({"outcome": g.outcome})).collect::<Vec<_>>(),
+            "result": self.result,
+        })
+    }
+
+    // ----- the machinery -----
+
+    /// Moves time on to `now` (never back), firing deadlines; `Err(Over)` if the match is over.
+    fn advance(&mut self, now: u64) -> Result<u64, MatchError> {
+        if self.result.is_some() {
+            return Err(MatchError::Over);
+        }
+        let now = now.max(self.now);
+        while let Some(t) = self.next_deadline().filter(|&t| t <= now) {
+            self.expire(t);
+        }
+        self.now = now;
+        if self.result.is_some() {
+            Err(MatchError::Over)
+        } else {
+            Ok(now)
+        }
+    }
+
+    fn clocks_cfg(&self) -> Option<&Clocks> {
+        self.time.clocks()
+    }
+
+    /// Every seat whose deadline is `t` and has not submitted: spend a bank step, or apply the
+    /// empty-bank rule.
+    fn expire(&mut self, t: u64) {
+        let Some(cfg) = self.clocks_cfg().cloned() else {
+            return;
+        };
+        let kind = self.game.decision_kind();
+        let pending = self.game.pending();
+        let mut losers = Vec::new();
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            if !pending.includes(seat)
+                || self.pending[i].is_some()
+                || self.clocks[i].deadline != Some(t)
+            {
+                continue;
+            }
+            let bank = self.clocks[i].bank_ms;
+            if cfg.bank_step_ms > 0 && bank > 0 {
+                let spend = cfg.bank_step_ms.min(bank);
+                self.clocks[i].bank_ms -= spend;
+                self.clocks[i].deadline = Some(t + spend);
+                self.log.push(LogEntry::BankSpent {
+                    at: t,
+                    seat,
+                    ms: spend,
+                    left_ms: bank - spend,
+                });
+                continue;
+            }
+            if bank > 0 {
+                // A continuous bank runs out exactly at the deadline.
+                self.clocks[i].bank_ms = 0;
+                self.log.push(LogEntry::BankSpent {
+                    at: t,
+                    seat,
+                    ms: bank,
+                    left_ms: 0,
+                });
+            }
+            self.clocks[i].deadline = None;
+            self.clocks[i].turn_deadline = None;
+            if cfg.empty_bank.loses(kind) {
+                self.log.push(LogEntry::TimedOut { at: t, seat });
+                losers.push(seat);
+            } else {
+                let text = self
+                    .game
+                    .default_move(seat, &mut self.rng)
+                    .or_else(|| self.game.random_move(seat, &mut self.rng))
+                    .expect("a seat that must act has a default move");
+                self.log.push(LogEntry::DefaultApplied {
+                    at: t,
+                    seat,
+                    text: text.clone(),
+                });
+                self.pending[i] = Some(Submission {
+                    text,
+                    locked: true,
+                    by_default: true,
+                });
+            }
+        }
+        match losers[..] {
+            [] => self.reveal_if_complete(t),
+            [seat] => self.finish(
+                t,
+                MatchResult {
+                    winner: Some(seat.other()),
+                    by: EndKind::Time,
+                    reason: format!("{seat} ran out of time ({kind})"),
+                },
+            ),
+            _ => self.finish(
+                t,
+                MatchResult {
+                    winner: None,
+                    by: EndKind::Time,
+                    reason: format!("both seats ran out of time ({kind})"),
+                },
+            ),
+        }
+    }
+
+    /// The seat submitted at `now`: its clock stops; time beyond its turn comes out of a
+    /// continuous bank.
+    fn stop_clock(&mut self, seat: Seat, now: u64) {
+        let i = seat.index();
+        let continuous = self.clocks_cfg().is_some_and(|c| c.bank_step_ms == 0);
+        if let Some(turn) = self.clocks[i].turn_deadline {
+            if continuous && now > turn {
+                let spend = (now - turn).min(self.clocks[i].bank_ms);
+                self.clocks[i].bank_ms -= spend;
+                self.log.push(LogEntry::BankSpent {
+                    at: now,
+                    seat,
+                    ms: spend,
+                    left_ms: self.clocks[i].bank_ms,
+                });
+            }
+        }
+        self.clocks[i].turn_deadline = None;
+        self.clocks[i].deadline = None;
+    }
+
+    fn reveal_if_complete(&mut self, now: u64) {
+        if self.result.is_some() {
+            return;
+        }
+        let pending = self.game.pending();
+        let seats = pending.seats();
+        if seats.is_empty() || seats.iter().any(|s| self.pending[s.index()].is_none()) {
+            return;
+        }
+        let mut step = TextStep::default();
+        for &seat in seats {
+            let text = self.pending[seat.index()].take().map(|s| s.text);
+            match seat {
+                Seat::P1 => step.p1 = text,
+                Seat::P2 => step.p2 = text,
+            }
+        }
+        self.game
+            .apply(&step)
+            .expect("submissions checked against this state are accepted together");
+        self.record.steps.push(step.clone());
+        self.log.push(LogEntry::Revealed { at: now, step });
+        self.after_step(now);
+    }
+
+    /// After a step: draw chance, then start the next decision or end the game.
+    fn after_step(&mut self, now: u64) {
+        self.pending = [None, None];
+        self.clocks
+            .iter_mut()
+            .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
+        loop {
+            match self.game.pending() {
+                Pending::Chance => {
+                    let step = self
+                        .game
+                        .apply_random_chance(&mut self.rng)
+                        .expect("a pending chance event can be drawn");
+                    self.record.steps.push(step.clone());
+                    self.log.push(LogEntry::ChanceDrawn { at: now, step });
+                }
+                Pending::Over => return self.game_over(now),
+                pending => return self.start_decision(pending, now),
+            }
+        }
+    }
+
+    fn start_decision(&mut self, pending: Pending, now: u64) {
+        let Some(cfg) = self.clocks_cfg() else {
+            return;
+        };
+        let turn = now + cfg.decision_ms(self.game.decision_kind());
+        let continuous = cfg.bank_step_ms == 0;
+        for &seat in pending.seats() {
+            let c = &mut self.clocks[seat.index()];
+            c.turn_deadline = Some(turn);
+            c.deadline = Some(if continuous { turn + c.bank_ms } else { turn });
+        }
+    }
+
+    fn game_over(&mut self, now: u64) {
+        let outcome = self.game.outcome();
+        let drawn = outcome.as_ref().is_some_and(|o| o.winner.is_none());
+        if drawn && self.config.replays_on_draw() {
+            if self.earlier.is_empty() {
+                let mut options: RawOptions = self.record.options.clone();
+                let first = options
+                    .get("first")
+                    .and_then(|v| v.as_str())
+                    .and_then(|s| s.parse::<Seat>().ok())
+                    .unwrap_or(Seat::P1);
+                options.insert("first".into(), json!(first.other().as_str()));
+                let game = (self.entry.create)(&options)
+                    .expect("flipping `first` keeps the options valid");
+                let record = Record::new(self.entry.id, options.clone(), self.config.seed);
+                let old = std::mem::replace(&mut self.record, record);
+                self.earlier.push(EarlierGame {
+                    record: old,
+                    outcome,
+                });
+                self.game = game;
+                self.log.push(LogEntry::GameReplayed { at: now, options });
+                return self.after_step(now);
+            }
+            let result = match self.config.advantage {
+                Some(seat) => MatchResult {
+                    winner: Some(seat),
+                    by: EndKind::SecondDraw,
+                    reason: format!(
+                        "the replayed game was drawn too; {seat} holds the advantage and wins"
+                    ),
+                },
+                None => MatchResult {
+                    winner: None,
+                    by: EndKind::SecondDraw,
+                    reason: "the replayed game was drawn too; nobody holds the advantage".into(),
+                },
+            };
+            return self.finish(now, result);
+        }
+        let result = match outcome {
+            Some(o) => MatchResult {
+                winner: o.winner,
+                by: EndKind::Game,
+                reason: o.reason,
+            },
+            None => MatchResult {
+                winner: None,
+                by: EndKind::Game,
+                reason: "the game ended without an outcome".into(),
+            },
+        };
+        self.finish(now, result);
+    }
+
+    fn finish(&mut self, now: u64, result: MatchResult) {
+        self.clocks
+            .iter_mut()
+            .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
+        self.log.push(LogEntry::MatchEnded {
+            at: now,
+            result: result.clone(),
+        });
+        self.result = Some(result);
+    }
+}
+
+/// Compares everything that makes up a match: configuration, game (through every viewer's view,
+/// the pending decision, score and outcome), record, submissions, clocks, generator, log and
+/// result. `now` (the latest time told) is left out: a tick that fired nothing leaves no trace.
+impl PartialEq for Match {
+    fn eq(&self, other: &Match) -> bool {
+        let game_eq = |a: &dyn AnyGame, b: &dyn AnyGame| {
+            a.pending() == b.pending()
+                && a.score() == b.score()
+                && a.outcome() == b.outcome()
+                && [
+                    Viewer::Spectator,
+                    Viewer::Seat(Seat::P1),
+                    Viewer::Seat(Seat::P2),
+                ]
+                .iter()
+                .all(|v| a.view_json(*v) == b.view_json(*v))
+        };
+        self.config == other.config
+            && self.time == other.time
+            && game_eq(self.game.as_ref(), other.game.as_ref())
+            && self.record == other.record
+            && self.earlier == other.earlier
+            && self.pending == other.pending
+            && self.clocks == other.clocks
+            && self.rng == other.rng
+            && self.log == other.log
+            && self.result == other.result
+    }
+}
