@@ -736,3 +736,19 @@ fn the_bit_parallel_flood_matches_a_plain_search() {
         }
     }
 }
+
+#[test]
+fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
+    let mut g = new_game(&["items=crystal-ball"]);
+    assert_eq!(g.decision_kind(), "chance");
+    chance(&mut g, "8 3 4 4 5 5 6");
+    assert_eq!(g.decision_kind(), "item");
+    both(&mut g, "skip", "skip");
+    assert_eq!(g.decision_kind(), "bid");
+    g.0.bridges[0] = spots("c5 e5 d4");
+    both(&mut g, "9", "1");
+    assert_eq!(g.decision_kind(), "build");
+    g.0.materials[0] = 10;
+    one(&mut g, Seat::P1, "d6");
+    assert_eq!(g.decision_kind(), "upgrade");
+}
