@@ -648,3 +648,51 @@ fn the_view_shows_clocks_and_who_is_in() {
     assert_eq!(v["result"], Value::Null);
     assert!(v["view"].is_object());
 }
+
+#[test]
+fn both_seats_out_of_time_at_once_is_a_drawn_match() {
+    let mut m = Match::new(MatchConfig {
+        time: Some(TimeControl::Timed(Clocks {
+            empty_bank: EmptyBank::Loses,
+            ..Clocks::per_decision(1)
+        })),
+        ..MatchConfig::new("goofspiel")
+    })
+    .unwrap();
+    m.tick(5_000);
+    let r = m.result().unwrap();
+    assert_eq!((r.winner, r.by), (None, EndKind::Time));
+    assert!(m.log().contains(&LogEntry::TimedOut {
+        at: 1_000,
+        seat: P1
+    }));
+    assert!(m.log().contains(&LogEntry::TimedOut {
+        at: 1_000,
+        seat: P2
+    }));
+}
+
+#[test]
+fn time_never_runs_backwards_and_a_deadline_comes_before_a_submission_at_the_same_time() {
+    let mut m = new("goofspiel");
+    m.submit(P1, "3", 5_000).unwrap();
+    m.submit(P1, "4", 3_000).unwrap();
+    assert_eq!(m.log().last().unwrap().at(), 5_000);
+    // p2's deadline is 30 s: a submission at exactly 30 s is too late for this round.
+    m.submit(P2, "13", 30_000).unwrap();
+    assert_eq!(defaults(&m), vec![(P2, "1".to_string())]);
+    assert_eq!(m.record().steps[1], TextStep::both("4", "1"));
+    assert_eq!(m.submission(P2).unwrap().text, "13");
+}
+
+#[test]
+fn a_finished_match_shows_its_result_to_everyone() {
+    let mut m = new("thwart-omega");
+    m.resign(P1, 10).unwrap();
+    for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
+        let v = m.view(viewer);
+        assert_eq!(v["result"]["winner"], json!("p2"));
+        assert_eq!(v["result"]["by"], json!("resignation"));
+        assert_eq!(v["seats"]["p1"]["to_act"], json!(false));
+    }
+}
