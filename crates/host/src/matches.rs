@@ -391,6 +391,16 @@ impl Match {
     /// decision, for each seat whether its submission is in (never its text, except to the seat
     /// itself) and its clock, earlier games and the result. Everything a server sends is built
     /// from this.
+    ///
+    /// ```text
+    /// {"game": ID, "game_number": 1, "options": {...}, "view": <the game's view for viewer>,
+    ///  "pending": "both" | {"one": "p1"} | "chance" | "over", "decision": "bid",
+    ///  "seats": {"p1": {"player": {...}, "to_act": bool, "submitted": bool, "locked": bool,
+    ///                   "clock": {"turn_deadline": MS|null, "deadline": MS|null, "bank_ms": MS},
+    ///                   "submission": TEXT, "by_default": bool   <- only to p1 itself
+    ///                  }, "p2": {...}},
+    ///  "now": MS, "time_control": {...}, "earlier_games": [{"outcome": ...}], "result": null | {...}}
+    /// ```
     #[must_use]
     pub fn view(&self, viewer: Viewer) -> Value {
         let pending = self.game.pending();
