@@ -481,7 +481,7 @@ impl Match {
             if cfg.bank_step_ms > 0 && bank > 0 {
                 let spend = cfg.bank_step_ms.min(bank);
                 self.clocks[i].bank_ms -= spend;
-                self.clocks[i].deadline = Some(t + spend);
+                self.clocks[i].deadline = Some(t.saturating_add(spend));
                 self.log.push(LogEntry::BankSpent {
                     at: t,
                     seat,
@@ -616,12 +616,16 @@ impl Match {
         let Some(cfg) = self.clocks_cfg() else {
             return;
         };
-        let turn = now + cfg.decision_ms(self.game.decision_kind());
+        let turn = now.saturating_add(cfg.decision_ms(self.game.decision_kind()));
         let continuous = cfg.bank_step_ms == 0;
         for &seat in pending.seats() {
             let c = &mut self.clocks[seat.index()];
             c.turn_deadline = Some(turn);
-            c.deadline = Some(if continuous { turn + c.bank_ms } else { turn });
+            c.deadline = Some(if continuous {
+                turn.saturating_add(c.bank_ms)
+            } else {
+                turn
+            });
         }
     }
 

@@ -726,3 +726,16 @@ fn a_finished_match_shows_its_result_to_everyone() {
         assert_eq!(v["seats"]["p1"]["to_act"], json!(false));
     }
 }
+
+#[test]
+fn times_near_the_end_of_u64_do_not_overflow() {
+    for entry in registry() {
+        let mut m = new(entry.id);
+        let seat = m.game().pending().seats()[0];
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let mv = m.game().random_move(seat, &mut rng).unwrap();
+        // The first deadlines fire on the way; whatever is left happens near the end of time.
+        let _ = m.submit(seat, &mv, u64::MAX - 1);
+        m.tick(u64::MAX);
+    }
+}
