@@ -739,3 +739,11 @@ fn times_near_the_end_of_u64_do_not_overflow() {
         m.tick(u64::MAX);
     }
 }
+
+#[test]
+fn a_match_can_be_shared_between_threads() {
+    fn send_sync<T: Send + Sync + 'static>() {}
+    send_sync::<Match>();
+    send_sync::<LogEntry>();
+    send_sync::<MatchConfig>();
+}
