@@ -40,7 +40,7 @@ fn maximin(a: &[Vec<f64>]) -> Result<(f64, Vec<f64>), SolveError> {
         .collect();
     for j in 0..cols {
         // sum_i x_i a_ij - v >= 0
-        let mut terms: Vec<_> = x.iter().enumerate().map(|(i, &xi)| (xi, a[i][j])).collect();
+        let mut terms: Vec<_> = x.iter().zip(a).map(|(&xi, row)| (xi, row[j])).collect();
         terms.push((v, -1.0));
         problem.add_constraint(terms.as_slice(), ComparisonOp::Ge, 0.0);
     }
