@@ -3,7 +3,7 @@
 
 use colosseum_ai::solver::GoofspielSolution;
 use colosseum_ai::{Budget, Mcts, MctsConfig, Observation};
-use colosseum_engine::{seeded_rng, Game, Seat};
+use colosseum_engine::{seeded_rng, Seat};
 use colosseum_games::{all_in_goofspiel, goofspiel, square_goofspiel, thwart_omega};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
