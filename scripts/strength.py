@@ -44,6 +44,34 @@ def pct(i):
     return f"{100 * i['estimate']:.1f}% [{100 * i['low']:.1f}, {100 * i['high']:.1f}]"
 
 
+def write():
+    lines = [
+        "# Bot strength",
+        "",
+        "Produced by `scripts/strength.py` from real `colosseum arena` runs (seed 1, seats swapped",
+        f"every other game, {args.threads} threads) on {platform.machine()} with {args.threads} cores.",
+        "W-D-L is bot A's wins, draws and losses; the share of decided games and the Elo",
+        "difference come with 95% intervals (Wilson; normal approximation on the score).",
+        "",
+        "Levels: `mcts:easy` = decoupled UCT, 300 iterations; `mcts:medium` = regret matching, 3000",
+        f"iterations; `{args.hard}` stands in for `mcts:hard` (regret matching, 1 s per decision),",
+        "which is too slow for hundreds of games on this machine.",
+        "",
+        "| game | A | B | games | W-D-L | A's share of decided games | Elo A-B | think ms/decision (A) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for game, r in rows:
+        e = r["elo"]
+        lines.append(
+            f"| {game} | {r['bot_a']} | {r['bot_b']} | {r['games']} | "
+            f"{r['wins']}-{r['draws']}-{r['losses']} | {pct(r['decided_win_share'])} | "
+            f"{e['estimate']:+.0f} [{e['low']:+.0f}, {e['high']:+.0f}] | {r['mean_think_ms'][0]:.2f} |")
+    lines.append("")
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines))
+    print(f"wrote {args.out}")
+
+
 rows = []
 for game in games:
     for a, b, n in pairings:
@@ -59,29 +87,4 @@ for game in games:
         rows.append((game, r))
         print(f"{game}: {r['bot_a']} vs {r['bot_b']}: {r['wins']}-{r['draws']}-{r['losses']} "
               f"decided {pct(r['decided_win_share'])} ({time.time() - start:.0f} s)", flush=True)
-
-lines = [
-    "# Bot strength",
-    "",
-    "Produced by `scripts/strength.py` from real `colosseum arena` runs (seed 1, seats swapped",
-    f"every other game, {args.threads} threads) on {platform.machine()} with {args.threads} cores.",
-    "W-D-L is bot A's wins, draws and losses; the share of decided games and the Elo",
-    "difference come with 95% intervals (Wilson; normal approximation on the score).",
-    "",
-    "Levels: `mcts:easy` = decoupled UCT, 300 iterations; `mcts:medium` = regret matching, 3000",
-    f"iterations; `{args.hard}` stands in for `mcts:hard` (regret matching, 1 s per decision),",
-    "which is too slow for hundreds of games on this machine.",
-    "",
-    "| game | A | B | games | W-D-L | A's share of decided games | Elo A-B | think ms/decision (A) |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
-]
-for game, r in rows:
-    e = r["elo"]
-    lines.append(
-        f"| {game} | {r['bot_a']} | {r['bot_b']} | {r['games']} | "
-        f"{r['wins']}-{r['draws']}-{r['losses']} | {pct(r['decided_win_share'])} | "
-        f"{e['estimate']:+.0f} [{e['low']:+.0f}, {e['high']:+.0f}] | {r['mean_think_ms'][0]:.2f} |")
-lines.append("")
-with open(args.out, "w") as f:
-    f.write("\n".join(lines))
-print(f"wrote {args.out}")
+        write()  # after every pairing, so an interrupted run still leaves a table
