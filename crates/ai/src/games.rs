@@ -246,12 +246,36 @@ impl BotGame for AllInGoofspiel {
         Some((1.0, 0.5))
     }
 
+    /// The representative legal moves plus the heuristic's choice.
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<Play>) {
+        self.legal_moves(seat, out);
+        if self.pending() == Pending::One(seat) {
+            let mv = Self::heuristic_move(&Observation::new(self, seat, &[]), rng);
+            if !out.contains(&mv) {
+                out.push(mv);
+            }
+        }
+    }
+
     fn sample_search_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Play> {
         self.random_move_any_count(seat, rng)
     }
 
+    /// Playouts mix the heuristic with random plays of any length: random playouts alone almost
+    /// never empty a hand at 28 points, so nearly all of them end in a draw and carry no signal.
+    /// (Playouts run on determinized states, so the heuristic's observation is of a sample.)
     fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Play> {
-        self.random_move_any_count(seat, rng)
+        if self.pending() != Pending::One(seat) {
+            return None;
+        }
+        if rng.random_bool(0.5) {
+            Some(Self::heuristic_move(
+                &Observation::new(self, seat, &[]),
+                rng,
+            ))
+        } else {
+            self.random_move_any_count(seat, rng)
+        }
     }
 
     fn fill_withheld(

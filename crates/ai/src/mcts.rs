@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use colosseum_engine::{Game, Pending, Seat, SeededRng, Step};
+use colosseum_engine::{Game, Pending, Seat, SeededRng, Step, Viewer};
 use rand::Rng;
 
 use crate::{Bot, BotGame, Budget, Observation};
@@ -230,6 +230,9 @@ struct Node<G: Game> {
     seats: [SeatStats<G::Move>; 2],
     joint: HashMap<(u32, u32), usize>,
     chance: Vec<(G::Chance, usize)>,
+    /// In games with hidden information, children keyed by what the next actors see (see
+    /// `Tree::information_key`), so that a seat's node never depends on what it cannot see.
+    information: HashMap<String, usize>,
 }
 
 impl<G: Game> Default for Node<G> {
@@ -239,6 +242,7 @@ impl<G: Game> Default for Node<G> {
             seats: [SeatStats::default(), SeatStats::default()],
             joint: HashMap::new(),
             chance: Vec::new(),
+            information: HashMap::new(),
         }
     }
 }
@@ -313,6 +317,20 @@ impl<G: BotGame> Tree<G> {
                     path.push(Visit { node, choice });
                     if state.apply(step).is_err() {
                         break state.evaluate();
+                    }
+                    if G::HIDDEN_INFORMATION {
+                        // The next actor's node is found by what it sees, not by the move made:
+                        // a responder cannot tell apart the face-down plays of the same count.
+                        let info = information_key(&state);
+                        node = match self.nodes[node].information.get(&info) {
+                            Some(&child) => child,
+                            None => {
+                                let child = self.new_node();
+                                self.nodes[node].information.insert(info, child);
+                                child
+                            }
+                        };
+                        continue;
                     }
                     let child = match self.nodes[node].joint.get(&key) {
                         Some(&child) => child,
@@ -460,6 +478,20 @@ impl<G: BotGame> Tree<G> {
             }
         }
     }
+}
+
+/// What the seats about to act see (the spectator's view before chance or at the end).
+fn information_key<G: Game>(state: &G) -> String {
+    let viewers: Vec<Viewer> = match state.pending() {
+        Pending::One(seat) => vec![Viewer::Seat(seat)],
+        Pending::Both => vec![Viewer::Seat(Seat::P1), Viewer::Seat(Seat::P2)],
+        Pending::Chance | Pending::Over => vec![Viewer::Spectator],
+    };
+    viewers
+        .into_iter()
+        .map(|v| serde_json::to_string(&state.view(v)).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 /// The regret-matching strategy over `allowed`, mixed with `gamma` of uniform exploration.
