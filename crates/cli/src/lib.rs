@@ -1,8 +1,10 @@
 //! The `colosseum` command line: list games, show rules pages, replay records, play in the
-//! terminal and benchmark random playouts.
+//! terminal against bots, run arenas between bots, serve the bot protocol and benchmark random
+//! playouts.
 
 #![warn(missing_docs)]
 
+mod arena;
 mod play;
 
 use std::ffi::OsString;
@@ -47,7 +49,8 @@ enum Command {
     Play {
         /// The game's id.
         game: String,
-        /// The opponent: `random`. Leave out for two people at one keyboard.
+        /// The opponent: `random`, `heuristic`, `mcts:easy|medium|hard`, `mcts:iters=N`,
+        /// `cmd:PROGRAM ARGS` (see `colosseum bots`). Leave out for two people at one keyboard.
         #[arg(long)]
         vs: Option<String>,
         /// Your seat when playing a bot.
@@ -62,6 +65,49 @@ enum Command {
         /// Write the match record here when the game ends or you quit.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+    },
+    /// List the bots of every game and what the levels mean.
+    Bots,
+    /// Play many games between two bots, seats swapped every other game, and report wins,
+    /// draws and losses with 95% intervals and the Elo difference.
+    Arena {
+        /// The game's id.
+        game: String,
+        /// Bot A: `random`, `heuristic`, `mcts:LEVEL`, `mcts:iters=N[,algo=uct|rm]`,
+        /// `mcts:ms=N`, `cmd:PROGRAM ARGS`.
+        bot_a: String,
+        /// Bot B.
+        bot_b: String,
+        /// How many games.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Worker threads (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed of the match (each game's seed derives from it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// A game option as name=value (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Write each game's match record into this directory.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
+    },
+    /// Serve the stdio bot protocol: read one JSON request per line, answer with the move of the
+    /// bot SPEC (see docs/bot-protocol.md).
+    Bot {
+        /// The game's id.
+        game: String,
+        /// The bot that answers: `random`, `heuristic`, `mcts:LEVEL`, ...
+        #[arg(long, default_value = "mcts:medium")]
+        engine: String,
+        /// Seed of the bot's random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Run uniformly random playouts and print games per second.
     Bench {
@@ -119,8 +165,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             let seed = seed.unwrap_or_else(clock_seed);
             let opponent = match vs.as_deref() {
                 None => play::Opponent::HotSeat,
-                Some("random") => play::Opponent::Random,
-                Some(other) => anyhow::bail!("unknown bot `{other}`; the bots are: random"),
+                Some(spec) => play::Opponent::Bot(spec.parse()?),
             };
             let setup = play::Setup {
                 entry,
@@ -132,6 +177,54 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             };
             let stdin = std::io::stdin();
             play::play(&setup, &mut stdin.lock(), out)
+        }
+        Command::Bots => {
+            for g in colosseum_ai::registry::bots() {
+                let heuristic = g.heuristic().map_or_else(
+                    || "no heuristic of its own (falls back to a short lookahead)".to_string(),
+                    str::to_string,
+                );
+                writeln!(out, "{:<18} random, heuristic: {heuristic}; mcts", g.id())?;
+            }
+            writeln!(out, "levels:")?;
+            for (level, meaning) in colosseum_ai::registry::LEVELS {
+                writeln!(out, "  mcts:{level:<7} {meaning}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Arena {
+            game,
+            bot_a,
+            bot_b,
+            games,
+            threads,
+            seed,
+            options,
+            json,
+            records,
+        } => {
+            let setup = arena::Setup {
+                game,
+                bot_a,
+                bot_b,
+                games,
+                threads: threads.unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+                }),
+                seed,
+                options,
+                json,
+                records,
+            };
+            arena::run(&setup, out)
+        }
+        Command::Bot { game, engine, seed } => {
+            let entry = colosseum_games::find(&game)?;
+            let spec: colosseum_ai::registry::BotSpec = engine.parse()?;
+            let bots = colosseum_ai::registry::find(entry.id)?;
+            let stdin = std::io::stdin();
+            bots.serve(&spec, seed, &mut stdin.lock(), out)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Bench {
             game,

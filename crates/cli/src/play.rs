@@ -7,16 +7,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use colosseum_ai::registry::{self, BotSpec};
 use colosseum_engine::{seeded_rng, AnyGame, Pending, RawOptions, Record, Seat, TextStep, Viewer};
 use colosseum_games::GameEntry;
 
 /// Who sits opposite the human.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Opponent {
     /// Two people at one keyboard.
     HotSeat,
-    /// The uniformly random bot.
-    Random,
+    /// A bot (`random`, `heuristic`, `mcts:hard`, ...).
+    Bot(BotSpec),
 }
 
 /// Everything `play` needs.
@@ -46,18 +47,26 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
     let mut game = (setup.entry.create)(&setup.options)?;
     let mut rng = seeded_rng(setup.seed);
     let mut record = Record::new(setup.entry.id, setup.options.clone(), setup.seed);
-    let is_human = |seat: Seat| setup.opponent == Opponent::HotSeat || seat == setup.human;
+    let hot_seat = setup.opponent == Opponent::HotSeat;
+    let is_human = |seat: Seat| hot_seat || seat == setup.human;
+    let mut bot = match &setup.opponent {
+        Opponent::HotSeat => None,
+        Opponent::Bot(spec) => {
+            Some(registry::find(setup.entry.id)?.seat_player(&setup.options, spec, setup.seed)?)
+        }
+    };
     writeln!(
         out,
         "{}: type your move at the prompt; `help` lists your legal moves, `quit` stops.\n\
          The rules: colosseum rules {}",
         setup.entry.name, setup.entry.id
     )?;
-    if setup.opponent == Opponent::Random {
+    if let Some(bot) = &bot {
         writeln!(
             out,
-            "You are {}; the random bot plays the other seat.",
-            setup.human
+            "You are {}; the bot {} plays the other seat.",
+            setup.human,
+            bot.name()
         )?;
     }
     let finished = loop {
@@ -70,6 +79,9 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 };
                 // The outcome itself is not printed: it may be secret (Galespiel's prize order).
                 // The next rendering shows each player what its view allows.
+                if let Some(bot) = &mut bot {
+                    bot.observe(&step)?;
+                }
                 record.steps.push(step);
             }
             Pending::Both | Pending::One(_) => {
@@ -79,7 +91,7 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                     let mv = if is_human(seat) {
                         // Both seats share the screen: each looks away while the other types,
                         // as a single seat's move may be secret too (face-down cards).
-                        if setup.opponent == Opponent::HotSeat {
+                        if hot_seat {
                             hide_screen(out, seat)?;
                         }
                         match ask(game.as_ref(), seat, input, out)? {
@@ -90,8 +102,10 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                             }
                         }
                     } else {
-                        game.random_move(seat, &mut rng)
-                            .context("the bot has no legal move")?
+                        let bot = bot.as_mut().context("a bot seat without a bot")?;
+                        let mv = bot.choose(seat);
+                        game.check_move(seat, &mv)
+                            .with_context(|| format!("the bot chose an illegal move `{mv}`"))?
                     };
                     match seat {
                         Seat::P1 => step.p1 = Some(mv),
@@ -103,6 +117,9 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
                 }
                 game.apply(&step)
                     .context("a checked submission was refused at the reveal")?;
+                if let Some(bot) = &mut bot {
+                    bot.observe(&step)?;
+                }
                 if pending == Pending::Both {
                     writeln!(out, "Revealed: {step}")?;
                 } else {
@@ -117,7 +134,7 @@ pub fn play(setup: &Setup, input: &mut impl BufRead, out: &mut impl Write) -> Re
             }
         }
     };
-    let viewer = if setup.opponent == Opponent::HotSeat {
+    let viewer = if hot_seat {
         Viewer::Spectator
     } else {
         Viewer::Seat(setup.human)
@@ -206,7 +223,7 @@ mod tests {
         let mut input: &[u8] = b"seven\n9\nhelp\n3\n3\n2\n1\n";
         let mut out = Vec::new();
         let code = play(
-            &setup(Opponent::Random, Some(path.clone())),
+            &setup(Opponent::Bot(BotSpec::Random), Some(path.clone())),
             &mut input,
             &mut out,
         )
@@ -244,7 +261,7 @@ mod tests {
             entry: colosseum_games::find("galespiel").unwrap(),
             options: RawOptions::new(),
             seed: 5,
-            opponent: Opponent::Random,
+            opponent: Opponent::Bot(BotSpec::Random),
             human: Seat::P1,
             record_path: Some(path.clone()),
         };
@@ -283,7 +300,7 @@ mod tests {
             entry: colosseum_games::find("all-in-goofspiel").unwrap(),
             options: RawOptions::new(),
             seed: 1,
-            opponent: Opponent::Random,
+            opponent: Opponent::Bot(BotSpec::Random),
             human: Seat::P2,
             record_path: None,
         };

@@ -168,7 +168,9 @@ fn a_game_against_random_can_be_saved_and_replayed() {
 fn play_refuses_unknown_bots_and_options() {
     let out = colosseum(&["play", "goofspiel", "--vs", "genius"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("unknown bot `genius`; the bots are: random"));
+    assert!(text(&out.stderr).contains(
+        "`genius` is not a bot: unknown bot; bots are random, heuristic, mcts:easy|medium|hard"
+    ));
     let out = colosseum(&["play", "goofspiel", "-o", "cardz=3"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr)
@@ -270,4 +272,167 @@ fn a_reader_that_stops_early_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn arena_reports_intervals_and_writes_records() {
+    let dir = temp("arena-records");
+    let out = colosseum(
+        &[
+            "arena",
+            "goofspiel",
+            "heuristic",
+            "random",
+            "--games",
+            "20",
+            "--threads",
+            "2",
+            "--seed",
+            "4",
+            "--json",
+            "--records",
+            dir.to_str().unwrap(),
+            "-o",
+            "cards=6",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["games"], 20);
+    let (w, d, l) = (
+        json["wins"].as_u64().unwrap(),
+        json["draws"].as_u64().unwrap(),
+        json["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 20);
+    assert!(w > l, "{json}");
+    assert!(json["elo"]["low"].as_f64().unwrap() <= json["elo"]["estimate"].as_f64().unwrap());
+    let records = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(records, 20);
+    let first = dir.join("goofspiel-00000.json");
+    let replay = colosseum(&["replay", first.to_str().unwrap(), "--json"], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let table = colosseum(
+        &[
+            "arena",
+            "goofspiel",
+            "mcts:iters=50",
+            "random",
+            "--games",
+            "4",
+        ],
+        "",
+    );
+    let table = text(&table.stdout);
+    assert!(
+        table.contains("A wins") && table.contains("Elo A - B"),
+        "{table}"
+    );
+}
+
+#[test]
+fn play_against_mcts_finishes_from_piped_input() {
+    let out = colosseum(
+        &[
+            "play",
+            "goofspiel",
+            "--vs",
+            "mcts:iters=200",
+            "--seed",
+            "3",
+            "-o",
+            "cards=4",
+            "-o",
+            "order=descending",
+        ],
+        "4\n3\n2\n1\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("the bot mcts(rm, 200 iterations) plays the other seat"),
+        "{t}"
+    );
+    assert!(t.contains("Game over"), "{t}");
+}
+
+fn python() -> Option<&'static str> {
+    ["python3", "python"].into_iter().find(|p| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// The protocol from both ends: a Python script plays a seat in the arena, and Colosseum's own
+/// bot answers requests as an engine (`colosseum bot`), itself run as a `cmd:` bot.
+#[test]
+fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/random_bot.py");
+    if let Some(py) = python() {
+        for game in ["goofspiel", "all-in-goofspiel", "thwart-omega"] {
+            let spec = format!("cmd:{py} {script} 7");
+            let out = colosseum(
+                &[
+                    "arena",
+                    game,
+                    &spec,
+                    "random",
+                    "--games",
+                    "4",
+                    "--threads",
+                    "1",
+                    "--json",
+                ],
+                "",
+            );
+            assert!(out.status.success(), "{game}: {}", text(&out.stderr));
+            assert!(
+                !text(&out.stderr).contains("instead"),
+                "{game}: the script's moves were refused: {}",
+                text(&out.stderr)
+            );
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(json["games"], 4);
+        }
+    } else {
+        eprintln!("no python: the script half of this test is skipped");
+    }
+    let me = env!("CARGO_BIN_EXE_colosseum");
+    for game in ["goofspiel", "all-in-goofspiel"] {
+        let spec = format!("cmd:{me} bot {game} --engine heuristic");
+        let out = colosseum(
+            &[
+                "arena",
+                game,
+                &spec,
+                "random",
+                "--games",
+                "6",
+                "--threads",
+                "1",
+                "--json",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{game}: {}", text(&out.stderr));
+        assert!(
+            !text(&out.stderr).contains("instead"),
+            "{game}: the engine's moves were refused: {}",
+            text(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(json["wins"].as_u64().unwrap() >= 4, "{game}: {json}");
+    }
+    // A request that does not fit gets an error line, and the engine goes on.
+    let out = colosseum(&["bot", "goofspiel", "--engine", "random"], "not json\n");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).starts_with("{\"error\":\"line 1:"),
+        "{}",
+        text(&out.stdout)
+    );
 }

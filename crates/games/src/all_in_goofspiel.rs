@@ -841,6 +841,25 @@ impl Game for AllInGoofspiel {
         Some(uniform_play(self.hands[seat.index()], rng))
     }
 
+    /// The one secret is the starter's face-down cards while the responder decides. For the
+    /// responder (or a seat that is not the starter) they are redrawn uniformly among the
+    /// ordered lists of the same count from the starter's hand, which everyone sees; the starter
+    /// sees its own cards, so for it (and whenever nothing is face down) this is a copy.
+    fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
+        let mut sampled = self.clone();
+        if let Some(play) = self.face_down {
+            let starter = self.starter();
+            if seat != starter {
+                sampled.face_down = Some(random_ordered_list(
+                    self.hands[starter.index()],
+                    play.len(),
+                    rng,
+                ));
+            }
+        }
+        sampled
+    }
+
     fn chance_outcomes(&self, _out: &mut Vec<((), f64)>) {}
 
     fn sample_chance<R: Rng + ?Sized>(&self, _rng: &mut R) -> Option<()> {
@@ -1840,6 +1859,36 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(Seat::P1, &mut moves);
         assert_eq!(moves, [Play::PASS, Play::new(&[7]).unwrap()]);
+    }
+
+    #[test]
+    fn determinize_redraws_only_what_the_seat_cannot_see() {
+        let mut a = new_game(Seat::P1);
+        let mut b = new_game(Seat::P1);
+        step(&mut a, "12 11 10");
+        step(&mut b, "-3 5 7");
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..50 {
+            let da = a.determinize(Seat::P2, &mut colosseum_engine::seeded_rng(seed));
+            let db = b.determinize(Seat::P2, &mut colosseum_engine::seeded_rng(seed));
+            // Same view for p2, same rng: the same state.
+            assert_eq!(da.face_down, db.face_down);
+            let p2_view =
+                |g: &AllInGoofspiel| serde_json::to_value(g.view(Viewer::Seat(Seat::P2))).unwrap();
+            assert_eq!(p2_view(&da), p2_view(&a));
+            let play = da.face_down.unwrap();
+            assert_eq!(play.len(), 3);
+            assert!(play.cards().iter().all(|&c| a.hand(Seat::P1).contains(c)));
+            seen.insert(play.cards().to_vec());
+        }
+        assert!(
+            seen.len() > 40,
+            "the face-down cards are redrawn: {}",
+            seen.len()
+        );
+        // The starter sees its own cards: nothing changes.
+        let own = a.determinize(Seat::P1, &mut colosseum_engine::seeded_rng(0));
+        assert_eq!(own.face_down, a.face_down);
     }
 
     #[test]

@@ -1,0 +1,74 @@
+//! MCTS iterations per second per game (from each game's start), and the exact solver's time
+//! for classic Goofspiel N = 6, 7, 8.
+
+use colosseum_ai::solver::GoofspielSolution;
+use colosseum_ai::{Budget, Mcts, MctsConfig, Observation};
+use colosseum_engine::{seeded_rng, Seat};
+use colosseum_games::{all_in_goofspiel, goofspiel, square_goofspiel, thwart_omega};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+const ITERATIONS: u32 = 2000;
+
+fn search<G: colosseum_ai::BotGame>(c: &mut Criterion, name: &str, mut game: G) {
+    // Goofspiel's first decision is chance (the prize): settle it first.
+    if game.pending() == colosseum_engine::Pending::Chance {
+        let outcome = game.sample_chance(&mut seeded_rng(0)).unwrap();
+        game.apply(colosseum_engine::Step::Chance(outcome)).unwrap();
+    }
+    let mut group = c.benchmark_group("mcts");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    for (algo, config) in [
+        ("uct", MctsConfig::uct(Budget::Iterations(ITERATIONS))),
+        (
+            "rm",
+            MctsConfig::regret_matching(Budget::Iterations(ITERATIONS)),
+        ),
+    ] {
+        group.bench_function(BenchmarkId::new(name, algo), |b| {
+            let mut rng = seeded_rng(1);
+            b.iter(|| {
+                let mut bot = Mcts::new(config);
+                bot.strategy(&Observation::new(&game, Seat::P1, &[]), &mut rng)
+            });
+        });
+    }
+    group.finish();
+}
+
+fn mcts(c: &mut Criterion) {
+    search(
+        c,
+        "goofspiel",
+        goofspiel::Goofspiel::new(Default::default()),
+    );
+    search(
+        c,
+        "square-goofspiel",
+        square_goofspiel::SquareGoofspiel::new(Default::default()),
+    );
+    search(
+        c,
+        "thwart-omega",
+        thwart_omega::ThwartOmega::new(Default::default()),
+    );
+    search(
+        c,
+        "all-in-goofspiel",
+        all_in_goofspiel::AllInGoofspiel::new(Default::default()),
+    );
+}
+
+fn solver(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solver");
+    group.sample_size(10);
+    for n in [6, 7, 8] {
+        group.bench_function(BenchmarkId::new("goofspiel", n), |b| {
+            b.iter(|| GoofspielSolution::solve(n).unwrap().root_value());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, mcts, solver);
+criterion_main!(benches);

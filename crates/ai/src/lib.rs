@@ -1,0 +1,172 @@
+//! Bots for Colosseum's games and the arena that measures them.
+//!
+//! * A bot ([`Bot`]) is given an [`Observation`]: one seat's view, that seat's legal moves and a
+//!   way to draw a full state consistent with the view ([`Observation::determinize`]). It never
+//!   holds the game itself, so it cannot read hidden information.
+//! * [`RandomBot`] plays uniformly at random; [`HeuristicBot`] plays each game's documented rule
+//!   of thumb ([`BotGame::heuristic_move`]); [`Mcts`] is a simultaneous-move Monte Carlo tree
+//!   search generic over the games (decoupled UCT or regret matching, chance by sampling, hidden
+//!   information by determinization, progressive widening for huge move spaces, the final move
+//!   drawn from the mixed strategy).
+//! * [`solver`] solves classic Goofspiel exactly (a matrix game solved by linear programming at
+//!   every node).
+//! * [`arena`] plays many seeded games between two bots with seats swapped and reports results
+//!   with confidence intervals and the Elo difference.
+//! * [`registry`] names the bots of every game in `colosseum_games::registry()` behind a text
+//!   interface for the command line and the bot protocol.
+//!
+//! Adding a game to the bots is one step: implement [`BotGame`] for its type (every method has a
+//! default, so an empty `impl` works and the game is listed without a heuristic of its own) and
+//! add one line to [`registry`]'s table.
+
+#![warn(missing_docs)]
+
+pub mod arena;
+mod games;
+mod mcts;
+mod observation;
+pub mod protocol;
+pub mod registry;
+pub mod solver;
+
+use std::time::Duration;
+
+use colosseum_engine::{Game, Seat, SeededRng};
+
+pub use mcts::{Mcts, MctsConfig, SearchStats, Selection};
+pub use observation::{public_history, Observation};
+
+/// How much a search bot may think per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations: deterministic for a given seed (tests use this).
+    Iterations(u32),
+    /// Wall-clock time per decision.
+    Time(Duration),
+}
+
+/// A player of game `G`.
+///
+/// # Contract
+///
+/// `choose` is called only when the observation's seat must act, and returns a move that the seat
+/// may make (`Observation::check_move` accepts it). Its behaviour depends only on the observation
+/// (which holds only what the seat may know), the bot's own state and `rng`.
+pub trait Bot<G: Game>: Send {
+    /// A short name for reports, e.g. `mcts(rm, 2000 iterations)`.
+    fn name(&self) -> String;
+
+    /// The move for the observation's seat.
+    fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move;
+}
+
+/// What the bots need from a game beyond [`Game`]; every method has a sensible default.
+///
+/// Methods taking `&self` are called by search on *determinized* states (never on the real
+/// state); [`BotGame::heuristic_move`] is given an [`Observation`].
+pub trait BotGame: Game {
+    /// Whether the game has a heuristic bot of its own (otherwise [`BotGame::heuristic_move`]
+    /// falls back to a one-move lookahead with random replies and [`BotGame::evaluate`]).
+    const HAS_HEURISTIC: bool = false;
+
+    /// Whether determinizations may differ in what is legal below the root (hidden information
+    /// that changes a seat's hand once revealed); search then checks stored moves before using
+    /// them.
+    const HIDDEN_INFORMATION: bool = false;
+
+    /// Whether a chance step may hold what some seat must not see (Galespiel draws a whole
+    /// cycle's prize order at once). The step history then cannot be handed to an outside
+    /// program, so the bot protocol refuses the game; bots in the process see only their
+    /// [`Observation`] and are unaffected.
+    const SECRET_CHANCE: bool = false;
+
+    /// One line describing the heuristic bot, for `colosseum bots`.
+    fn heuristic_description() -> &'static str {
+        "no heuristic of its own: tries a few moves against random replies and keeps the best evaluation"
+    }
+
+    /// The moves search starts from at a node. Default: [`Game::legal_moves`].
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<Self::Move>) {
+        let _ = rng;
+        self.legal_moves(seat, out);
+    }
+
+    /// Progressive widening: `Some((c, alpha))` lets a node with `n` visits consider up to
+    /// `c * n^alpha` moves, new ones drawn by [`BotGame::sample_search_move`]. `None` (the
+    /// default) searches exactly [`BotGame::search_moves`].
+    fn widening() -> Option<(f64, f64)> {
+        None
+    }
+
+    /// A new candidate move for progressive widening. Default: [`Game::random_move`].
+    fn sample_search_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self::Move> {
+        self.random_move(seat, rng)
+    }
+
+    /// The move played for `seat` in a playout. Default: [`Game::random_move`].
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self::Move> {
+        self.random_move(seat, rng)
+    }
+
+    /// How good the state is for `p1`, in `[0, 1]`. On a finished game the default gives 1 for
+    /// a `p1` win, 0 for a loss and 0.5 for a draw; before the end it gives 0.5.
+    fn evaluate(&self) -> f64 {
+        match self.outcome() {
+            Some(o) => match o.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            },
+            None => 0.5,
+        }
+    }
+
+    /// A move of `seat` consistent with `view` (the JSON view of the seat about to act) for a
+    /// move the protocol withheld from it (see [`protocol`]). Default: `None`, for games without
+    /// such moves.
+    fn fill_withheld(
+        &self,
+        seat: Seat,
+        view: &serde_json::Value,
+        rng: &mut SeededRng,
+    ) -> Option<Self::Move> {
+        let _ = (seat, view, rng);
+        None
+    }
+
+    /// The heuristic bot's move. The default samples a few moves, answers each with the
+    /// opponent's rollout move, and keeps the best [`BotGame::evaluate`] after a playout.
+    fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Self::Move {
+        games::lookahead_move(observation, rng, 16)
+    }
+}
+
+/// The uniformly random bot.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        observation
+            .random_move(rng)
+            .expect("a bot is asked only when its seat acts")
+    }
+}
+
+/// The game's heuristic bot ([`BotGame::heuristic_move`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeuristicBot;
+
+impl<G: BotGame> Bot<G> for HeuristicBot {
+    fn name(&self) -> String {
+        "heuristic".to_string()
+    }
+
+    fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        G::heuristic_move(observation, rng)
+    }
+}

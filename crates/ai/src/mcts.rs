@@ -1,0 +1,536 @@
+//! Simultaneous-move Monte Carlo tree search, generic over the games.
+//!
+//! One tree is shared by every iteration; each iteration plans on a fresh determinization of the
+//! bot's observation (for perfect-information games, a copy). At a decision node each acting seat
+//! selects its own move independently (decoupled selection) by UCT or by regret matching, the
+//! joint move leads to a child, chance outcomes are sampled and each new outcome gets a child of
+//! its own. A new node is evaluated by a playout with the game's rollout moves; the result (in
+//! `[0, 1]` for `p1`) is backed up along the path. Where a seat has thousands of moves, progressive
+//! widening grows the node's move list with visits. The move played is drawn from the root's
+//! mixed strategy (visit counts for UCT, the average strategy for regret matching), as a
+//! deterministic choice is exploitable in a simultaneous game.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use colosseum_engine::{Game, Pending, Seat, SeededRng, Step, Viewer};
+use rand::Rng;
+
+use crate::{Bot, BotGame, Budget, Observation};
+
+/// How each seat chooses its move at a node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Selection {
+    /// Decoupled UCT with exploration constant `c` (values in `[0, 1]`).
+    Uct {
+        /// The exploration constant.
+        c: f64,
+    },
+    /// Regret matching with exploration `gamma` (Lanctot, Lisý & Winands 2013).
+    RegretMatching {
+        /// The share of uniform exploration mixed into the strategy.
+        gamma: f64,
+    },
+}
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Selection at decision nodes.
+    pub selection: Selection,
+    /// Thinking budget per decision.
+    pub budget: Budget,
+    /// At the root, moves whose probability is below this share of the most likely move's are
+    /// dropped before drawing (noise from few visits), then the rest is renormalised.
+    pub purify: f64,
+}
+
+impl MctsConfig {
+    /// Decoupled UCT with the given budget.
+    #[must_use]
+    pub fn uct(budget: Budget) -> Self {
+        MctsConfig {
+            selection: Selection::Uct { c: 0.7 },
+            budget,
+            purify: 0.1,
+        }
+    }
+
+    /// Regret matching with the given budget.
+    #[must_use]
+    pub fn regret_matching(budget: Budget) -> Self {
+        MctsConfig {
+            selection: Selection::RegretMatching { gamma: 0.1 },
+            budget,
+            purify: 0.1,
+        }
+    }
+}
+
+/// What the last search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Iterations run.
+    pub iterations: u32,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// The simultaneous-move MCTS bot.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    config: MctsConfig,
+    last: SearchStats,
+}
+
+impl Mcts {
+    /// A search bot with `config`.
+    #[must_use]
+    pub fn new(config: MctsConfig) -> Self {
+        Mcts {
+            config,
+            last: SearchStats::default(),
+        }
+    }
+
+    /// What the last decision's search did.
+    #[must_use]
+    pub fn last_search(&self) -> SearchStats {
+        self.last
+    }
+
+    /// Searches and returns the root's mixed strategy for the observation's seat: each candidate
+    /// move with its probability (before purification).
+    pub fn strategy<G: BotGame>(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+    ) -> Vec<(G::Move, f64)> {
+        let start = Instant::now();
+        let seat = observation.seat();
+        let mut tree: Tree<G> = Tree {
+            nodes: vec![Node::default()],
+            selection: self.config.selection,
+        };
+        let mut iterations = 0u32;
+        loop {
+            match self.config.budget {
+                Budget::Iterations(n) if iterations >= n.max(1) => break,
+                Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
+                _ => {}
+            }
+            let state = observation.determinize(rng);
+            tree.iterate(state, rng);
+            iterations += 1;
+        }
+        self.last = SearchStats {
+            iterations,
+            nodes: tree.nodes.len(),
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        let root = &tree.nodes[0];
+        let stats = &root.seats[seat.index()];
+        let weights: Vec<f64> = match self.config.selection {
+            Selection::Uct { .. } => stats.visits.iter().map(|&v| f64::from(v)).collect(),
+            Selection::RegretMatching { .. } => stats.average.clone(),
+        };
+        let total: f64 = weights.iter().sum();
+        stats
+            .moves
+            .iter()
+            .cloned()
+            .zip(weights)
+            .map(|(m, w)| (m, if total > 0.0 { w / total } else { 0.0 }))
+            .collect()
+    }
+}
+
+impl<G: BotGame> Bot<G> for Mcts {
+    fn name(&self) -> String {
+        let algo = match self.config.selection {
+            Selection::Uct { .. } => "uct",
+            Selection::RegretMatching { .. } => "rm",
+        };
+        match self.config.budget {
+            Budget::Iterations(n) => format!("mcts({algo}, {n} iterations)"),
+            Budget::Time(t) => format!("mcts({algo}, {} ms)", t.as_millis()),
+        }
+    }
+
+    fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        let strategy = self.strategy(observation, rng);
+        let best = strategy.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+        let kept: Vec<&(G::Move, f64)> = strategy
+            .iter()
+            .filter(|(m, p)| {
+                *p > 0.0 && *p >= self.config.purify * best && observation.check_move(m).is_ok()
+            })
+            .collect();
+        let total: f64 = kept.iter().map(|(_, p)| p).sum();
+        if kept.is_empty() || total <= 0.0 {
+            return observation
+                .random_move(rng)
+                .expect("a bot is asked only when its seat acts");
+        }
+        let mut x = rng.random::<f64>() * total;
+        for (m, p) in &kept {
+            if x < *p {
+                return m.clone();
+            }
+            x -= p;
+        }
+        kept[kept.len() - 1].0.clone()
+    }
+}
+
+/// One seat's statistics at a decision node.
+#[derive(Clone, Debug)]
+struct SeatStats<M> {
+    moves: Vec<M>,
+    visits: Vec<u32>,
+    /// Sum of the seat's own values (UCT).
+    value: Vec<f64>,
+    /// Cumulative regret (regret matching).
+    regret: Vec<f64>,
+    /// Cumulative strategy (regret matching).
+    average: Vec<f64>,
+}
+
+impl<M> Default for SeatStats<M> {
+    fn default() -> Self {
+        SeatStats {
+            moves: Vec::new(),
+            visits: Vec::new(),
+            value: Vec::new(),
+            regret: Vec::new(),
+            average: Vec::new(),
+        }
+    }
+}
+
+impl<M: PartialEq> SeatStats<M> {
+    fn push(&mut self, mv: M) -> bool {
+        if self.moves.contains(&mv) {
+            return false;
+        }
+        self.moves.push(mv);
+        self.visits.push(0);
+        self.value.push(0.0);
+        self.regret.push(0.0);
+        self.average.push(0.0);
+        true
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node<G: Game> {
+    visits: u32,
+    seats: [SeatStats<G::Move>; 2],
+    joint: HashMap<(u32, u32), usize>,
+    chance: Vec<(G::Chance, usize)>,
+    /// In games with hidden information, children keyed by what the next actors see (see
+    /// `Tree::information_key`), so that a seat's node never depends on what it cannot see.
+    information: HashMap<String, usize>,
+}
+
+impl<G: Game> Default for Node<G> {
+    fn default() -> Self {
+        Node {
+            visits: 0,
+            seats: [SeatStats::default(), SeatStats::default()],
+            joint: HashMap::new(),
+            chance: Vec::new(),
+            information: HashMap::new(),
+        }
+    }
+}
+
+/// One step of the path: the node, each seat's choice (`u32::MAX` for a seat that does not act)
+/// and the probability it was chosen with (regret matching).
+struct Visit {
+    node: usize,
+    choice: [(u32, f64); 2],
+}
+
+struct Tree<G: Game> {
+    nodes: Vec<Node<G>>,
+    selection: Selection,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl<G: BotGame> Tree<G> {
+    fn iterate(&mut self, mut state: G, rng: &mut SeededRng) {
+        let mut path: Vec<Visit> = Vec::new();
+        let mut node = 0usize;
+        let value = loop {
+            match state.pending() {
+                Pending::Over => break state.evaluate(),
+                Pending::Chance => {
+                    let Some(outcome) = state.sample_chance(rng) else {
+                        break state.evaluate();
+                    };
+                    let child = match self.nodes[node].chance.iter().find(|(c, _)| *c == outcome) {
+                        Some(&(_, child)) => child,
+                        None => {
+                            let child = self.new_node();
+                            self.nodes[node].chance.push((outcome.clone(), child));
+                            child
+                        }
+                    };
+                    if state.apply(Step::Chance(outcome)).is_err() {
+                        break state.evaluate();
+                    }
+                    node = child;
+                }
+                pending @ (Pending::Both | Pending::One(_)) => {
+                    if node != 0 && self.nodes[node].visits == 0 {
+                        self.nodes[node].visits = 1;
+                        break rollout(state, rng);
+                    }
+                    let mut choice = [(NONE, 1.0); 2];
+                    for &seat in pending.seats() {
+                        choice[seat.index()] = self.select(node, &state, seat, rng);
+                    }
+                    if choice
+                        .iter()
+                        .zip(Seat::BOTH)
+                        .any(|(c, s)| pending.includes(s) && c.0 == NONE)
+                    {
+                        break rollout(state, rng);
+                    }
+                    let key = (choice[0].0, choice[1].0);
+                    let mv = |s: Seat| {
+                        self.nodes[node].seats[s.index()].moves[choice[s.index()].0 as usize]
+                            .clone()
+                    };
+                    let step = match pending {
+                        Pending::Both => Step::Both {
+                            p1: mv(Seat::P1),
+                            p2: mv(Seat::P2),
+                        },
+                        Pending::One(seat) => Step::One { seat, mv: mv(seat) },
+                        _ => unreachable!(),
+                    };
+                    path.push(Visit { node, choice });
+                    if state.apply(step).is_err() {
+                        break state.evaluate();
+                    }
+                    if G::HIDDEN_INFORMATION {
+                        // The next actor's node is found by what it sees, not by the move made:
+                        // a responder cannot tell apart the face-down plays of the same count.
+                        let info = information_key(&state);
+                        node = match self.nodes[node].information.get(&info) {
+                            Some(&child) => child,
+                            None => {
+                                let child = self.new_node();
+                                self.nodes[node].information.insert(info, child);
+                                child
+                            }
+                        };
+                        continue;
+                    }
+                    let child = match self.nodes[node].joint.get(&key) {
+                        Some(&child) => child,
+                        None => {
+                            let child = self.new_node();
+                            self.nodes[node].joint.insert(key, child);
+                            child
+                        }
+                    };
+                    node = child;
+                }
+            }
+        };
+        for visit in path {
+            self.update(visit, value);
+        }
+    }
+
+    fn new_node(&mut self) -> usize {
+        self.nodes.push(Node::default());
+        self.nodes.len() - 1
+    }
+
+    /// The seat's choice at `node`: the index of a move and its selection probability.
+    fn select(&mut self, node: usize, state: &G, seat: Seat, rng: &mut SeededRng) -> (u32, f64) {
+        let n = &mut self.nodes[node];
+        let stats = &mut n.seats[seat.index()];
+        if stats.moves.is_empty() {
+            let mut moves = Vec::new();
+            state.search_moves(seat, rng, &mut moves);
+            for m in moves {
+                stats.push(m);
+            }
+            if stats.moves.is_empty() {
+                if let Some(m) = state.sample_search_move(seat, rng) {
+                    stats.push(m);
+                }
+            }
+        }
+        if let Some((c, alpha)) = G::widening() {
+            let limit = (c * f64::from(n.visits.max(1)).powf(alpha)).ceil() as usize;
+            if stats.moves.len() < limit {
+                // A few tries: a draw may repeat a move already listed.
+                for _ in 0..4 {
+                    match state.sample_search_move(seat, rng) {
+                        Some(m) => {
+                            if stats.push(m) {
+                                break;
+                            }
+                        }
+                        None => break,
+                    }
+                }
+            }
+        }
+        let stats = &n.seats[seat.index()];
+        let allowed: Vec<usize> = if G::HIDDEN_INFORMATION {
+            (0..stats.moves.len())
+                .filter(|&i| state.check_move(seat, &stats.moves[i]).is_ok())
+                .collect()
+        } else {
+            (0..stats.moves.len()).collect()
+        };
+        if allowed.is_empty() {
+            let stats = &mut n.seats[seat.index()];
+            if let Some(m) = state.sample_search_move(seat, rng) {
+                if stats.push(m.clone()) {
+                    return ((stats.moves.len() - 1) as u32, 1.0);
+                }
+                if let Some(i) = stats.moves.iter().position(|x| *x == m) {
+                    return (i as u32, 1.0);
+                }
+            }
+            return (NONE, 1.0);
+        }
+        match self.selection {
+            Selection::Uct { c } => {
+                let untried: Vec<usize> = allowed
+                    .iter()
+                    .copied()
+                    .filter(|&i| stats.visits[i] == 0)
+                    .collect();
+                if !untried.is_empty() {
+                    let i = untried[rng.random_range(0..untried.len())];
+                    return (i as u32, 1.0);
+                }
+                let ln = f64::from(n.visits.max(1)).ln();
+                let mut best = allowed[0];
+                let mut best_score = f64::NEG_INFINITY;
+                for &i in &allowed {
+                    let v = f64::from(stats.visits[i]);
+                    let score = stats.value[i] / v + c * (ln / v).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = i;
+                    }
+                }
+                (best as u32, 1.0)
+            }
+            Selection::RegretMatching { gamma } => {
+                let sigma = regret_matching(&stats.regret, &allowed, gamma);
+                let mut x = rng.random::<f64>();
+                let mut pick = allowed.len() - 1;
+                for (k, &p) in sigma.iter().enumerate() {
+                    if x < p {
+                        pick = k;
+                        break;
+                    }
+                    x -= p;
+                }
+                let i = allowed[pick];
+                let stats = &mut n.seats[seat.index()];
+                for (k, &j) in allowed.iter().enumerate() {
+                    stats.average[j] += sigma[k];
+                }
+                (i as u32, sigma[pick])
+            }
+        }
+    }
+
+    fn update(&mut self, visit: Visit, value_p1: f64) {
+        let node = &mut self.nodes[visit.node];
+        node.visits += 1;
+        for seat in Seat::BOTH {
+            let (i, p) = visit.choice[seat.index()];
+            if i == NONE {
+                continue;
+            }
+            let u = if seat == Seat::P1 {
+                value_p1
+            } else {
+                1.0 - value_p1
+            };
+            let stats = &mut node.seats[seat.index()];
+            let i = i as usize;
+            stats.visits[i] += 1;
+            stats.value[i] += u;
+            if let Selection::RegretMatching { .. } = self.selection {
+                // Sampled regret: the chosen move's estimated value is u / p, the others' 0;
+                // every regret is measured against the value received.
+                for r in &mut stats.regret {
+                    *r -= u;
+                }
+                stats.regret[i] += u / p.max(1e-9);
+            }
+        }
+    }
+}
+
+/// What the seats about to act see (the spectator's view before chance or at the end).
+fn information_key<G: Game>(state: &G) -> String {
+    let viewers: Vec<Viewer> = match state.pending() {
+        Pending::One(seat) => vec![Viewer::Seat(seat)],
+        Pending::Both => vec![Viewer::Seat(Seat::P1), Viewer::Seat(Seat::P2)],
+        Pending::Chance | Pending::Over => vec![Viewer::Spectator],
+    };
+    viewers
+        .into_iter()
+        .map(|v| serde_json::to_string(&state.view(v)).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// The regret-matching strategy over `allowed`, mixed with `gamma` of uniform exploration.
+fn regret_matching(regret: &[f64], allowed: &[usize], gamma: f64) -> Vec<f64> {
+    let k = allowed.len() as f64;
+    let positive: Vec<f64> = allowed.iter().map(|&i| regret[i].max(0.0)).collect();
+    let total: f64 = positive.iter().sum();
+    positive
+        .iter()
+        .map(|&r| {
+            let base = if total > 0.0 { r / total } else { 1.0 / k };
+            (1.0 - gamma) * base + gamma / k
+        })
+        .collect()
+}
+
+/// Plays the game out with its rollout moves; returns the value for `p1`.
+pub(crate) fn rollout<G: BotGame>(mut state: G, rng: &mut SeededRng) -> f64 {
+    loop {
+        let step = match state.pending() {
+            Pending::Over => return state.evaluate(),
+            Pending::Chance => match state.sample_chance(rng) {
+                Some(c) => Step::Chance(c),
+                None => return state.evaluate(),
+            },
+            Pending::One(seat) => match state.rollout_move(seat, rng) {
+                Some(mv) => Step::One { seat, mv },
+                None => return state.evaluate(),
+            },
+            Pending::Both => match (
+                state.rollout_move(Seat::P1, rng),
+                state.rollout_move(Seat::P2, rng),
+            ) {
+                (Some(p1), Some(p2)) => Step::Both { p1, p2 },
+                _ => return state.evaluate(),
+            },
+        };
+        if state.apply(step).is_err() {
+            return state.evaluate();
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! The bots of every game, by name, behind a text interface.
+//!
+//! A bot is named like `random`, `heuristic`, `mcts:hard`, `mcts:iters=5000,algo=uct`,
+//! `mcts:ms=200` or `cmd:PROGRAM ARGS`; [`BotSpec`] parses the name once. [`find`] gives a game's
+//! [`GameBots`], which runs an arena, makes a [`SeatPlayer`] for the terminal, or serves the bot
+//! protocol, all on the typed fast path.
+//!
+//! Adding a game: `impl BotGame for TheGame {}` (with a heuristic when there is one) and one
+//! line in `BOTS` below.
+
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::time::Duration;
+
+use colosseum_engine::{seeded_rng, AnyGame, Erased, OptionsError, RawOptions, Seat, TextStep};
+use colosseum_games::{
+    all_in_goofspiel, galespiel, goofspiel, square_goofspiel, thwart_omega, witchs_brew,
+};
+
+use crate::arena::{self, ArenaConfig, ArenaReport, GameResult};
+use crate::protocol::{self, ExternalBot};
+use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot};
+
+/// The levels: what `mcts:easy`, `mcts:medium` and `mcts:hard` mean.
+pub const LEVELS: &[(&str, &str)] = &[
+    ("easy", "decoupled UCT, 300 iterations per decision"),
+    ("medium", "regret matching, 3000 iterations per decision"),
+    ("hard", "regret matching, 1 second per decision"),
+];
+
+/// A bot, by name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// `random`: uniformly random moves.
+    Random,
+    /// `heuristic`: the game's rule of thumb.
+    Heuristic,
+    /// `mcts:LEVEL` or `mcts:iters=N|ms=N[,algo=uct|rm]`.
+    Mcts(MctsConfig),
+    /// `cmd:PROGRAM ARGS`: a program speaking the bot protocol.
+    Command(Vec<String>),
+}
+
+/// A bot name that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N[,algo=uct|rm], mcts:ms=N[,algo=uct|rm], cmd:PROGRAM ARGS")]
+pub struct BotSpecError {
+    /// The text given.
+    pub given: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl FromStr for BotSpec {
+    type Err = BotSpecError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let err = |why: &str| BotSpecError {
+            given: text.to_string(),
+            why: why.to_string(),
+        };
+        let t = text.trim();
+        if let Some(cmd) = t.strip_prefix("cmd:") {
+            let words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+            if words.is_empty() {
+                return Err(err("cmd: needs a program"));
+            }
+            return Ok(BotSpec::Command(words));
+        }
+        match t.to_ascii_lowercase().as_str() {
+            "random" => return Ok(BotSpec::Random),
+            "heuristic" => return Ok(BotSpec::Heuristic),
+            _ => {}
+        }
+        let Some(rest) = t.strip_prefix("mcts:") else {
+            return Err(err("unknown bot"));
+        };
+        let config = match rest {
+            "easy" => MctsConfig::uct(Budget::Iterations(300)),
+            "medium" => MctsConfig::regret_matching(Budget::Iterations(3000)),
+            "hard" => MctsConfig::regret_matching(Budget::Time(Duration::from_secs(1))),
+            _ => {
+                let mut budget = None;
+                let mut uct = false;
+                for part in rest.split(',') {
+                    let (key, value) = part
+                        .split_once('=')
+                        .ok_or_else(|| err("write mcts settings as key=value"))?;
+                    match key.trim() {
+                        "iters" => {
+                            let n: u32 = value.parse().map_err(|_| err("iters takes a number"))?;
+                            budget = Some(Budget::Iterations(n.max(1)));
+                        }
+                        "ms" => {
+                            let n: u64 = value.parse().map_err(|_| err("ms takes a number"))?;
+                            budget = Some(Budget::Time(Duration::from_millis(n.max(1))));
+                        }
+                        "algo" => match value.trim() {
+                            "uct" => uct = true,
+                            "rm" => uct = false,
+                            _ => return Err(err("algo is uct or rm")),
+                        },
+                        _ => return Err(err("mcts settings are iters, ms and algo")),
+                    }
+                }
+                let budget = budget.ok_or_else(|| err("mcts needs a level, iters=N or ms=N"))?;
+                if uct {
+                    MctsConfig::uct(budget)
+                } else {
+                    MctsConfig::regret_matching(budget)
+                }
+            }
+        };
+        Ok(BotSpec::Mcts(config))
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Mcts(c) => {
+                f.write_str(&<Mcts as Bot<goofspiel::Goofspiel>>::name(&Mcts::new(*c)))
+            }
+            BotSpec::Command(words) => write!(f, "cmd:{}", words.join(" ")),
+        }
+    }
+}
+
+/// Why a bot cannot be made or run.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The game's options are wrong.
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    /// No bots for this game.
+    #[error("no bots for `{0}`")]
+    UnknownGame(String),
+    /// The program of a `cmd:` bot did not start.
+    #[error("starting `{command}`: {error}")]
+    Spawn {
+        /// The command.
+        command: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A step the host gave the bot does not fit the game.
+    #[error("the bot could not follow the game: {0}")]
+    Step(String),
+    /// The game cannot be played over the bot protocol (yet).
+    #[error("`{0}` cannot be played over the bot protocol yet: its chance steps hold what a seat must not see (the history sent to a program would show it); use random, heuristic or mcts")]
+    NotOverProtocol(&'static str),
+    /// The bot protocol failed.
+    #[error(transparent)]
+    Engine(#[from] protocol::EngineError),
+}
+
+/// A bot that follows a game through its text steps and moves for a seat on request (the
+/// terminal's opponent).
+pub trait SeatPlayer: Send {
+    /// The bot's name.
+    fn name(&self) -> String;
+    /// Follows a step that was applied to the game (the full step, as the host records it; the
+    /// bot still only sees its seat's observation).
+    fn observe(&mut self, step: &TextStep) -> Result<(), BotError>;
+    /// The move of `seat` now, in notation.
+    fn choose(&mut self, seat: Seat) -> String;
+}
+
+/// The bots of one game.
+pub trait GameBots: Sync {
+    /// The game's id.
+    fn id(&self) -> &'static str;
+    /// The heuristic bot's description, or `None` when the game falls back to the generic
+    /// lookahead.
+    fn heuristic(&self) -> Option<&'static str>;
+    /// Runs an arena between `a` and `b`; `progress` is called after each game.
+    fn arena(
+        &self,
+        options: &RawOptions,
+        a: &BotSpec,
+        b: &BotSpec,
+        config: ArenaConfig,
+        progress: &(dyn Fn(&GameResult) + Sync),
+    ) -> Result<(ArenaReport, Vec<GameResult>), BotError>;
+    /// A bot that plays this game for the terminal.
+    fn seat_player(
+        &self,
+        options: &RawOptions,
+        spec: &BotSpec,
+        seed: u64,
+    ) -> Result<Box<dyn SeatPlayer>, BotError>;
+    /// Serves the bot protocol on `input`/`output` with the bot `spec`.
+    fn serve(
+        &self,
+        spec: &BotSpec,
+        seed: u64,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<u64, BotError>;
+}
+
+/// The bots of a typed game: its id and constructor.
+pub struct Typed<G> {
+    /// The game's id.
+    pub id: &'static str,
+    /// Creates the game from options.
+    pub new: fn(&RawOptions) -> Result<G, OptionsError>,
+}
+
+/// Makes the bot `spec` for `G`.
+pub fn make_bot<G: BotGame>(
+    spec: &BotSpec,
+    id: &'static str,
+    options: &RawOptions,
+) -> Result<Box<dyn Bot<G>>, BotError> {
+    Ok(match spec {
+        BotSpec::Random => Box::new(RandomBot),
+        BotSpec::Heuristic => Box::new(HeuristicBot),
+        BotSpec::Mcts(config) => Box::new(Mcts::new(*config)),
+        BotSpec::Command(_) if G::SECRET_CHANCE => return Err(BotError::NotOverProtocol(id)),
+        BotSpec::Command(words) => Box::new(ExternalBot::spawn(words, id, options).map_err(
+            |error| BotError::Spawn {
+                command: words.join(" "),
+                error,
+            },
+        )?),
+    })
+}
+
+impl<G: BotGame> GameBots for Typed<G> {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn heuristic(&self) -> Option<&'static str> {
+        G::HAS_HEURISTIC.then(G::heuristic_description)
+    }
+
+    fn arena(
+        &self,
+        options: &RawOptions,
+        a: &BotSpec,
+        b: &BotSpec,
+        config: ArenaConfig,
+        progress: &(dyn Fn(&GameResult) + Sync),
+    ) -> Result<(ArenaReport, Vec<GameResult>), BotError> {
+        let first = (self.new)(options)?;
+        let names = [
+            make_bot::<G>(a, self.id, options)?.name(),
+            make_bot::<G>(b, self.id, options)?.name(),
+        ];
+        // Bots are made once per worker; a program that fails to start is reported above.
+        let make_a = || make_bot::<G>(a, self.id, options).expect("the bot started once");
+        let make_b = || make_bot::<G>(b, self.id, options).expect("the bot started once");
+        let start = std::time::Instant::now();
+        let new_game = || first.clone();
+        let results = arena::run(&new_game, options, [&make_a, &make_b], config, progress);
+        let report = arena::report(self.id, names, &results, start.elapsed().as_secs_f64());
+        Ok((report, results))
+    }
+
+    fn seat_player(
+        &self,
+        options: &RawOptions,
+        spec: &BotSpec,
+        seed: u64,
+    ) -> Result<Box<dyn SeatPlayer>, BotError> {
+        Ok(Box::new(TypedSeatPlayer {
+            game: Erased((self.new)(options)?),
+            bot: make_bot::<G>(spec, self.id, options)?,
+            steps: Vec::new(),
+            rng: seeded_rng(seed),
+        }))
+    }
+
+    fn serve(
+        &self,
+        spec: &BotSpec,
+        seed: u64,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<u64, BotError> {
+        if G::SECRET_CHANCE {
+            return Err(BotError::NotOverProtocol(self.id));
+        }
+        let mut bot = make_bot::<G>(spec, self.id, &RawOptions::new())?;
+        let new = self.new;
+        let new_game = move |raw: &RawOptions| new(raw).map_err(|e| e.to_string());
+        let mut rng = seeded_rng(seed);
+        Ok(protocol::serve(
+            &new_game,
+            bot.as_mut(),
+            input,
+            output,
+            &mut rng,
+        )?)
+    }
+}
+
+struct TypedSeatPlayer<G: BotGame> {
+    game: Erased<G>,
+    bot: Box<dyn Bot<G>>,
+    steps: Vec<TextStep>,
+    rng: colosseum_engine::SeededRng,
+}
+
+impl<G: BotGame> SeatPlayer for TypedSeatPlayer<G> {
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+
+    fn observe(&mut self, step: &TextStep) -> Result<(), BotError> {
+        self.game
+            .apply(step)
+            .map_err(|e| BotError::Step(e.to_string()))?;
+        self.steps.push(step.clone());
+        Ok(())
+    }
+
+    fn choose(&mut self, seat: Seat) -> String {
+        let pending = self.game.pending();
+        let history = crate::public_history(&self.steps, seat, pending, G::HIDDEN_INFORMATION);
+        let observation = crate::Observation::new(&self.game.0, seat, &history);
+        let mv = self.bot.choose(&observation, &mut self.rng);
+        self.game.0.format_move(&mv)
+    }
+}
+
+/// Every game's bots. Adding a game: one line here.
+static BOTS: &[&dyn GameBots] = &[
+    &Typed {
+        id: "goofspiel",
+        new: goofspiel::Goofspiel::from_raw,
+    },
+    &Typed {
+        id: "square-goofspiel",
+        new: square_goofspiel::SquareGoofspiel::from_raw,
+    },
+    &Typed {
+        id: "thwart-omega",
+        new: thwart_omega::ThwartOmega::from_raw,
+    },
+    &Typed {
+        id: "all-in-goofspiel",
+        new: all_in_goofspiel::AllInGoofspiel::from_raw,
+    },
+    &Typed {
+        id: "galespiel",
+        new: galespiel::Galespiel::from_raw,
+    },
+    &Typed {
+        id: "witchs-brew",
+        new: witchs_brew::WitchsBrew::from_raw,
+    },
+];
+
+/// Every game's bots, in the registry's order.
+#[must_use]
+pub fn bots() -> &'static [&'static dyn GameBots] {
+    BOTS
+}
+
+/// The bots of game `id`.
+pub fn find(id: &str) -> Result<&'static dyn GameBots, BotError> {
+    BOTS.iter()
+        .copied()
+        .find(|b| b.id() == id)
+        .ok_or_else(|| BotError::UnknownGame(id.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_game_has_bots() {
+        for entry in colosseum_games::registry() {
+            let bots = find(entry.id).unwrap_or_else(|_| panic!("no bots for {}", entry.id));
+            assert_eq!(bots.id(), entry.id);
+        }
+        assert_eq!(bots().len(), colosseum_games::registry().len());
+    }
+
+    #[test]
+    fn bot_names_parse() {
+        assert_eq!("random".parse::<BotSpec>().unwrap(), BotSpec::Random);
+        assert_eq!("heuristic".parse::<BotSpec>().unwrap(), BotSpec::Heuristic);
+        assert_eq!(
+            "mcts:iters=500,algo=uct".parse::<BotSpec>().unwrap(),
+            BotSpec::Mcts(MctsConfig::uct(Budget::Iterations(500)))
+        );
+        assert_eq!(
+            "mcts:ms=20".parse::<BotSpec>().unwrap(),
+            BotSpec::Mcts(MctsConfig::regret_matching(Budget::Time(
+                Duration::from_millis(20)
+            )))
+        );
+        assert!(matches!(
+            "mcts:hard".parse::<BotSpec>(),
+            Ok(BotSpec::Mcts(_))
+        ));
+        assert_eq!(
+            "cmd:python3 bot.py".parse::<BotSpec>().unwrap(),
+            BotSpec::Command(vec!["python3".into(), "bot.py".into()])
+        );
+        assert!("mcts:fast".parse::<BotSpec>().is_err());
+        assert!("chess-engine".parse::<BotSpec>().is_err());
+    }
+}
