@@ -10,6 +10,7 @@
 pub mod all_in_goofspiel;
 pub mod galespiel;
 pub mod goofspiel;
+mod grid;
 pub mod square_goofspiel;
 pub mod thwart_omega;
 pub mod witchs_brew;

@@ -130,24 +130,14 @@ impl Cell {
     /// Parses `a1`..`f6`, case-insensitive; `None` if the text is not a cell.
     #[must_use]
     pub fn parse(text: &str) -> Option<Cell> {
-        let b = text.trim().as_bytes();
-        if b.len() != 2 {
-            return None;
-        }
-        let column = b[0].to_ascii_lowercase().checked_sub(b'a')?;
-        let row = b[1].checked_sub(b'1')?;
-        Cell::new(usize::from(column), usize::from(row))
+        let (column, row) = crate::grid::parse_short_cell(text)?;
+        Cell::new(column, row)
     }
 }
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            char::from(b'a' + self.column() as u8),
-            self.row() + 1
-        )
+        crate::grid::write_cell(f, self.column(), self.row())
     }
 }
 

@@ -206,7 +206,7 @@ const fn cell_table() -> [[Cell; MAX_CELLS]; MAX_SIZE as usize + 1] {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.column), self.row + 1)
+        crate::grid::write_cell(f, usize::from(self.column), usize::from(self.row))
     }
 }
 
