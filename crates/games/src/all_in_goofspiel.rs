@@ -182,16 +182,7 @@ impl fmt::Debug for Hand {
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("empty");
-        }
-        for (i, card) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{card}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.iter(), "empty")
     }
 }
 
@@ -269,16 +260,7 @@ impl fmt::Debug for Play {
 /// The canonical notation: the cards separated by single spaces, or `pass`.
 impl fmt::Display for Play {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("pass");
-        }
-        for (i, card) in self.cards().iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{card}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.cards(), "pass")
     }
 }
 

@@ -12,6 +12,7 @@ pub mod galespiel;
 pub mod goofspiel;
 mod grid;
 pub mod square_goofspiel;
+mod text;
 pub mod thwart_omega;
 pub mod witchs_brew;
 

@@ -271,16 +271,7 @@ impl Hand {
 impl fmt::Display for Hand {
     /// The cards weakest first, `1 1 2 5`, or `empty`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("empty");
-        }
-        for (i, card) in self.cards().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{card}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.cards(), "empty")
     }
 }
 

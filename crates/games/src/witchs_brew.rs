@@ -263,13 +263,7 @@ impl Default for Schedule {
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, r) in self.rounds().iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{r}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.rounds(), "")
     }
 }
 
@@ -1042,16 +1036,7 @@ impl ConditionSet {
 
 impl fmt::Display for ConditionSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("-");
-        }
-        for (i, c) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{c}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.iter(), "-")
     }
 }
 
@@ -1147,16 +1132,7 @@ impl Hand {
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("empty");
-        }
-        for (i, c) in self.cards().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{c}")?;
-        }
-        Ok(())
+        crate::text::write_spaced(f, self.cards(), "empty")
     }
 }
 
