@@ -24,7 +24,7 @@ pub use options::{parse_pairs, OptionDoc, OptionReader, RawOptions};
 pub use record::{
     replay, Record, RecordError, Replay, ReplayError, ReplayErrorKind, ReplayFailure,
 };
-pub use seat::{ParseSeatError, Pending, Seat, Viewer};
+pub use seat::{ParseSeatError, Pending, Seat, SeatPair, Viewer};
 
 /// The random generator used wherever Colosseum draws from a seed: ChaCha8, the same on every
 /// platform and version, so that a seed always gives the same game.

@@ -54,6 +54,23 @@ impl fmt::Display for Seat {
     }
 }
 
+/// A value for each seat, serialized as `{"p1": .., "p2": ..}`: the shape of every per-seat
+/// field in views and scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatPair<T> {
+    /// `p1`'s value.
+    pub p1: T,
+    /// `p2`'s value.
+    pub p2: T,
+}
+
+impl<T> SeatPair<T> {
+    /// From an array indexed by [`Seat::index`].
+    pub fn from_array([p1, p2]: [T; 2]) -> Self {
+        SeatPair { p1, p2 }
+    }
+}
+
 /// The text was not `p1` or `p2`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a seat: write p1 or p2")]

@@ -29,7 +29,7 @@ use rand::Rng;
 use serde::{Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
-use crate::goofspiel::SeatPair;
+use colosseum_engine::SeatPair;
 
 /// The lowest card.
 pub const LOWEST_CARD: i8 = -3;

@@ -38,7 +38,7 @@ use rand::Rng;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::goofspiel::SeatPair;
+use colosseum_engine::SeatPair;
 pub use data::{Board, CardDef, CardTable, DataError, Effects};
 use geometry::{Point, Spot, ALL_SPOTS, SIDE, SPOTS};
 

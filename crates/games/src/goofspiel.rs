@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use colosseum_engine::{
     Game, IllegalMove, NotationError, OptionDoc, OptionReader, OptionsError, Outcome, Pending,
-    RawOptions, Score, Seat, Step, StepError, Viewer,
+    RawOptions, Score, Seat, SeatPair, Step, StepError, Viewer,
 };
 use rand::Rng;
 use serde::Serialize;
@@ -226,22 +226,6 @@ pub struct GoofspielView {
     pub turns: Vec<Turn>,
     /// Who must act now.
     pub pending: Pending,
-}
-
-/// A value for each seat, serialized as `{"p1": .., "p2": ..}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SeatPair<T> {
-    /// `p1`'s value.
-    pub p1: T,
-    /// `p2`'s value.
-    pub p2: T,
-}
-
-impl<T> SeatPair<T> {
-    /// From an array indexed by [`Seat::index`].
-    pub fn from_array([p1, p2]: [T; 2]) -> Self {
-        SeatPair { p1, p2 }
-    }
 }
 
 impl Goofspiel {

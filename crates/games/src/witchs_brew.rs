@@ -36,7 +36,7 @@ use rand::Rng;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::goofspiel::SeatPair;
+use colosseum_engine::SeatPair;
 
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[
