@@ -109,6 +109,24 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Host matches over HTTP and WebSocket (see docs/server-api.md); matches are kept in an
+    /// SQLite file by default, or in PostgreSQL with --postgres. Stops on Ctrl-C; unfinished
+    /// matches resume at the next start.
+    Serve {
+        /// The address to listen on (port 0 picks a free port, printed at start).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The SQLite database file (created if missing).
+        #[arg(long, default_value = "colosseum.db", conflicts_with = "postgres")]
+        db: PathBuf,
+        /// A PostgreSQL connection string instead of SQLite, e.g.
+        /// `host=/var/run/postgresql dbname=colosseum`.
+        #[arg(long, value_name = "CONFIG")]
+        postgres: Option<String>,
+        /// Requests a second allowed from one address (HTTP).
+        #[arg(long, default_value_t = 20.0)]
+        http_rate: f64,
+    },
     /// Run uniformly random playouts and print games per second.
     Bench {
         /// The game's id.
@@ -224,6 +242,25 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             let bots = colosseum_ai::registry::find(entry.id)?;
             let stdin = std::io::stdin();
             bots.serve(&spec, seed, &mut stdin.lock(), out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            addr,
+            db,
+            postgres,
+            http_rate,
+        } => {
+            let store = match postgres {
+                Some(config) => colosseum_server::StoreChoice::Postgres(config),
+                None => colosseum_server::StoreChoice::Sqlite(db),
+            };
+            let limits = colosseum_server::Limits {
+                http_per_second: http_rate,
+                http_burst: (http_rate * 3.0).max(1.0),
+                ..colosseum_server::Limits::default()
+            };
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(colosseum_server::serve(addr, store, limits))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench {

@@ -8,7 +8,7 @@ use crate::error::OptionsError;
 pub type RawOptions = Map<String, Value>;
 
 /// Documentation of one option, shown by `colosseum rules` and the lobby.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct OptionDoc {
     /// The option's name, as written in records and on the command line.
     pub name: &'static str,

@@ -1,0 +1,67 @@
+//! Colosseum's table on the network: `colosseum serve`.
+//!
+//! * [`hub`]: every hosted match, each a [`colosseum_host::Match`] behind a lock, with its
+//!   timer task, its bots (thinking on the blocking pool) and its store writes. Nothing is
+//!   acknowledged before it is stored.
+//! * [`store`]: SQLite (default, one file, WAL) or PostgreSQL behind one [`store::Store`] trait:
+//!   match metadata plus the host's append-only log, from which a match is rebuilt exactly.
+//! * [`api`]: the axum router (HTTP commands, a WebSocket of live views), size and rate limits,
+//!   JSON errors. Every response is built from the caller's view.
+//! * [`clock`]: wall time, injected.
+//!
+//! The protocol is documented in `docs/server-api.md`.
+
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod clock;
+pub mod error;
+pub mod hub;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use api::{app, AppState, Limits};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::ApiError;
+pub use hub::Hub;
+pub use store::{AnyStore, PostgresStore, SqliteStore, Store};
+
+/// Where `colosseum serve` keeps its matches.
+#[derive(Clone, Debug)]
+pub enum StoreChoice {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection string.
+    Postgres(String),
+}
+
+/// Runs the server on `addr` until Ctrl-C: opens the store, resumes unfinished matches and
+/// serves. Prints `listening on http://ADDR` (with the real port when `addr` asks for port 0)
+/// once it accepts connections.
+pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyhow::Result<()> {
+    let store = match store {
+        StoreChoice::Sqlite(path) => AnyStore::Sqlite(SqliteStore::open(&path)?),
+        StoreChoice::Postgres(url) => AnyStore::Postgres(PostgresStore::connect(&url).await?),
+    };
+    let hub = Hub::new(store, Arc::new(SystemClock), true);
+    let resumed = hub
+        .resume()
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    println!("listening on http://{local} ({resumed} unfinished matches resumed)");
+    let router = app(AppState::new(hub, limits));
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! Where matches live between requests and across restarts.
+//!
+//! A match is stored as its [`StoredMatch`] (configuration, seat tokens, who joined, when it
+//! started, its result) and its append-only host log ([`colosseum_host::LogEntry`]), one row an
+//! entry keyed by `(match, seq)`. [`colosseum_host::Match::rebuild`] turns the two back into the
+//! match, clocks included, so nothing else is stored. Appends name the sequence number of their
+//! first entry: a second writer (another server process that loaded the same match) collides on
+//! the key and fails instead of interleaving.
+//!
+//! Two stores share the [`Store`] trait: [`SqliteStore`] (one file, WAL, the default: nothing
+//! to install) and [`PostgresStore`] (for several server processes). Both run the same
+//! numbered migrations at open.
+
+mod postgres;
+mod sqlite;
+
+use std::future::Future;
+
+use colosseum_host::{LogEntry, MatchConfig, MatchResult};
+use serde::{Deserialize, Serialize};
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// Everything about a match except its log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMatch {
+    /// The match id (public: it is in the spectator link).
+    pub id: String,
+    /// How the match was set up.
+    pub config: MatchConfig,
+    /// Each human seat's secret token; `None` for a bot seat.
+    pub tokens: [Option<String>; 2],
+    /// Whether each seat has joined (bots join at creation).
+    pub joined: [bool; 2],
+    /// Display names given at join.
+    pub names: [Option<String>; 2],
+    /// When the match was created (ms since the Unix epoch).
+    pub created_at: u64,
+    /// When both seats had joined and the match's time 0 began (ms since the Unix epoch).
+    pub started_at: Option<u64>,
+    /// The result, once the match is over.
+    pub result: Option<MatchResult>,
+}
+
+impl StoredMatch {
+    /// Whether the match is over.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.result.is_some()
+    }
+}
+
+/// A stored match with its log.
+pub type Loaded = (StoredMatch, Vec<LogEntry>);
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL failed.
+    #[error("postgres: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A stored row does not read back.
+    #[error("stored data of match {id} does not read: {error}")]
+    Corrupt {
+        /// The match.
+        id: String,
+        /// Why.
+        error: String,
+    },
+    /// An append did not continue the stored log (another writer got there first).
+    #[error("match {id}: the log holds {stored} entries, an append started at {first}")]
+    Conflict {
+        /// The match.
+        id: String,
+        /// Entries stored.
+        stored: u64,
+        /// Where the append started.
+        first: u64,
+    },
+    /// A match id that is already taken.
+    #[error("match {0} exists already")]
+    Exists(String),
+}
+
+/// A store of matches. Implementations must make every method atomic: a failed call changes
+/// nothing.
+pub trait Store: Send + Sync + 'static {
+    /// Adds a new match with an empty log.
+    fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Replaces a match's metadata (joins, names, start, result).
+    fn update(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Appends `entries` to the log of match `id`; the first has sequence number `first`, which
+    /// must equal the number of entries stored.
+    fn append(
+        &self,
+        id: &str,
+        first: usize,
+        entries: &[LogEntry],
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// A match and its log.
+    fn load(&self, id: &str) -> impl Future<Output = Result<Option<Loaded>, StoreError>> + Send;
+    /// Every unfinished match with its log, oldest first.
+    fn unfinished(&self) -> impl Future<Output = Result<Vec<Loaded>, StoreError>> + Send;
+    /// The most recently created finished matches, newest first.
+    fn recent_finished(
+        &self,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+}
+
+/// The store chosen at start: SQLite or PostgreSQL.
+pub enum AnyStore {
+    /// An SQLite file.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL database.
+    Postgres(PostgresStore),
+}
+
+impl Store for AnyStore {
+    async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.create(m).await,
+            AnyStore::Postgres(s) => s.create(m).await,
+        }
+    }
+    async fn update(&self, m: &StoredMatch) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.update(m).await,
+            AnyStore::Postgres(s) => s.update(m).await,
+        }
+    }
+    async fn append(&self, id: &str, first: usize, entries: &[LogEntry]) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.append(id, first, entries).await,
+            AnyStore::Postgres(s) => s.append(id, first, entries).await,
+        }
+    }
+    async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.load(id).await,
+            AnyStore::Postgres(s) => s.load(id).await,
+        }
+    }
+    async fn unfinished(&self) -> Result<Vec<Loaded>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.unfinished().await,
+            AnyStore::Postgres(s) => s.unfinished().await,
+        }
+    }
+    async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.recent_finished(limit).await,
+            AnyStore::Postgres(s) => s.recent_finished(limit).await,
+        }
+    }
+}
+
+/// The schema, as numbered migrations applied in order (the same SQL for both stores).
+pub(crate) const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE matches (
+        id TEXT PRIMARY KEY,
+        created_at BIGINT NOT NULL,
+        finished BOOLEAN NOT NULL,
+        meta TEXT NOT NULL
+    );
+    CREATE INDEX matches_finished ON matches (finished, created_at);
+    CREATE TABLE log (
+        match_id TEXT NOT NULL REFERENCES matches (id),
+        seq BIGINT NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );",
+)];
+
+pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("stored types serialize")
+}
+
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    id: &str,
+    text: &str,
+) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+        id: id.to_string(),
+        error: e.to_string(),
+    })
+}
+
+pub(crate) fn as_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+pub(crate) fn ms_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,173 @@
+//! The shared store: PostgreSQL, for several server processes.
+
+use colosseum_host::LogEntry;
+use tokio_postgres::{Client, NoTls};
+
+use super::{
+    as_i64, from_json, ms_i64, to_json, Loaded, Store, StoreError, StoredMatch, MIGRATIONS,
+};
+
+/// Matches in a PostgreSQL database.
+pub struct PostgresStore {
+    client: Client,
+}
+
+impl PostgresStore {
+    /// Connects with a libpq-style `config` (`host=/var/run/postgresql user=colosseum` or
+    /// `postgres://...`), and brings the schema up to date. Must be called inside a Tokio
+    /// runtime: the connection runs as a task.
+    pub async fn connect(config: &str) -> Result<Self, StoreError> {
+        let (mut client, connection) = tokio_postgres::connect(config, NoTls).await?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::error!("postgres connection: {e}");
+            }
+        });
+        client
+            .batch_execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
+            )
+            .await?;
+        for (version, sql) in MIGRATIONS {
+            let tx = client.transaction().await?;
+            // One migrator at a time, when several processes start together.
+            tx.batch_execute("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
+                .await?;
+            let done = tx
+                .query_opt(
+                    "SELECT version FROM schema_migrations WHERE version = $1",
+                    &[version],
+                )
+                .await?;
+            if done.is_none() {
+                tx.batch_execute(sql).await?;
+                tx.execute(
+                    "INSERT INTO schema_migrations (version) VALUES ($1)",
+                    &[version],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+        }
+        Ok(PostgresStore { client })
+    }
+
+    /// Removes every match (for tests against a shared database).
+    pub async fn clear(&self) -> Result<(), StoreError> {
+        self.client
+            .batch_execute("DELETE FROM log; DELETE FROM matches;")
+            .await?;
+        Ok(())
+    }
+
+    async fn read_log(&self, id: &str) -> Result<Vec<LogEntry>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT entry FROM log WHERE match_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| from_json(id, r.get::<_, &str>(0)))
+            .collect()
+    }
+}
+
+impl Store for PostgresStore {
+    async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
+        let n = self
+            .client
+            .execute(
+                "INSERT INTO matches (id, created_at, finished, meta) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (id) DO NOTHING",
+                &[&m.id, &ms_i64(m.created_at), &m.finished(), &to_json(m)],
+            )
+            .await?;
+        if n == 0 {
+            return Err(StoreError::Exists(m.id.clone()));
+        }
+        Ok(())
+    }
+
+    async fn update(&self, m: &StoredMatch) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "UPDATE matches SET finished = $2, meta = $3 WHERE id = $1",
+                &[&m.id, &m.finished(), &to_json(m)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn append(&self, id: &str, first: usize, entries: &[LogEntry]) -> Result<(), StoreError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let seqs: Vec<i64> = (0..entries.len()).map(|i| as_i64(first + i)).collect();
+        let texts: Vec<String> = entries.iter().map(to_json).collect();
+        // One statement: all entries or none. The primary key refuses a second writer; the
+        // count check refuses a gap.
+        let stored: i64 = self
+            .client
+            .query_one("SELECT COUNT(*) FROM log WHERE match_id = $1", &[&id])
+            .await?
+            .get(0);
+        if stored != as_i64(first) {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                stored: stored.unsigned_abs(),
+                first: first as u64,
+            });
+        }
+        self.client
+            .execute(
+                "INSERT INTO log (match_id, seq, entry)
+                 SELECT $1, s, e FROM UNNEST($2::BIGINT[], $3::TEXT[]) AS t (s, e)",
+                &[&id, &seqs, &texts],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
+        let row = self
+            .client
+            .query_opt("SELECT meta FROM matches WHERE id = $1", &[&id])
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let meta = from_json(id, row.get::<_, &str>(0))?;
+        Ok(Some((meta, self.read_log(id).await?)))
+    }
+
+    async fn unfinished(&self) -> Result<Vec<Loaded>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id, meta FROM matches WHERE finished = FALSE ORDER BY created_at, id",
+                &[],
+            )
+            .await?;
+        let mut out = Vec::new();
+        for row in rows {
+            let id: &str = row.get(0);
+            let meta = from_json(id, row.get::<_, &str>(1))?;
+            out.push((meta, self.read_log(id).await?));
+        }
+        Ok(out)
+    }
+
+    async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id, meta FROM matches WHERE finished = TRUE
+                 ORDER BY created_at DESC, id LIMIT $1",
+                &[&as_i64(limit)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| from_json(r.get::<_, &str>(0), r.get::<_, &str>(1)))
+            .collect()
+    }
+}
