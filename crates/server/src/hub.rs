@@ -617,8 +617,23 @@ impl<S: Store> Hub<S> {
             "started_at": st.meta.started_at,
             "server_now": self.clock.now_ms(),
             "legal_moves": legal,
+            "steps": st.game.record().steps.len(),
             "match": st.game.view(role),
         })
+    }
+
+    /// A uniformly random legal move for `seat` now, or `None` if it has none. For tests only:
+    /// it reads the full state, so it must never be sent to a client.
+    #[doc(hidden)]
+    pub async fn random_move_for_tests(
+        &self,
+        table: &Table,
+        seat: Seat,
+        seed: u64,
+    ) -> Option<String> {
+        let st = table.state.lock().await;
+        let mut rng = colosseum_engine::seeded_rng(seed);
+        st.game.game().random_move(seat, &mut rng)
     }
 
     /// A receiver that changes whenever the table does.

@@ -1,0 +1,242 @@
+//! The stores, SQLite and PostgreSQL, through the same checks; and a restart in process: a hub
+//! dropped mid-match and a new one over the same store resumes with clocks as they would have
+//! been.
+//!
+//! PostgreSQL runs when `COLOSSEUM_TEST_POSTGRES` holds a connection string (`.ci/run` installs
+//! and starts a server and sets it, with `COLOSSEUM_REQUIRE_POSTGRES=1` so that a missing
+//! database fails instead of skipping).
+
+use std::sync::Arc;
+
+use colosseum_engine::Seat;
+use colosseum_host::{EndKind, LogEntry, MatchConfig, MatchResult};
+use colosseum_server::hub::{Action, CreateMatch};
+use colosseum_server::store::{StoreError, StoredMatch};
+use colosseum_server::{Hub, ManualClock, PostgresStore, SqliteStore, Store};
+use serde_json::json;
+
+fn stored(id: &str, created_at: u64) -> StoredMatch {
+    StoredMatch {
+        id: id.to_string(),
+        config: MatchConfig::new("goofspiel"),
+        tokens: [Some("a".repeat(32)), None],
+        joined: [false, true],
+        names: [None, Some("bot random".into())],
+        created_at,
+        started_at: None,
+        result: None,
+    }
+}
+
+fn entries(n: u64) -> Vec<LogEntry> {
+    (0..n)
+        .map(|i| LogEntry::Locked {
+            at: i,
+            seat: Seat::P1,
+        })
+        .collect()
+}
+
+async fn exercise(store: &impl Store) {
+    let a = stored("aaaa", 10);
+    store.create(&a).await.unwrap();
+    assert!(matches!(store.create(&a).await, Err(StoreError::Exists(_))));
+    store.create(&stored("bbbb", 20)).await.unwrap();
+
+    store.append("aaaa", 0, &entries(3)).await.unwrap();
+    // A second writer that thinks the log is shorter, or longer, is refused; nothing changes.
+    assert!(matches!(
+        store.append("aaaa", 2, &entries(1)).await,
+        Err(StoreError::Conflict {
+            stored: 3,
+            first: 2,
+            ..
+        })
+    ));
+    assert!(store.append("aaaa", 5, &entries(1)).await.is_err());
+    store.append("aaaa", 3, &entries(2)[1..]).await.unwrap();
+    let (meta, log) = store.load("aaaa").await.unwrap().unwrap();
+    assert_eq!(meta, a);
+    assert_eq!(log.len(), 4);
+    assert_eq!(log[3], entries(2)[1]);
+    assert!(store.load("zzzz").await.unwrap().is_none());
+
+    let ids =
+        |v: Vec<(StoredMatch, Vec<LogEntry>)>| v.into_iter().map(|(m, _)| m.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.unfinished().await.unwrap()), ["aaaa", "bbbb"]);
+    let mut done = a.clone();
+    done.result = Some(MatchResult {
+        winner: Some(Seat::P2),
+        by: EndKind::Resignation,
+        reason: "p1 resigned".into(),
+    });
+    store.update(&done).await.unwrap();
+    assert_eq!(ids(store.unfinished().await.unwrap()), ["bbbb"]);
+    let recent = store.recent_finished(10).await.unwrap();
+    assert_eq!(recent, vec![done]);
+}
+
+#[tokio::test]
+async fn sqlite_store() {
+    exercise(&SqliteStore::in_memory().unwrap()).await;
+}
+
+#[tokio::test]
+async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
+    let dir = std::env::temp_dir().join(format!("colosseum-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.db");
+    let _ = std::fs::remove_file(&path);
+    {
+        let s = SqliteStore::open(&path).unwrap();
+        s.create(&stored("cccc", 1)).await.unwrap();
+        s.append("cccc", 0, &entries(2)).await.unwrap();
+    }
+    let s = SqliteStore::open(&path).unwrap();
+    assert_eq!(s.load("cccc").await.unwrap().unwrap().1.len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+async fn postgres() -> Option<PostgresStore> {
+    match std::env::var("COLOSSEUM_TEST_POSTGRES") {
+        Ok(config) => {
+            let store = PostgresStore::connect(&config)
+                .await
+                .expect("connect to COLOSSEUM_TEST_POSTGRES");
+            store.clear().await.unwrap();
+            Some(store)
+        }
+        Err(_) => {
+            assert!(
+                std::env::var("COLOSSEUM_REQUIRE_POSTGRES").is_err(),
+                "COLOSSEUM_REQUIRE_POSTGRES is set but COLOSSEUM_TEST_POSTGRES is not"
+            );
+            eprintln!("skipped: set COLOSSEUM_TEST_POSTGRES to test the PostgreSQL store");
+            None
+        }
+    }
+}
+
+/// One test for everything PostgreSQL, so tests sharing the database never run at once.
+#[tokio::test]
+async fn postgres_store_and_restart() {
+    let Some(store) = postgres().await else {
+        return;
+    };
+    exercise(&store).await;
+    store.clear().await.unwrap();
+    restart_resumes_with_clocks(
+        store,
+        |config| {
+            let config = config.to_string();
+            async move { PostgresStore::connect(&config).await.unwrap() }
+        },
+        std::env::var("COLOSSEUM_TEST_POSTGRES").unwrap(),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn sqlite_restart_resumes_with_clocks() {
+    let dir = std::env::temp_dir().join(format!("colosseum-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("r.db");
+    let _ = std::fs::remove_file(&path);
+    let first = SqliteStore::open(&path).unwrap();
+    restart_resumes_with_clocks(
+        first,
+        |p| {
+            let p = std::path::PathBuf::from(p);
+            async move { SqliteStore::open(&p).unwrap() }
+        },
+        path.to_string_lossy().into_owned(),
+    )
+    .await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Goofspiel match (30 s a move) is half played; the hub goes away; 40 s later a new hub over
+/// the same store resumes it: p2's deadline passed while it was down, so its default was made
+/// at the deadline's own time, and the match plays on to the end.
+async fn restart_resumes_with_clocks<S, F, Fut>(first: S, reopen: F, arg: String)
+where
+    S: Store,
+    F: Fn(&str) -> Fut,
+    Fut: std::future::Future<Output = S>,
+{
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let hub = Hub::new(first, clock.clone(), false);
+    let created = hub
+        .create(
+            serde_json::from_value::<CreateMatch>(
+                json!({"game": "goofspiel", "seed": 9, "options": {"cards": "5"}}),
+            )
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let table = hub.table(&created.id).await.unwrap();
+    for seat in Seat::BOTH {
+        hub.act(&table, seat, Action::Join(None)).await.unwrap();
+    }
+    clock.advance(1_000);
+    hub.act(&table, Seat::P1, Action::Submit("5".into()))
+        .await
+        .unwrap();
+    hub.act(&table, Seat::P2, Action::Submit("4".into()))
+        .await
+        .unwrap();
+    clock.advance(2_000);
+    hub.act(&table, Seat::P1, Action::Submit("4".into()))
+        .await
+        .unwrap();
+    let before = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+    drop(table);
+    drop(hub);
+
+    // Down for 40 s (until 43 s into the match): p2's turn began at 1 s, its deadline at 31 s
+    // passes; the next decision's, at 61 s, does not.
+    clock.advance(40_000);
+    let hub = Hub::new(reopen(&arg).await, clock.clone(), false);
+    assert_eq!(hub.resume().await.unwrap(), 1);
+    let table = hub.table(&created.id).await.unwrap();
+    let after = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+    let turns = after["match"]["view"]["turns"].as_array().unwrap().clone();
+    assert_eq!(
+        before["match"]["view"]["turns"].as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(turns.len(), 2, "{after}");
+    assert_eq!(turns[1]["p1"], 4);
+    // The default (lowest card left) was made for p2 at its deadline, 30 s after its turn began.
+    assert_eq!(turns[1]["p2"], 1, "{after}");
+    // The next decision's clocks started at that deadline, not at the restart.
+    assert_eq!(after["match"]["now"], 43_000, "{after}");
+    assert_eq!(
+        after["match"]["seats"]["p1"]["clock"]["deadline"], 61_000,
+        "{after}"
+    );
+    // The match plays on to the end.
+    let mut n = 0;
+    while after_status(&hub, &table).await != "finished" {
+        n += 1;
+        assert!(n < 100);
+        for seat in Seat::BOTH {
+            if let Some(mv) = hub.random_move_for_tests(&table, seat, n).await {
+                let _ = hub.act(&table, seat, Action::Submit(mv)).await;
+            }
+        }
+    }
+    let records = hub.records(&table).await.unwrap();
+    let replayed = colosseum_games::replay_record(&records[0])
+        .unwrap()
+        .unwrap();
+    assert!(replayed.game.outcome().is_some());
+}
+
+async fn after_status<S: Store>(hub: &Arc<Hub<S>>, table: &colosseum_server::hub::Table) -> String {
+    hub.state(table, colosseum_engine::Viewer::Spectator).await["status"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs (if needed) and starts a local PostgreSQL, and creates the database the tests use.
+# Prints the connection string for COLOSSEUM_TEST_POSTGRES on its last line.
+# Used by .ci/run; safe to run again.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(ls /usr/lib/postgresql 2>/dev/null)" ]; then
+    $SUDO apt-get update -q >&2 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q postgresql >&2
+fi
+VERSION="$(ls /usr/lib/postgresql | sort -V | tail -1)"
+if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -q "^$VERSION main$"; then
+    $SUDO pg_createcluster "$VERSION" main >&2
+fi
+$SUDO pg_ctlcluster "$VERSION" main start >&2 2>/dev/null || true
+for _ in $(seq 1 30); do
+    if $SUDO -u postgres psql -qtAc "SELECT 1" >/dev/null 2>&1 || su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1; then
+        break
+    fi
+    sleep 1
+done
+ME="$(id -un)"
+as_postgres() { if [ -n "$SUDO" ]; then sudo -u postgres "$@"; else su postgres -c "$(printf '%q ' "$@")"; fi; }
+if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$ME'")" != 1 ]; then
+    as_postgres psql -qc "CREATE ROLE \"$ME\" LOGIN SUPERUSER" >&2
+fi
+if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_database WHERE datname = 'colosseum_test'")" != 1 ]; then
+    as_postgres psql -qc "CREATE DATABASE colosseum_test OWNER \"$ME\"" >&2
+fi
+echo "host=/var/run/postgresql dbname=colosseum_test"
