@@ -1,0 +1,180 @@
+//! The WebSocket over loopback: two seats and a spectator on one match.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use colosseum_server::hub::CreateMatch;
+use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn start() -> (SocketAddr, Arc<Hub<SqliteStore>>) {
+    let clock = Arc::new(ManualClock::at(5_000_000));
+    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
+    let router = app(AppState::new(hub.clone(), Limits::default()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+            .await
+            .unwrap();
+    });
+    (addr, hub)
+}
+
+async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Socket {
+    let url = match token {
+        Some(t) => format!("ws://{addr}/api/matches/{id}/ws?token={t}"),
+        None => format!("ws://{addr}/api/matches/{id}/ws"),
+    };
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// The next JSON message, skipping pings.
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// Reads until a message satisfies `pred`.
+async fn until(ws: &mut Socket, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..20 {
+        let v = next(ws).await;
+        if pred(&v) {
+            return v;
+        }
+    }
+    panic!("no such message");
+}
+
+async fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+#[tokio::test]
+async fn seats_and_a_spectator_play_and_watch_over_websocket() {
+    let (addr, hub) = start().await;
+    let created = hub
+        .create(
+            serde_json::from_value::<CreateMatch>(
+                json!({"game": "goofspiel", "options": {"cards": "3", "order": "ascending"}}),
+            )
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let id = created.id.clone();
+    let [t1, t2] = created.tokens.clone().map(Option::unwrap);
+    let mut p1 = connect(addr, &id, Some(&t1)).await;
+    let mut p2 = connect(addr, &id, Some(&t2)).await;
+    let mut watcher = connect(addr, &id, None).await;
+    for ws in [&mut p1, &mut p2, &mut watcher] {
+        let first = next(ws).await;
+        assert_eq!(first["status"], "waiting");
+    }
+    send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
+    send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
+    let live = until(&mut watcher, |v| v["status"] == "live").await;
+    assert_eq!(live["names"]["p1"], "Ann");
+    assert_eq!(live["you"], Value::Null);
+
+    send(&mut p1, json!({"type": "submit", "move": "2"})).await;
+    let ok = until(&mut p1, |v| v["type"] == "ok" && v["to"] == "submit").await;
+    assert_eq!(ok["to"], "submit");
+    // p2 and the spectator learn that p1 submitted, not what.
+    for ws in [&mut p2, &mut watcher] {
+        let v = until(ws, |v| v["match"]["seats"]["p1"]["submitted"] == true).await;
+        assert!(v["match"]["seats"]["p1"].get("submission").is_none(), "{v}");
+        assert!(!v.to_string().contains("\"submission\""), "{v}");
+    }
+    // p2 submits: everyone sees the reveal.
+    send(&mut p2, json!({"type": "submit", "move": "1"})).await;
+    for ws in [&mut p1, &mut p2, &mut watcher] {
+        let v = until(ws, |v| v["match"]["view"]["turns"].as_array().is_some_and(|t| t.len() == 1)).await;
+        assert_eq!(v["match"]["view"]["turns"][0]["p1"], 2);
+        assert_eq!(v["match"]["view"]["turns"][0]["p2"], 1);
+    }
+    // A spectator cannot act; a malformed message gets an explanation; ping gets pong.
+    send(&mut watcher, json!({"type": "submit", "move": "1"})).await;
+    let e = until(&mut watcher, |v| v["type"] == "error").await;
+    assert_eq!(e["error"]["code"], "forbidden");
+    watcher.send(Message::Text("{not json".into())).await.unwrap();
+    let e = until(&mut watcher, |v| v["type"] == "error").await;
+    assert_eq!(e["error"]["code"], "bad_request");
+    assert!(e["error"]["message"].as_str().unwrap().contains("submit"));
+    send(&mut watcher, json!({"type": "ping"})).await;
+    until(&mut watcher, |v| v["type"] == "pong").await;
+    // An illegal move: refused with the game's reason, to that seat.
+    send(&mut p1, json!({"type": "submit", "move": "2"})).await;
+    let e = until(&mut p1, |v| v["type"] == "error").await;
+    assert_eq!(e["error"]["code"], "illegal_move", "{e}");
+    // An oversized message closes the connection; the match is untouched.
+    let huge = json!({"type": "submit", "move": "1".repeat(100_000)});
+    let _ = p2.send(Message::Text(huge.to_string().into())).await;
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match p2.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(closed);
+    let v = hub.state(&hub.table(&id).await.unwrap(), colosseum_engine::Viewer::Spectator).await;
+    assert_eq!(v["status"], "live");
+}
+
+#[tokio::test]
+async fn a_wrong_token_cannot_open_a_socket() {
+    let (addr, hub) = start().await;
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    let url = format!("ws://{addr}/api/matches/{}/ws?token=0123456789abcdef0123456789abcdef", created.id);
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => assert_eq!(res.status(), 403),
+        other => panic!("expected 403, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_connection_that_floods_is_rate_limited() {
+    let (addr, hub) = start().await;
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    let mut ws = connect(addr, &created.id, None).await;
+    next(&mut ws).await;
+    for _ in 0..100 {
+        send(&mut ws, json!({"type": "ping"})).await;
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    for _ in 0..100 {
+        let v = next(&mut ws).await;
+        match v["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if v["error"]["code"] == "rate_limited" => limited += 1,
+            _ => {}
+        }
+    }
+    assert!(limited > 0 && pongs >= 30, "{pongs} pongs, {limited} refused");
+}
