@@ -21,9 +21,12 @@ async fn start() -> (SocketAddr, Arc<Hub<SqliteStore>>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-            .await
-            .unwrap();
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
     });
     (addr, hub)
 }
@@ -104,7 +107,12 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     // p2 submits: everyone sees the reveal.
     send(&mut p2, json!({"type": "submit", "move": "1"})).await;
     for ws in [&mut p1, &mut p2, &mut watcher] {
-        let v = until(ws, |v| v["match"]["view"]["turns"].as_array().is_some_and(|t| t.len() == 1)).await;
+        let v = until(ws, |v| {
+            v["match"]["view"]["turns"]
+                .as_array()
+                .is_some_and(|t| t.len() == 1)
+        })
+        .await;
         assert_eq!(v["match"]["view"]["turns"][0]["p1"], 2);
         assert_eq!(v["match"]["view"]["turns"][0]["p2"], 1);
     }
@@ -112,7 +120,10 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     send(&mut watcher, json!({"type": "submit", "move": "1"})).await;
     let e = until(&mut watcher, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "forbidden");
-    watcher.send(Message::Text("{not json".into())).await.unwrap();
+    watcher
+        .send(Message::Text("{not json".into()))
+        .await
+        .unwrap();
     let e = until(&mut watcher, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "bad_request");
     assert!(e["error"]["message"].as_str().unwrap().contains("submit"));
@@ -136,7 +147,12 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     .await
     .unwrap();
     assert!(closed);
-    let v = hub.state(&hub.table(&id).await.unwrap(), colosseum_engine::Viewer::Spectator).await;
+    let v = hub
+        .state(
+            &hub.table(&id).await.unwrap(),
+            colosseum_engine::Viewer::Spectator,
+        )
+        .await;
     assert_eq!(v["status"], "live");
 }
 
@@ -147,7 +163,10 @@ async fn a_wrong_token_cannot_open_a_socket() {
         .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
         .await
         .unwrap();
-    let url = format!("ws://{addr}/api/matches/{}/ws?token=0123456789abcdef0123456789abcdef", created.id);
+    let url = format!(
+        "ws://{addr}/api/matches/{}/ws?token=0123456789abcdef0123456789abcdef",
+        created.id
+    );
     match tokio_tungstenite::connect_async(url).await {
         Err(tokio_tungstenite::tungstenite::Error::Http(res)) => assert_eq!(res.status(), 403),
         other => panic!("expected 403, got {other:?}"),
@@ -176,5 +195,8 @@ async fn a_connection_that_floods_is_rate_limited() {
             _ => {}
         }
     }
-    assert!(limited > 0 && pongs >= 30, "{pongs} pongs, {limited} refused");
+    assert!(
+        limited > 0 && pongs >= 30,
+        "{pongs} pongs, {limited} refused"
+    );
 }

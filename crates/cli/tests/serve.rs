@@ -1,0 +1,262 @@
+//! `colosseum serve` as a real process: a match half played over HTTP and WebSocket, the server
+//! killed with SIGKILL, started again on the same database, the match finished; nothing lost.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(db: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("colosseum serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .strip_prefix("listening on http://")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_string();
+    Server {
+        child,
+        base: format!("http://{addr}"),
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(20)))
+        .build()
+        .into()
+}
+
+fn post(base: &str, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+    let mut req = agent().post(format!("{base}{path}"));
+    if let Some(t) = token {
+        req = req.header("authorization", &format!("Bearer {t}"));
+    }
+    let mut res = req.send_json(body).unwrap();
+    (res.status().as_u16(), res.body_mut().read_json().unwrap())
+}
+
+fn get(base: &str, path: &str, token: Option<&str>) -> Value {
+    let mut req = agent().get(format!("{base}{path}"));
+    if let Some(t) = token {
+        req = req.header("authorization", &format!("Bearer {t}"));
+    }
+    req.call().unwrap().body_mut().read_json().unwrap()
+}
+
+#[test]
+fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
+    let dir = std::env::temp_dir().join(format!("colosseum-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("matches.db");
+    let _ = std::fs::remove_file(&db);
+
+    let server = serve(&db);
+    let (status, created) = post(
+        &server.base,
+        "/api/matches",
+        None,
+        &json!({"game": "goofspiel", "options": {"cards": "6", "order": "descending"}, "seed": 4}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
+    for token in &t {
+        assert_eq!(
+            post(
+                &server.base,
+                &format!("/api/matches/{id}/join"),
+                Some(token),
+                &json!({})
+            )
+            .0,
+            200
+        );
+    }
+    // Two rounds over HTTP: p1 bids the prize (6, 5), p2 bids one less... p2 holds 1..6 too.
+    for (b1, b2) in [("6", "1"), ("5", "2")] {
+        assert_eq!(
+            post(
+                &server.base,
+                &format!("/api/matches/{id}/submit"),
+                Some(&t[0]),
+                &json!({"move": b1})
+            )
+            .0,
+            200
+        );
+        assert_eq!(
+            post(
+                &server.base,
+                &format!("/api/matches/{id}/submit"),
+                Some(&t[1]),
+                &json!({"move": b2})
+            )
+            .0,
+            200
+        );
+    }
+    // The third round over WebSocket; then p1 submits round four and the server dies before p2
+    // answers.
+    let ws_url = format!(
+        "{}/api/matches/{id}/ws?token={}",
+        server.base.replace("http", "ws"),
+        t[0]
+    );
+    let (mut ws, _) = tungstenite::connect(ws_url).unwrap();
+    ws.send(tungstenite::Message::Text(
+        json!({"type": "submit", "move": "4"}).to_string().into(),
+    ))
+    .unwrap();
+    loop {
+        let msg: Value = match ws.read().unwrap() {
+            tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
+            _ => continue,
+        };
+        if msg["type"] == "ok" {
+            break;
+        }
+        assert_ne!(msg["type"], "error", "{msg}");
+    }
+    drop(ws);
+    assert_eq!(
+        post(
+            &server.base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[1]),
+            &json!({"move": "3"})
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        post(
+            &server.base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[0]),
+            &json!({"move": "3"})
+        )
+        .0,
+        200
+    );
+    let before = get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]));
+    assert_eq!(
+        before["match"]["view"]["turns"].as_array().unwrap().len(),
+        3
+    );
+
+    // SIGKILL: no chance to flush or say goodbye.
+    let mut server = server;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    drop(server);
+
+    let server = serve(&db);
+    let after = get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]));
+    assert_eq!(after["status"], "live");
+    assert_eq!(
+        after["match"]["view"]["turns"],
+        before["match"]["view"]["turns"]
+    );
+    // p1's pending submission of round four survived, still hidden from p2.
+    assert_eq!(after["match"]["seats"]["p1"]["submission"], "3");
+    let theirs = get(&server.base, &format!("/api/matches/{id}"), Some(&t[1]));
+    assert!(theirs["match"]["seats"]["p1"].get("submission").is_none());
+    assert_eq!(theirs["match"]["seats"]["p1"]["submitted"], true);
+    // The deadline is where it was (the restart did not reset the clock).
+    assert_eq!(
+        after["match"]["seats"]["p2"]["clock"]["deadline"],
+        before["match"]["seats"]["p2"]["clock"]["deadline"]
+    );
+
+    // Finish: rounds four to six.
+    for (b1, b2) in [(None, "4"), (Some("2"), "5"), (Some("1"), "6")] {
+        if let Some(b1) = b1 {
+            assert_eq!(
+                post(
+                    &server.base,
+                    &format!("/api/matches/{id}/submit"),
+                    Some(&t[0]),
+                    &json!({"move": b1})
+                )
+                .0,
+                200
+            );
+        }
+        let (s, v) = post(
+            &server.base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[1]),
+            &json!({"move": b2}),
+        );
+        assert_eq!(s, 200, "{v}");
+    }
+    let done = get(&server.base, &format!("/api/matches/{id}"), None);
+    assert_eq!(done["status"], "finished", "{done}");
+    let record =
+        get(&server.base, &format!("/api/matches/{id}/record"), None)["records"][0].clone();
+    // Every bid is in the record, in order (descending prizes: no chance steps).
+    let steps = record["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 6, "{record}");
+    let bids: Vec<(String, String)> = steps
+        .iter()
+        .filter(|s| s.get("p1").is_some())
+        .map(|s| {
+            (
+                s["p1"].as_str().unwrap().into(),
+                s["p2"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let expect: Vec<(String, String)> = [
+        ("6", "1"),
+        ("5", "2"),
+        ("4", "3"),
+        ("3", "4"),
+        ("2", "5"),
+        ("1", "6"),
+    ]
+    .iter()
+    .map(|(a, b)| ((*a).into(), (*b).into()))
+    .collect();
+    assert_eq!(bids, expect);
+    // The record replays through `colosseum replay` to the result the server announced: p1
+    // won prizes 6, 5, 4 (15 points) against 3, 2, 1 (6 points).
+    let file = dir.join("record.json");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["replay", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let replay: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(replay["outcome"]["winner"], "p1");
+    assert_eq!(replay["score"]["p1"], 15);
+    assert_eq!(done["match"]["result"]["winner"], "p1");
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
