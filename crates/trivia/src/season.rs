@@ -11,6 +11,8 @@
 //! * **winner's score**: "What did the winner of match 12 (Goofspiel) score?": the winner's
 //!   headline score (points; for Thwart Omega the product of group weights), when it is a whole
 //!   number.
+//! * **winner's cells**: "How many cells did the winner of day 3 (Square Goofspiel) claim?", for
+//!   games whose score reports each seat's `cells`.
 //! * **rounds**: "How many rounds did match 12 (Thwart Omega) last?", for games whose score
 //!   reports the rounds played (`rounds`, `rounds_played` or `turns_played`).
 //! * **burned cells** (Thwart Omega): "How many cells were burned in match 12?": the `#` cells of
@@ -172,6 +174,22 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
                         Seat::P2 => &score.p1,
                     }
                 ),
+            ));
+        }
+    }
+
+    if let Some(seat) = winner {
+        if let Some(cells) = score
+            .details
+            .get("cells")
+            .and_then(|c| c.get(seat.as_str()))
+            .and_then(whole)
+        {
+            qs.push(question(
+                "winner-cells",
+                format!("How many cells did the winner of {label} ({name}) claim?"),
+                vec![cells.to_string()],
+                "the cells the game's score reports for the winner".into(),
             ));
         }
     }
