@@ -651,3 +651,76 @@ fn unfinished_or_broken_records_are_refused() {
         Err(SeasonError::DuplicateLabel(_))
     ));
 }
+
+#[test]
+fn sample_answers_agree_with_the_engine_where_it_states_them() {
+    use colosseum_games::witchs_brew as wb;
+    let bank = Bank::sample();
+    let check = |id: &str, value: String| {
+        let q = bank.get(id).unwrap_or_else(|| panic!("no question {id}"));
+        assert!(
+            q.accepts(&value),
+            "{id}: the engine says {value}, the bank {:?}",
+            q.answers
+        );
+    };
+    let option = |game: &str, name: &str| {
+        find(game)
+            .unwrap()
+            .options
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap()
+    };
+    check(
+        "goofspiel-cards",
+        option("goofspiel", "cards").default.to_string(),
+    );
+    check(
+        "goofspiel-order",
+        option("goofspiel", "order").default.to_string(),
+    );
+    check(
+        "thwart-omega-max-size",
+        colosseum_games::thwart_omega::MAX_SIZE.to_string(),
+    );
+    check(
+        "thwart-omega-board",
+        format!("{0}x{0}", option("thwart-omega", "size").default),
+    );
+    let schedule = option("witchs-brew", "schedule").default;
+    check(
+        "witchs-brew-cauldron-rounds",
+        schedule.split_whitespace().count().to_string(),
+    );
+    check(
+        "witchs-brew-deck",
+        wb::DECK
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum::<u32>()
+            .to_string(),
+    );
+    check("witchs-brew-conditions", wb::CONDITION_COUNT.to_string());
+    check(
+        "witchs-brew-placement-rounds",
+        wb::PLACEMENT_ROUNDS.to_string(),
+    );
+    check("witchs-brew-columns", wb::COLUMNS.to_string());
+    check("witchs-brew-rows", wb::ROWS.to_string());
+    check("witchs-brew-per-round", wb::PER_SCORING_ROUND.to_string());
+    check(
+        "witchs-brew-scoring-rounds",
+        wb::SCORING_ROUNDS[0].to_string(),
+    );
+    check("witchs-brew-lockout", (LOCKOUT_MS / 1000).to_string());
+    check("witchs-brew-race-minutes", (RACE_MS / 60_000).to_string());
+    check("witchs-brew-freeze", "freeze".into());
+    // The rules pages say what the other answers rest on.
+    let rules = |game: &str| find(game).unwrap().rules.to_lowercase();
+    assert!(rules("galespiel").contains("61 **spots**") || rules("galespiel").contains("61 spots"));
+    check("galespiel-spots", "61".into());
+    assert!(rules("thwart-omega").contains("burn"));
+    assert!(rules("all-in-goofspiel").contains("-3, -2, -1, 0, 1, 2, ..., 12"));
+    check("all-in-goofspiel-hand", (-3..=12).count().to_string());
+}
