@@ -249,14 +249,14 @@ mod tests {
                 match n {
                     0..=9 => units[n].to_string(),
                     10..=19 => teens[n - 10].to_string(),
-                    _ if n % 10 == 0 => tens[n / 10].to_string(),
+                    _ if (n / 10) * 10 == n => tens[n / 10].to_string(),
                     _ => format!("{}-{}", tens[n / 10], units[n % 10]),
                 }
             };
             match n {
                 1000 => "one thousand".to_string(),
                 0..=99 => small(n),
-                _ if n % 100 == 0 => format!("{} hundred", units[n / 100]),
+                _ if (n / 100) * 100 == n => format!("{} hundred", units[n / 100]),
                 _ => format!("{} hundred and {}", units[n / 100], small(n % 100)),
             }
         };
