@@ -68,6 +68,15 @@ pub enum MatchError {
     /// locked out, or the race is over.
     #[error(transparent)]
     Answer(#[from] RaceError),
+    /// [`Match::answer_to`] named a race that is not the one open now (the answer was meant
+    /// for an earlier question). Not logged: nothing changed.
+    #[error("the answer was for the race opened at {asked} ms, but the race open now was opened at {open} ms")]
+    StaleRace {
+        /// The race the answer was for (its `opened_at`).
+        asked: u64,
+        /// The race open now (its `opened_at`).
+        open: u64,
+    },
 }
 
 /// The match cannot be set up.
@@ -388,6 +397,28 @@ impl Match {
         Ok(result?)
     }
 
+    /// Like [`Match::answer`], for the race opened at `race_opened_at` (as the view showed it):
+    /// if another race is open by `now` (the one answered timed out and the next opened), the
+    /// answer is refused with [`MatchError::StaleRace`] instead of being judged against a
+    /// question the player has not seen. Transports should prefer it to [`Match::answer`].
+    pub fn answer_to(
+        &mut self,
+        seat: Seat,
+        race_opened_at: u64,
+        text: &str,
+        now: u64,
+    ) -> Result<AnswerOutcome, MatchError> {
+        self.advance(now)?;
+        let open = self.race().ok_or(MatchError::NoRace)?.opened_at();
+        if open != race_opened_at {
+            return Err(MatchError::StaleRace {
+                asked: race_opened_at,
+                open,
+            });
+        }
+        self.answer(seat, text, now)
+    }
+
     /// Tells the match the time is `now`: every deadline up to `now` fires, in order, at its own
     /// time. Returns the entries this added to the log. Calling it often or rarely gives the
     /// same match: every other event does the same first.
@@ -554,7 +585,8 @@ impl Match {
         })
     }
 
-    /// The race as anyone may see it: never the accepted answers while it runs.
+    /// The race as anyone may see it: never the accepted answers (nor the question's id) while
+    /// it runs.
     fn race_view(&self) -> Value {
         let Some(t) = &self.trivia else {
             return Value::Null;
@@ -572,7 +604,6 @@ impl Match {
         };
         let mut v = json!({
             "round": t.round,
-            "question_id": q.id,
             "question": q.question,
             "category": q.category,
             "opened_at": race.opened_at(),
@@ -583,6 +614,8 @@ impl Match {
             "ended_at": result.map(|r| r.at()),
         });
         if result.is_some() {
+            // The id may be telling (a bank's author picks it): shown with the answers only.
+            v["question_id"] = json!(q.id);
             v["answers"] = json!(q.answers);
         }
         v

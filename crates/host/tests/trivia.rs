@@ -357,6 +357,7 @@ fn play(seed: u64, time: Option<TimeControl>) -> Match {
                 }
                 assert_eq!(m.view(viewer)["race"]["over"], json!(false));
                 assert!(m.view(viewer)["race"].get("answers").is_none());
+                assert!(m.view(viewer)["race"].get("question_id").is_none());
             }
             let answer = race.question().answers[0].clone();
             let opened = race.opened_at();
@@ -436,6 +437,37 @@ fn a_whole_live_match_plays_to_the_end_and_rebuilds_exactly() {
         let times: Vec<u64> = m.log().iter().map(LogEntry::at).collect();
         assert!(times.windows(2).all(|w| w[0] <= w[1]));
     }
+}
+
+#[test]
+fn an_answer_for_a_race_that_timed_out_is_not_judged_against_the_next_question() {
+    let mut m = live("MM1 DM1");
+    let first = m.race().unwrap().question().clone();
+    // Sent just after the first race timed out: the next race is open by then.
+    let e = m
+        .answer_to(P1, 0, &first.answers[0], RACE_MS + 3)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        MatchError::StaleRace {
+            asked: 0,
+            open: RACE_MS
+        }
+    );
+    assert!(!m.race().unwrap().is_locked_out(P1, RACE_MS + 3));
+    assert_eq!(
+        count(&m, |e| matches!(
+            e,
+            LogEntry::Answered { .. } | LogEntry::AnswerRefused { .. }
+        )),
+        0
+    );
+    let answer = right(&m);
+    assert_eq!(
+        m.answer_to(P1, RACE_MS, &answer, RACE_MS + 4),
+        Ok(AnswerOutcome::Correct)
+    );
+    assert!(Match::rebuild(m.config().clone(), m.log()).unwrap() == m);
 }
 
 #[test]
