@@ -152,10 +152,9 @@ fn wrong_answer<R: Rng + ?Sized>(question: &Question, decoys: &[Question], rng: 
     if let Ok(n) = norm.parse::<u64>() {
         for _ in 0..16 {
             let off: u64 = rng.random_range(1..=3);
-            let guess = if n >= off && rng.random::<bool>() {
-                n - off
-            } else {
-                n + off
+            let guess = match n.checked_add(off) {
+                Some(up) if n < off || rng.random::<bool>() => up,
+                _ => n - off,
             };
             let text = guess.to_string();
             if !question.accepts(&text) {

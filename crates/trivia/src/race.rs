@@ -4,6 +4,8 @@
 //! [`Race::answer`] free text at `now` (milliseconds, the caller's clock):
 //!
 //! * a correct answer wins the race at once;
+//! * an empty answer (nothing left once case, spacing and punctuation are ignored) is refused
+//!   and costs nothing;
 //! * a wrong answer locks that seat out for [`LOCKOUT_MS`] (30 s): answers before
 //!   `lockout_until` are refused with the time left; an answer exactly at `lockout_until` counts;
 //! * [`RACE_MS`] (3 minutes) after `opened_at` with no correct answer, the race ends with no
@@ -61,6 +63,10 @@ pub enum RaceError {
         /// The instant.
         at: u64,
     },
+    /// The answer is empty once case, spacing and punctuation are ignored: not judged, so it
+    /// costs no lockout.
+    #[error("the answer is empty: type an answer")]
+    Empty,
     /// The race is over (won or timed out).
     #[error("the race is over: {0}")]
     Over(String),
@@ -316,6 +322,9 @@ impl Race {
                     left_ms: until - now,
                 },
             );
+        }
+        if crate::matching::normalize(text).is_empty() {
+            return refuse(self, RaceError::Empty);
         }
         if self.question.accepts(text) {
             self.log.push(RaceEvent::Answered {

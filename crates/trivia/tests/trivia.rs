@@ -328,6 +328,14 @@ fn a_wrong_answer_locks_out_for_30_seconds() {
 }
 
 #[test]
+fn an_empty_answer_is_refused_without_a_lockout() {
+    let mut r = Race::open(question(), 0);
+    assert_eq!(r.answer(P1, "  ?! ", 1_000), Err(RaceError::Empty));
+    assert!(!r.is_locked_out(P1, 1_000));
+    assert_eq!(r.answer(P1, "12", 1_001), Ok(AnswerOutcome::Correct));
+}
+
+#[test]
 fn three_minutes_without_a_correct_answer_end_with_no_winner() {
     let mut r = Race::open(question(), 10_000);
     r.answer(P1, "1", 20_000).unwrap();
@@ -430,6 +438,11 @@ fn bots_are_deterministic_accurate_as_configured_and_timed_within_bounds() {
         );
         assert!(always.answer(q, &[], &mut rng).correct);
     }
+    // A wrong number never overflows.
+    let mut huge = question();
+    huge.answers = vec![u64::MAX.to_string()];
+    let w = never.answer(&huge, &[], &mut rng);
+    assert!(!w.correct && !huge.accepts(&w.text));
     // A numeric question gets a nearby wrong number.
     let w = never.answer(&question(), &[], &mut rng);
     let n: i64 = w.text.parse().unwrap();
