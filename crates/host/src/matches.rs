@@ -379,9 +379,10 @@ impl Match {
     /// chance step at `now`, and the game goes on (the winner picks). A wrong answer locks the
     /// seat out for 30 s ([`AnswerOutcome::Wrong`] says until when). An answer while locked out,
     /// or after the race is over (including one at the same instant as the winning answer but
-    /// received after it), is refused with [`MatchError::Answer`] and logged as
-    /// [`LogEntry::AnswerRefused`] with the reason. [`MatchError::NoRace`] when no race has been
-    /// opened in this match (not logged).
+    /// received after it), is refused with [`MatchError::Answer`]; it is logged as
+    /// [`LogEntry::AnswerRefused`] with the reason, except for an answer to a race that ended
+    /// before `now`, which changes nothing and is not logged. [`MatchError::NoRace`] when no race
+    /// has been opened in this match (not logged).
     pub fn answer(
         &mut self,
         seat: Seat,
@@ -392,6 +393,18 @@ impl Match {
         let Some(race) = self.trivia.as_mut().and_then(|t| t.race.as_mut()) else {
             return Err(MatchError::NoRace);
         };
+        // An answer to a race that ended before this instant changes nothing and is not logged;
+        // one at the very instant it was won is judged (and logged) by the race.
+        if let Some(r) = race.result().filter(|r| r.at() < now) {
+            return Err(MatchError::Answer(RaceError::Over(format!(
+                "it ended at {} ms ({})",
+                r.at(),
+                match r.winner() {
+                    Some(s) => format!("won by {s}"),
+                    None => "nobody answered correctly in time".to_string(),
+                }
+            ))));
+        }
         let result = race.answer(seat, text, now);
         self.race_progress();
         Ok(result?)

@@ -7,7 +7,7 @@ use colosseum_host::{
     TimeControl, TriviaSettings,
 };
 use colosseum_trivia::{Bank, Category, LOCKOUT_MS, RACE_MS};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
@@ -468,6 +468,85 @@ fn an_answer_for_a_race_that_timed_out_is_not_judged_against_the_next_question()
         Ok(AnswerOutcome::Correct)
     );
     assert!(Match::rebuild(m.config().clone(), m.log()).unwrap() == m);
+}
+
+#[test]
+fn late_answers_are_not_logged_and_garbage_never_panics() {
+    let mut m = live("MM1 DM1");
+    let answer = right(&m);
+    m.answer(P1, &answer, 2_000).unwrap();
+    let n = m.log().len();
+    assert!(matches!(
+        m.answer(P2, &answer, 2_001),
+        Err(MatchError::Answer(RaceError::Over(_)))
+    ));
+    assert_eq!(m.log().len(), n);
+
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut m = live("MM1 DM1 FM1");
+    let mut now = 0;
+    let pieces = [
+        "",
+        " ",
+        "é",
+        "twenty",
+        "-",
+        "one hundred and",
+        "0",
+        "🧪",
+        "\u{0}",
+        "zanzibar",
+        "a",
+        "the",
+    ];
+    for _ in 0..400 {
+        now += rng.random_range(0..20_000);
+        let len = rng.random_range(0..5);
+        let text: String = (0..len)
+            .map(|_| pieces[rng.random_range(0..pieces.len())])
+            .collect::<Vec<_>>()
+            .join(if rng.random() { " " } else { "" });
+        let seat = if rng.random() { P1 } else { P2 };
+        let _ = m.answer(seat, &text, now);
+        if rng.random_range(0..5) == 0 {
+            for &s in m.game().pending().seats() {
+                let mv = m.game().random_move(s, &mut rng).unwrap();
+                let _ = m.submit(s, &mv, now);
+            }
+        }
+    }
+    let times: Vec<u64> = m.log().iter().map(LogEntry::at).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    assert!(Match::rebuild(m.config().clone(), m.log()).unwrap() == m);
+}
+
+#[test]
+fn ticking_more_often_changes_nothing() {
+    let m = play(8, None);
+    let mut again = Match::new(m.config().clone()).unwrap();
+    let mut last = 0;
+    for e in m.log().iter().filter(|e| e.is_input()) {
+        let mut t = last;
+        while t + 7_000 < e.at() {
+            t += 7_000;
+            again.tick(t);
+        }
+        last = e.at();
+        let _ = match e {
+            LogEntry::Submitted { at, seat, text }
+            | LogEntry::Changed { at, seat, text }
+            | LogEntry::Refused { at, seat, text, .. } => again.submit(*seat, text, *at),
+            LogEntry::Answered { at, seat, text, .. }
+            | LogEntry::AnswerRefused { at, seat, text, .. } => {
+                again.answer(*seat, text, *at).map(|_| ())
+            }
+            LogEntry::Locked { at, seat } => again.lock(*seat, *at),
+            LogEntry::Resigned { at, seat } => again.resign(*seat, *at),
+            _ => Ok(()),
+        };
+    }
+    again.tick(m.log().last().unwrap().at());
+    assert!(again == m);
 }
 
 #[test]
