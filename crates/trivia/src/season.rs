@@ -8,9 +8,11 @@
 //!
 //! * **winner**: "Who won match 12 (Square Goofspiel)?": the winner's name, or `p1`/`p2`
 //!   (also `player 1`/`player 2`) when unnamed; for a draw, `nobody` (`no one`, `draw`, `tie`).
-//! * **winner's score**: "What did the winner of match 12 (Goofspiel) score?": the winner's
-//!   headline score (points; for Thwart Omega the product of group weights), when it is a whole
-//!   number.
+//! * **winner's score**: "How many points did the winner of match 12 (Goofspiel) score?": the
+//!   winner's headline score (points, halves written `28.5`; victory points in The Witch's Brew;
+//!   for Thwart Omega "What was the product of the winner's group sizes ...?"). Not for
+//!   Galespiel, whose headline is what a player still needs to connect.
+//! * **winner's bridges** (Galespiel): "How many bridges did the winner of match 12 build?".
 //! * **winner's cells**: "How many cells did the winner of day 3 (Square Goofspiel) claim?", for
 //!   games whose score reports each seat's `cells`.
 //! * **rounds**: "How many rounds did match 12 (Thwart Omega) last?", for games whose score
@@ -161,19 +163,45 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
             Seat::P1 => &score.p1,
             Seat::P2 => &score.p2,
         };
-        if let Some(n) = whole(headline) {
+        let text = match m.record.game.as_str() {
+            // Galespiel's headline is what a player still needs to connect: lower is better.
+            "galespiel" => None,
+            "thwart-omega" => Some(format!(
+                "What was the product of the winner's group sizes in {label} ({name})?"
+            )),
+            "witchs-brew" => Some(format!(
+                "How many victory points did the winner of {label} ({name}) score?"
+            )),
+            _ => Some(format!(
+                "How many points did the winner of {label} ({name}) score?"
+            )),
+        };
+        if let (Some(text), Some(n)) = (text, number(headline)) {
             qs.push(question(
                 "winner-score",
-                format!("What did the winner of {label} ({name}) score?"),
-                vec![n.to_string()],
+                text,
+                vec![n],
                 format!(
-                    "{} scored {n}; the loser {}",
+                    "{} scored {headline}; the loser {}",
                     m.player_name(seat),
                     match seat {
                         Seat::P1 => &score.p2,
                         Seat::P2 => &score.p1,
                     }
                 ),
+            ));
+        }
+        if let Some(bridges) = score
+            .details
+            .get("bridges")
+            .and_then(|b| b.get(seat.as_str()))
+            .and_then(Value::as_array)
+        {
+            qs.push(question(
+                "winner-bridges",
+                format!("How many bridges did the winner of {label} ({name}) build?"),
+                vec![bridges.len().to_string()],
+                "the bridges the game's score lists for the winner".into(),
             ));
         }
     }
@@ -228,6 +256,14 @@ pub fn burned_cells(view: &Value) -> Option<u64> {
         n += r.as_str()?.chars().filter(|&c| c == '#').count() as u64;
     }
     Some(n)
+}
+
+/// A JSON number as answer text: whole numbers as digits, others (halves) as decimals.
+fn number(v: &Value) -> Option<String> {
+    if let Some(n) = whole(v) {
+        return Some(n.to_string());
+    }
+    v.as_f64().filter(|f| f.is_finite()).map(|f| f.to_string())
 }
 
 fn whole(v: &Value) -> Option<i128> {
