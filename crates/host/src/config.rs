@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use colosseum_engine::{RawOptions, Seat};
+use colosseum_trivia::{Bank, BankError};
 use serde::{Deserialize, Serialize};
 
 /// Who plays a seat. The host only carries this; bots are run by whoever drives the match.
@@ -166,6 +167,41 @@ impl TimeControl {
     }
 }
 
+/// Where a match's trivia questions come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BankSource {
+    /// The sample bank shipped with Colosseum (questions about the rules of its six games):
+    /// `"sample"`.
+    #[default]
+    Sample,
+    /// A bank in the TOML format of `docs/trivia.md`, inline: `{"toml": "[[question]] ..."}`.
+    Toml(String),
+}
+
+impl BankSource {
+    /// Loads the bank.
+    pub fn load(&self) -> Result<Bank, BankError> {
+        match self {
+            BankSource::Sample => Ok(Bank::sample()),
+            BankSource::Toml(text) => Bank::from_toml(text),
+        }
+    }
+}
+
+/// The live Cauldron's trivia: which bank the races ask from. Only for `witchs-brew` with option
+/// `cauldron = live`. Questions are drawn from the bank by the host's seeded generator, without
+/// repeating until every question has been asked; a question of the round's category (`MM`,
+/// `DM`, `FM`) or `free` is preferred. Race bots are not configured here: the transport runs
+/// them (see `colosseum_trivia::BotAnswerer`) and calls `Match::answer` for them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriviaSettings {
+    /// The question bank.
+    #[serde(default)]
+    pub bank: BankSource,
+}
+
 fn default_advantage() -> Option<Seat> {
     Some(Seat::P1)
 }
@@ -205,6 +241,10 @@ pub struct MatchConfig {
         skip_serializing_if = "is_default_advantage"
     )]
     pub advantage: Option<Seat>,
+    /// The live Cauldron's trivia (only `witchs-brew` with `cauldron = live`). Absent in such a
+    /// match means the sample bank; given for any other game or mode, the match is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trivia: Option<TriviaSettings>,
 }
 
 impl MatchConfig {
@@ -219,6 +259,7 @@ impl MatchConfig {
             time: None,
             replay_on_draw: None,
             advantage: default_advantage(),
+            trivia: None,
         }
     }
 

@@ -44,6 +44,23 @@
 //! [`Match::view`] is the only thing meant to leave the process: it is built from the game's view
 //! for the viewer, and shows another seat's pending submission only as `"submitted": true`.
 //!
+//! # The live Cauldron (trivia races)
+//!
+//! In a `witchs-brew` match with option `cauldron = live`, the host does not draw the race's
+//! chance step: it opens a race ([`colosseum_trivia::Race`]) with a question from the match's
+//! bank ([`MatchConfig::trivia`]; the sample bank by default), drawn by the host's generator.
+//! [`Match::answer`]`(seat, text, now)` answers it; a wrong answer locks the seat out for 30 s,
+//! the first correct answer received wins, and 3 minutes without one end it with no winner
+//! (the race's deadline is in [`Match::next_deadline`] and fires in [`Match::tick`]). The result
+//! (`p1`, `p2` or `none`) is then applied as the race's chance step, logged as
+//! [`LogEntry::ChanceDrawn`] at the race's end. Every answer, refusal, win and timeout is in the
+//! log ([`LogEntry::RaceOpened`], [`LogEntry::Answered`], [`LogEntry::AnswerRefused`],
+//! [`LogEntry::RaceWon`], [`LogEntry::RaceTimedOut`]); answers are inputs, so
+//! [`Match::rebuild`] replays them. The game's own clocks do not run during a race: the pending
+//! decision is chance, which no seat's clock is charged for; the race has only its own
+//! 3-minute limit. [`Match::view`] shows the race (question, category, times, lockouts, winner)
+//! and its accepted answers only once it is over.
+//!
 //! # Match-level rules
 //!
 //! `replay_on_draw` (default on for All-In Goofspiel): a drawn game is replayed once with option
@@ -56,7 +73,8 @@ mod config;
 mod log;
 mod matches;
 
-pub use config::{Clocks, EmptyBank, MatchConfig, Player, TimeControl};
+pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
+pub use config::{BankSource, Clocks, EmptyBank, MatchConfig, Player, TimeControl, TriviaSettings};
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
     ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,

@@ -2,7 +2,8 @@
 //!
 //! Every entry carries `at`, milliseconds since the match started. Entries are in time order.
 //! Some entries are *inputs* (what a seat did: [`LogEntry::Submitted`], [`LogEntry::Changed`],
-//! [`LogEntry::Refused`], [`LogEntry::Locked`], [`LogEntry::Resigned`]); the others are what the
+//! [`LogEntry::Refused`], [`LogEntry::Locked`], [`LogEntry::Resigned`], and in a live Cauldron's
+//! races [`LogEntry::Answered`] and [`LogEntry::AnswerRefused`]); the others are what the
 //! host did in answer or at a deadline. [`crate::Match::rebuild`] replays the inputs at their
 //! times and checks that the host's entries come out the same.
 //!
@@ -134,6 +135,56 @@ pub enum LogEntry {
         /// The new game's options.
         options: RawOptions,
     },
+    /// A trivia race opened (live Cauldron): the question was shown to both seats.
+    RaceOpened {
+        /// When.
+        at: u64,
+        /// The Cauldron round (`DM3`).
+        round: String,
+        /// The question's id in the match's bank.
+        question_id: String,
+        /// When the race times out with no winner.
+        deadline: u64,
+    },
+    /// A seat's answer in a race was judged.
+    Answered {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The text as given.
+        text: String,
+        /// Whether it was correct (the seat won the race).
+        correct: bool,
+        /// For a wrong answer, when the seat's 30-second lockout ends.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        locked_until: Option<u64>,
+    },
+    /// A seat's answer in a race was not judged: it was locked out, or the race was over (for
+    /// an answer at the very instant of the winning one, the reason says the winner's answer was
+    /// received first).
+    AnswerRefused {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The text as given.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// A seat won the race (its result is then fed to the game as a `ChanceDrawn` step).
+    RaceWon {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+    },
+    /// Three minutes passed with no correct answer: nobody won the race.
+    RaceTimedOut {
+        /// When (the race's deadline).
+        at: u64,
+    },
     /// The match is over.
     MatchEnded {
         /// When.
@@ -159,6 +210,11 @@ impl LogEntry {
             | LogEntry::BankSpent { at, .. }
             | LogEntry::TimedOut { at, .. }
             | LogEntry::GameReplayed { at, .. }
+            | LogEntry::RaceOpened { at, .. }
+            | LogEntry::Answered { at, .. }
+            | LogEntry::AnswerRefused { at, .. }
+            | LogEntry::RaceWon { at, .. }
+            | LogEntry::RaceTimedOut { at }
             | LogEntry::MatchEnded { at, .. } => *at,
         }
     }
@@ -173,6 +229,8 @@ impl LogEntry {
                 | LogEntry::Refused { .. }
                 | LogEntry::Locked { .. }
                 | LogEntry::Resigned { .. }
+                | LogEntry::Answered { .. }
+                | LogEntry::AnswerRefused { .. }
         )
     }
 }

@@ -1,12 +1,16 @@
 //! [`Match`]: one match driven by explicit, timestamped events.
 
 use std::fmt;
+use std::sync::Arc;
 
 use colosseum_engine::{
     seeded_rng, AnyGame, OptionsError, Pending, RawOptions, Record, Seat, SeededRng, TextStep,
     Viewer,
 };
+use colosseum_games::witchs_brew::{CauldronMode, WitchsBrewOptions};
 use colosseum_games::{find, GameEntry, UnknownGame};
+use colosseum_trivia::{AnswerOutcome, Bank, BankError, Category, Race, RaceError, RaceEvent};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -56,6 +60,23 @@ pub enum MatchError {
     /// There is no submission to lock.
     #[error("{0} has nothing to lock: submit a move first")]
     NothingToLock(Seat),
+    /// An answer when no trivia race has been opened in this match (no live Cauldron, or none
+    /// yet).
+    #[error("there is no trivia race to answer in this match")]
+    NoRace,
+    /// The race did not take the answer (logged as [`LogEntry::AnswerRefused`]): the seat is
+    /// locked out, or the race is over.
+    #[error(transparent)]
+    Answer(#[from] RaceError),
+    /// [`Match::answer_to`] named a race that is not the one open now (the answer was meant
+    /// for an earlier question). Not logged: nothing changed.
+    #[error("the answer was for the race opened at {asked} ms, but the race open now was opened at {open} ms")]
+    StaleRace {
+        /// The race the answer was for (its `opened_at`).
+        asked: u64,
+        /// The race open now (its `opened_at`).
+        open: u64,
+    },
 }
 
 /// The match cannot be set up.
@@ -73,6 +94,14 @@ pub enum ConfigError {
     /// A timed control with a zero time for a decision.
     #[error("a timed control needs more than 0 ms for every decision")]
     ZeroTime,
+    /// `trivia` settings for a match without a live Cauldron.
+    #[error(
+        "trivia settings need game `witchs-brew` with option `cauldron = live`; this match is {0}"
+    )]
+    TriviaNotLive(String),
+    /// The trivia bank does not load.
+    #[error("the trivia bank: {0}")]
+    Bank(BankError),
 }
 
 /// The log does not rebuild the match it claims to.
@@ -102,6 +131,21 @@ pub struct EarlierGame {
     pub outcome: Option<colosseum_engine::Outcome>,
 }
 
+/// The live Cauldron's trivia: the bank, which questions were asked, and the current (or last)
+/// race.
+#[derive(Clone, Debug, PartialEq)]
+struct Trivia {
+    bank: Arc<Bank>,
+    asked: Vec<bool>,
+    race: Option<Race>,
+    /// The Cauldron round of the race (`DM3`).
+    round: String,
+    /// How many of the race's log entries are in the match log.
+    mirrored: usize,
+    /// Whether the race's result has been given to the game.
+    fed: bool,
+}
+
 /// One match: the game, the seats' pending submissions, the clocks, the host's generator and the
 /// append-only log. See the crate docs for the event model.
 #[derive(Clone)]
@@ -118,6 +162,7 @@ pub struct Match {
     log: Vec<LogEntry>,
     result: Option<MatchResult>,
     now: u64,
+    trivia: Option<Trivia>,
 }
 
 impl fmt::Debug for Match {
@@ -147,6 +192,38 @@ impl Match {
                 return Err(ConfigError::ZeroTime);
             }
         }
+        let live = entry.id == "witchs-brew"
+            && WitchsBrewOptions::from_raw(&config.options)
+                .is_ok_and(|o| o.cauldron == CauldronMode::Live);
+        let trivia = match (&config.trivia, live) {
+            (Some(_), false) => {
+                let mode = config
+                    .options
+                    .get("cauldron")
+                    .map_or("simulated".into(), |v| v.to_string());
+                return Err(ConfigError::TriviaNotLive(format!(
+                    "{} (cauldron {mode})",
+                    entry.id
+                )));
+            }
+            (None, false) => None,
+            (settings, true) => {
+                let bank = settings
+                    .clone()
+                    .unwrap_or_default()
+                    .bank
+                    .load()
+                    .map_err(ConfigError::Bank)?;
+                Some(Trivia {
+                    asked: vec![false; bank.len()],
+                    bank: Arc::new(bank),
+                    race: None,
+                    round: String::new(),
+                    mirrored: 0,
+                    fed: true,
+                })
+            }
+        };
         let bank = time.clocks().map_or(0, |c| c.bank_ms);
         let record = Record::new(entry.id, config.options.clone(), config.seed);
         let mut m = Match {
@@ -164,6 +241,7 @@ impl Match {
             log: Vec::new(),
             result: None,
             now: 0,
+            trivia,
             config,
         };
         m.after_step(0);
@@ -184,6 +262,10 @@ impl Match {
                 | LogEntry::Refused { at, seat, text, .. } => m.submit(*seat, text, *at),
                 LogEntry::Locked { at, seat } => m.lock(*seat, *at),
                 LogEntry::Resigned { at, seat } => m.resign(*seat, *at),
+                LogEntry::Answered { at, seat, text, .. }
+                | LogEntry::AnswerRefused { at, seat, text, .. } => {
+                    m.answer(*seat, text, *at).map(|_| ())
+                }
                 _ => Ok(()),
             };
         }
@@ -291,6 +373,65 @@ impl Match {
         Ok(())
     }
 
+    /// `seat` answers the open trivia race (live Cauldron) with `text` at `now`.
+    ///
+    /// A correct answer wins the race: its result (`p1`/`p2`) is given to the game as the race's
+    /// chance step at `now`, and the game goes on (the winner picks). A wrong answer locks the
+    /// seat out for 30 s ([`AnswerOutcome::Wrong`] says until when). An answer while locked out,
+    /// or after the race is over (including one at the same instant as the winning answer but
+    /// received after it), is refused with [`MatchError::Answer`]; it is logged as
+    /// [`LogEntry::AnswerRefused`] with the reason, except for an answer to a race that ended
+    /// before `now`, which changes nothing and is not logged. [`MatchError::NoRace`] when no race
+    /// has been opened in this match (not logged).
+    pub fn answer(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        now: u64,
+    ) -> Result<AnswerOutcome, MatchError> {
+        let now = self.advance(now)?;
+        let Some(race) = self.trivia.as_mut().and_then(|t| t.race.as_mut()) else {
+            return Err(MatchError::NoRace);
+        };
+        // An answer to a race that ended before this instant changes nothing and is not logged;
+        // one at the very instant it was won is judged (and logged) by the race.
+        if let Some(r) = race.result().filter(|r| r.at() < now) {
+            return Err(MatchError::Answer(RaceError::Over(format!(
+                "it ended at {} ms ({})",
+                r.at(),
+                match r.winner() {
+                    Some(s) => format!("won by {s}"),
+                    None => "nobody answered correctly in time".to_string(),
+                }
+            ))));
+        }
+        let result = race.answer(seat, text, now);
+        self.race_progress();
+        Ok(result?)
+    }
+
+    /// Like [`Match::answer`], for the race opened at `race_opened_at` (as the view showed it):
+    /// if another race is open by `now` (the one answered timed out and the next opened), the
+    /// answer is refused with [`MatchError::StaleRace`] instead of being judged against a
+    /// question the player has not seen. Transports should prefer it to [`Match::answer`].
+    pub fn answer_to(
+        &mut self,
+        seat: Seat,
+        race_opened_at: u64,
+        text: &str,
+        now: u64,
+    ) -> Result<AnswerOutcome, MatchError> {
+        self.advance(now)?;
+        let open = self.race().ok_or(MatchError::NoRace)?.opened_at();
+        if open != race_opened_at {
+            return Err(MatchError::StaleRace {
+                asked: race_opened_at,
+                open,
+            });
+        }
+        self.answer(seat, text, now)
+    }
+
     /// Tells the match the time is `now`: every deadline up to `now` fires, in order, at its own
     /// time. Returns the entries this added to the log. Calling it often or rarely gives the
     /// same match: every other event does the same first.
@@ -363,11 +504,30 @@ impl Match {
             return None;
         }
         let pending = self.game.pending();
+        let race = self
+            .trivia
+            .as_ref()
+            .and_then(|t| t.race.as_ref())
+            .and_then(Race::next_deadline);
         Seat::BOTH
             .iter()
             .filter(|s| pending.includes(**s) && self.pending[s.index()].is_none())
             .filter_map(|s| self.clocks[s.index()].deadline)
+            .chain(race)
             .min()
+    }
+
+    /// The current trivia race (live Cauldron), or the last one once it is over; `None` before
+    /// the first. It holds the accepted answers: not for sending out (use [`Match::view`]).
+    #[must_use]
+    pub fn race(&self) -> Option<&Race> {
+        self.trivia.as_ref().and_then(|t| t.race.as_ref())
+    }
+
+    /// The trivia bank of a live Cauldron.
+    #[must_use]
+    pub fn bank(&self) -> Option<&Bank> {
+        self.trivia.as_ref().map(|t| t.bank.as_ref())
     }
 
     /// The record of the game being played (DESIGN.md format; `colosseum replay` applies it).
@@ -433,8 +593,45 @@ impl Match {
             "now": self.now,
             "time_control": self.time,
             "earlier_games": self.earlier.iter().map(|g| json!({"outcome": g.outcome})).collect::<Vec<_>>(),
+            "race": self.race_view(),
             "result": self.result,
         })
+    }
+
+    /// The race as anyone may see it: never the accepted answers (nor the question's id) while
+    /// it runs.
+    fn race_view(&self) -> Value {
+        let Some(t) = &self.trivia else {
+            return Value::Null;
+        };
+        let Some(race) = &t.race else {
+            return Value::Null;
+        };
+        let q = race.question();
+        let result = race.result();
+        let seat = |s: Seat| {
+            json!({
+                "lockout_until": race.lockout_until(s),
+                "locked_out": result.is_none() && race.is_locked_out(s, self.now),
+            })
+        };
+        let mut v = json!({
+            "round": t.round,
+            "question": q.question,
+            "category": q.category,
+            "opened_at": race.opened_at(),
+            "deadline": race.deadline(),
+            "seats": {"p1": seat(Seat::P1), "p2": seat(Seat::P2)},
+            "over": result.is_some(),
+            "winner": result.and_then(|r| r.winner()),
+            "ended_at": result.map(|r| r.at()),
+        });
+        if result.is_some() {
+            // The id may be telling (a bank's author picks it): shown with the answers only.
+            v["question_id"] = json!(q.id);
+            v["answers"] = json!(q.answers);
+        }
+        v
     }
 
     // ----- the machinery -----
@@ -463,6 +660,13 @@ impl Match {
     /// Every seat whose deadline is `t` and has not submitted: spend a bank step, or apply the
     /// empty-bank rule.
     fn expire(&mut self, t: u64) {
+        if let Some(race) = self.trivia.as_mut().and_then(|tr| tr.race.as_mut()) {
+            if race.next_deadline() == Some(t) {
+                race.tick(t);
+                self.race_progress();
+                return;
+            }
+        }
         let Some(cfg) = self.clocks_cfg().cloned() else {
             return;
         };
@@ -598,6 +802,7 @@ impl Match {
             .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
         loop {
             match self.game.pending() {
+                Pending::Chance if self.race_due() => return self.open_race(now),
                 Pending::Chance => {
                     let step = self
                         .game
@@ -610,6 +815,108 @@ impl Match {
                 pending => return self.start_decision(pending, now),
             }
         }
+    }
+
+    /// Whether the pending chance step is a race the host must run (a live Cauldron).
+    fn race_due(&self) -> bool {
+        self.trivia.as_ref().is_some_and(|t| t.fed)
+            && self.game.view_json(Viewer::Spectator)["stage"]["stage"] == "race"
+    }
+
+    /// Opens a race at `now` with the next question: drawn by the host's generator among the
+    /// questions not yet asked, preferring the round's category or `free`; when every question
+    /// has been asked, they all become available again.
+    fn open_race(&mut self, now: u64) {
+        let round = self.game.view_json(Viewer::Spectator)["cauldron"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let category = Category::of_label(&round);
+        let Some(t) = self.trivia.as_mut() else {
+            return;
+        };
+        if t.asked.iter().all(|&a| a) {
+            t.asked.fill(false);
+        }
+        let questions = t.bank.questions();
+        let unasked: Vec<usize> = (0..questions.len()).filter(|&i| !t.asked[i]).collect();
+        let fitting: Vec<usize> = unasked
+            .iter()
+            .copied()
+            .filter(|&i| matches!(questions[i].category, c if c == category || c == Category::Free))
+            .collect();
+        let pool = if fitting.is_empty() { unasked } else { fitting };
+        let pick = pool[self.rng.random_range(0..pool.len())];
+        t.asked[pick] = true;
+        t.race = Some(Race::open(questions[pick].clone(), now));
+        t.round = round;
+        t.mirrored = 0;
+        t.fed = false;
+        self.race_progress();
+    }
+
+    /// Copies the race's new events into the log; once it is over, gives its result to the game
+    /// as the race's chance step and goes on.
+    fn race_progress(&mut self) {
+        let Some(t) = self.trivia.as_mut() else {
+            return;
+        };
+        let Some(race) = &t.race else {
+            return;
+        };
+        for e in &race.log()[t.mirrored..] {
+            self.log.push(match e.clone() {
+                RaceEvent::Opened {
+                    at,
+                    question_id,
+                    deadline,
+                } => LogEntry::RaceOpened {
+                    at,
+                    round: t.round.clone(),
+                    question_id,
+                    deadline,
+                },
+                RaceEvent::Answered {
+                    at,
+                    seat,
+                    text,
+                    correct,
+                    locked_until,
+                } => LogEntry::Answered {
+                    at,
+                    seat,
+                    text,
+                    correct,
+                    locked_until,
+                },
+                RaceEvent::Refused {
+                    at,
+                    seat,
+                    text,
+                    reason,
+                } => LogEntry::AnswerRefused {
+                    at,
+                    seat,
+                    text,
+                    reason: reason.to_string(),
+                },
+                RaceEvent::Won { at, seat } => LogEntry::RaceWon { at, seat },
+                RaceEvent::TimedOut { at } => LogEntry::RaceTimedOut { at },
+            });
+        }
+        t.mirrored = race.log().len();
+        let Some(result) = race.result().filter(|_| !t.fed) else {
+            return;
+        };
+        t.fed = true;
+        let at = result.at();
+        let step = TextStep::chance(result.as_chance());
+        self.game
+            .apply(&step)
+            .expect("the race's chance step accepts p1, p2 and none");
+        self.record.steps.push(step.clone());
+        self.log.push(LogEntry::ChanceDrawn { at, step });
+        self.after_step(at);
     }
 
     fn start_decision(&mut self, pending: Pending, now: u64) {
@@ -723,5 +1030,6 @@ impl PartialEq for Match {
             && self.rng == other.rng
             && self.log == other.log
             && self.result == other.result
+            && self.trivia == other.trivia
     }
 }
