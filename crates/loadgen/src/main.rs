@@ -29,7 +29,10 @@ use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Parser, Debug)]
-#[command(name = "colosseum-load", about = "Load colosseum serve with concurrent bot matches over WebSocket")]
+#[command(
+    name = "colosseum-load",
+    about = "Load colosseum serve with concurrent bot matches over WebSocket"
+)]
 struct Args {
     /// Concurrent matches (each two WebSocket clients).
     #[arg(long, default_value_t = 100)]
@@ -80,7 +83,8 @@ struct Totals {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let options: Value = serde_json::from_str(&args.options).context("--options is a JSON object")?;
+    let options: Value =
+        serde_json::from_str(&args.options).context("--options is a JSON object")?;
     let mut child = None;
     let base = match &args.url {
         Some(u) => u.trim_end_matches('/').to_string(),
@@ -170,7 +174,14 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
     };
     let db = std::env::temp_dir().join(format!("colosseum-load-{}.db", std::process::id()));
     let mut child = Command::new(&bin)
-        .args(["serve", "--addr", "127.0.0.1:0", "--http-rate", "1000000", "--db"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--http-rate",
+            "1000000",
+            "--db",
+        ])
         .arg(&db)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -231,8 +242,11 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
     for (i, (id, tokens)) in created.into_iter().enumerate() {
         let shared = Arc::new(Mutex::new(Shared::default()));
         let mut seats = Vec::new();
-        for seat in 0..2 {
-            let url = format!("{}/api/matches/{id}/ws?token={}", base.replacen("http", "ws", 1), tokens[seat]);
+        for (seat, token) in tokens.iter().enumerate() {
+            let url = format!(
+                "{}/api/matches/{id}/ws?token={token}",
+                base.replacen("http", "ws", 1),
+            );
             let shared = shared.clone();
             let totals = totals.clone();
             let ramp = ramp.clone();
@@ -240,7 +254,11 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
             let seed = args.seed ^ ((i as u64) << 1) ^ seat as u64;
             seats.push(tokio::spawn(async move {
                 if let Err(e) = client(&url, seat, think, seed, &shared, &ramp).await {
-                    totals.errors.lock().unwrap().push(format!("match {i} seat {}: {e:#}", seat + 1));
+                    totals
+                        .errors
+                        .lock()
+                        .unwrap()
+                        .push(format!("match {i} seat {}: {e:#}", seat + 1));
                     return false;
                 }
                 true
@@ -253,7 +271,9 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
                 ok &= s.await.unwrap_or(false);
             }
             if ok {
-                totals.finished.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                totals
+                    .finished
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             }
             let shared = shared.lock().unwrap();
             let mut lat = totals.latencies_us.lock().unwrap();
@@ -282,12 +302,16 @@ async fn client(
     ramp: &Semaphore,
 ) -> Result<()> {
     let permit = ramp.acquire().await?;
-    let (ws, _) = tokio::time::timeout(Duration::from_secs(30), tokio_tungstenite::connect_async(url))
-        .await
-        .context("connect timed out")??;
+    let (ws, _) = tokio::time::timeout(
+        Duration::from_secs(30),
+        tokio_tungstenite::connect_async(url),
+    )
+    .await
+    .context("connect timed out")??;
     drop(permit);
     let (mut tx, mut rx) = ws.split();
-    tx.send(Message::Text(json!({"type": "join"}).to_string().into())).await?;
+    tx.send(Message::Text(json!({"type": "join"}).to_string().into()))
+        .await?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let me = if seat == 0 { "p1" } else { "p2" };
     let mut submitted_at: Option<u64> = None;
@@ -317,19 +341,35 @@ async fn client(
             return Ok(());
         }
         let mine = &v["match"]["seats"][me];
-        if v["status"] != "live" || mine["to_act"] != true || mine["submitted"] == true || submitted_at.is_some() {
+        if v["status"] != "live"
+            || mine["to_act"] != true
+            || mine["submitted"] == true
+            || submitted_at.is_some()
+        {
             continue;
         }
         let Some(legal) = v["legal_moves"].as_array().filter(|l| !l.is_empty()) else {
-            bail!("no legal moves sent for a seat to act: {}", v["match"]["decision"]);
+            bail!(
+                "no legal moves sent for a seat to act: {}",
+                v["match"]["decision"]
+            );
         };
         let mv = legal[rng.random_range(0..legal.len())].clone();
         if think_ms > 0 {
             tokio::time::sleep(Duration::from_millis(rng.random_range(0..=2 * think_ms))).await;
         }
         let now = Instant::now();
-        shared.lock().unwrap().decisions.entry(steps).or_default().sent[seat] = Some(now);
+        shared
+            .lock()
+            .unwrap()
+            .decisions
+            .entry(steps)
+            .or_default()
+            .sent[seat] = Some(now);
         submitted_at = Some(steps);
-        tx.send(Message::Text(json!({"type": "submit", "move": mv}).to_string().into())).await?;
+        tx.send(Message::Text(
+            json!({"type": "submit", "move": mv}).to_string().into(),
+        ))
+        .await?;
     }
 }

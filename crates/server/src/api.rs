@@ -136,6 +136,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/submit", post(submit::<S>))
         .route("/api/matches/{id}/lock", post(lock::<S>))
         .route("/api/matches/{id}/resign", post(resign::<S>))
+        .route("/api/matches/{id}/answer", post(answer::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
@@ -356,6 +357,27 @@ async fn resign<S: Store>(
     act_and_answer(&state, &id, &headers, Action::Resign).await
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerBody {
+    text: String,
+    #[serde(default)]
+    race: Option<u64>,
+}
+
+async fn answer<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<AnswerBody>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::Answer {
+        text: body.text,
+        race: body.race,
+    };
+    act_and_answer(&state, &id, &headers, action).await
+}
+
 async fn record<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
@@ -413,6 +435,11 @@ enum ClientMessage {
     },
     Lock,
     Resign,
+    Answer {
+        text: String,
+        #[serde(default)]
+        race: Option<u64>,
+    },
     Ping,
 }
 
@@ -497,7 +524,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -509,6 +536,7 @@ async fn handle_message<S: Store>(
         ClientMessage::Submit { text } => (Action::Submit(text), "submit"),
         ClientMessage::Lock => (Action::Lock, "lock"),
         ClientMessage::Resign => (Action::Resign, "resign"),
+        ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer"),
     };
     let Viewer::Seat(seat) = role else {
         return Some(error_message(

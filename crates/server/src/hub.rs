@@ -16,6 +16,7 @@ use std::time::Duration;
 use colosseum_ai::registry::{self as bots, BotSpec};
 use colosseum_engine::{RawOptions, Seat, Viewer};
 use colosseum_host::{Match, MatchConfig, MatchError, Player, TimeControl};
+use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -54,6 +55,8 @@ struct TableState {
     persisted: usize,
     /// The decision a bot is thinking about, per seat.
     bot_busy: [Option<(usize, usize)>; 2],
+    /// The race (its `opened_at`, the seat's lockout end) a bot is answering, per seat.
+    race_busy: [Option<(u64, u64)>; 2],
 }
 
 /// A request to create a match.
@@ -77,7 +80,23 @@ pub struct CreateMatch {
     /// Replay a drawn game (All-In Goofspiel's default).
     #[serde(default)]
     pub replay_on_draw: Option<bool>,
+    /// The question bank of a live Cauldron (The Witch's Brew with `cauldron=live`).
+    #[serde(default)]
+    pub trivia: Option<colosseum_host::TriviaSettings>,
+    /// How a bot seat answers trivia races: accuracy and answer times (default
+    /// [`DEFAULT_RACE_BOT`]).
+    #[serde(default)]
+    pub race_bot: Option<BotAnswerer>,
 }
+
+/// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
+/// (25 s on average).
+pub const DEFAULT_RACE_BOT: BotAnswerer = BotAnswerer {
+    accuracy: 0.6,
+    mean_ms: 25_000,
+    min_ms: 8_000,
+    max_ms: 60_000,
+};
 
 /// What creating a match gives the host: the id, each human seat's secret token and the links.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -101,6 +120,14 @@ pub enum Action {
     Lock,
     /// Resigns the match.
     Resign,
+    /// Answers the open trivia race; `race` is the race's `opened_at` as the seat saw it, so an
+    /// answer meant for an earlier question is not judged against a new one.
+    Answer {
+        /// The answer as typed.
+        text: String,
+        /// The race it answers (`opened_at`), if known.
+        race: Option<u64>,
+    },
 }
 
 /// The server's matches.
@@ -229,6 +256,7 @@ impl<S: Store> Hub<S> {
                 game,
                 persisted,
                 bot_busy: [None, None],
+                race_busy: [None, None],
             }),
             version: watch::Sender::new(0),
             wake: Notify::new(),
@@ -254,7 +282,12 @@ impl<S: Store> Hub<S> {
                 Player::Human { .. } => {}
             }
         }
+        if let Some(bot) = &req.race_bot {
+            bot.check()
+                .map_err(|e| ApiError::bad_request(format!("race_bot: {e}")))?;
+        }
         let config = MatchConfig {
+            trivia: req.trivia,
             game: req.game.trim().to_string(),
             options: req.options,
             seed: req
@@ -283,6 +316,7 @@ impl<S: Store> Hub<S> {
             created_at: now,
             started_at: (joined == [true, true]).then_some(now),
             result: None,
+            race_bot: req.race_bot,
         };
         self.store
             .create(&meta)
@@ -397,6 +431,18 @@ impl<S: Store> Hub<S> {
                         st.game.submit(seat, &text, now)
                     }
                     Action::Lock => st.game.lock(seat, now),
+                    Action::Answer { text, race } => {
+                        if text.len() > MAX_TEXT {
+                            return Err(ApiError::bad_request(format!(
+                                "an answer has at most {MAX_TEXT} bytes"
+                            )));
+                        }
+                        match race {
+                            Some(r) => st.game.answer_to(seat, r, &text, now),
+                            None => st.game.answer(seat, &text, now),
+                        }
+                        .map(|_| ())
+                    }
                     Action::Resign => st.game.resign(seat, now),
                     Action::Join(_) => unreachable!("handled above"),
                 }
@@ -413,6 +459,9 @@ impl<S: Store> Hub<S> {
             ),
             MatchError::Locked(_) => ApiError::conflict("locked", e.to_string()),
             MatchError::NothingToLock(_) => ApiError::conflict("nothing_to_lock", e.to_string()),
+            MatchError::NoRace => ApiError::conflict("no_race", e.to_string()),
+            MatchError::Answer(_) => ApiError::conflict("answer_refused", e.to_string()),
+            MatchError::StaleRace { .. } => ApiError::conflict("stale_race", e.to_string()),
         })
     }
 
@@ -478,6 +527,7 @@ impl<S: Store> Hub<S> {
         if st.meta.finished() || st.meta.started_at.is_none() {
             return;
         }
+        self.start_race_bots(table, st);
         let pending = st.game.game().pending();
         let key = (st.game.records().len(), st.game.record().steps.len());
         for seat in Seat::BOTH {
@@ -533,6 +583,54 @@ impl<S: Store> Hub<S> {
                     if let Err(e) = hub.act(&table, seat, Action::Submit(mv.clone())).await {
                         tracing::warn!("bot move `{mv}` in match {}: {e}", table.id);
                     }
+                }
+            });
+        }
+    }
+
+    /// Bot seats answer an open trivia race: after their answer time (counted from the question,
+    /// or from the end of their lockout) they answer, right with the configured accuracy.
+    fn start_race_bots(self: &Arc<Self>, table: &Arc<Table>, st: &mut TableState) {
+        let Some(race) = st.game.race().filter(|r| !r.is_over()) else {
+            return;
+        };
+        let Some(start) = st.meta.started_at else {
+            return;
+        };
+        let question = race.question().clone();
+        let opened = race.opened_at();
+        let decoys: Vec<colosseum_trivia::Question> = st
+            .game
+            .bank()
+            .map(|b| b.questions().to_vec())
+            .unwrap_or_default();
+        let settings = st.meta.race_bot.unwrap_or(DEFAULT_RACE_BOT);
+        for seat in Seat::BOTH {
+            if !matches!(st.meta.config.player(seat), Player::Bot { .. }) {
+                continue;
+            }
+            let from = race.lockout_until(seat).unwrap_or(opened).max(opened);
+            let key = (opened, from);
+            if st.race_busy[seat.index()] == Some(key) {
+                continue;
+            }
+            st.race_busy[seat.index()] = Some(key);
+            let seed = st.meta.config.seed ^ from.rotate_left(17) ^ (seat.index() as u64);
+            let mut rng = BotAnswerer::rng(seed);
+            let answer = settings.answer(&question, &decoys, &mut rng);
+            let at_wall = start + from + answer.delay_ms;
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                let wait = at_wall.saturating_sub(hub.clock.now_ms());
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let action = Action::Answer {
+                    text: answer.text,
+                    race: Some(opened),
+                };
+                // Refusals (the race is over, the bot was too late) are expected and harmless.
+                if let Err(e) = hub.act(&table, seat, action).await {
+                    tracing::debug!("race bot in match {}: {e}", table.id);
                 }
             });
         }

@@ -25,6 +25,7 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         created_at,
         started_at: None,
         result: None,
+        race_bot: None,
     }
 }
 

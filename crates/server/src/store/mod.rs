@@ -23,7 +23,7 @@ pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// Everything about a match except its log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredMatch {
     /// The match id (public: it is in the spectator link).
     pub id: String,
@@ -41,6 +41,9 @@ pub struct StoredMatch {
     pub started_at: Option<u64>,
     /// The result, once the match is over.
     pub result: Option<MatchResult>,
+    /// How bot seats answer a live Cauldron's trivia (The Witch's Brew with `cauldron=live`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race_bot: Option<colosseum_trivia::BotAnswerer>,
 }
 
 impl StoredMatch {
