@@ -537,6 +537,12 @@ impl Match {
         &self.record
     }
 
+    /// Which game of the match is being played: 1, or 2 after a drawn game was replayed.
+    #[must_use]
+    pub fn game_number(&self) -> usize {
+        self.earlier.len() + 1
+    }
+
     /// The records of every game of the match, earlier (drawn, replayed) games first.
     #[must_use]
     pub fn records(&self) -> Vec<Record> {

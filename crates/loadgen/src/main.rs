@@ -292,6 +292,13 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
     Ok(totals)
 }
 
+/// Small buffers, as the server uses: tungstenite zeroes its whole read buffer.
+fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
+    tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
+}
+
 /// One seat: joins and plays random legal moves until the match is over.
 async fn client(
     url: &str,
@@ -304,7 +311,7 @@ async fn client(
     let permit = ramp.acquire().await?;
     let (ws, _) = tokio::time::timeout(
         Duration::from_secs(30),
-        tokio_tungstenite::connect_async(url),
+        tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), true),
     )
     .await
     .context("connect timed out")??;

@@ -412,7 +412,10 @@ async fn ws<S: Store>(
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let role = state.hub.role(&table, token).await?;
     let max = state.limits.ws_message_bytes;
+    // Small buffers: messages are a few KiB, and tungstenite zeroes its whole read buffer.
     Ok(upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket: WebSocket| async move {

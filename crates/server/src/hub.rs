@@ -529,7 +529,7 @@ impl<S: Store> Hub<S> {
         }
         self.start_race_bots(table, st);
         let pending = st.game.game().pending();
-        let key = (st.game.records().len(), st.game.record().steps.len());
+        let key = (st.game.game_number(), st.game.record().steps.len());
         for seat in Seat::BOTH {
             let Player::Bot { level } = st.meta.config.player(seat) else {
                 continue;
@@ -576,7 +576,7 @@ impl<S: Store> Hub<S> {
                 };
                 let still = {
                     let st = table.state.lock().await;
-                    (st.game.records().len(), st.game.record().steps.len()) == key
+                    (st.game.game_number(), st.game.record().steps.len()) == key
                         && !st.meta.finished()
                 };
                 if still {

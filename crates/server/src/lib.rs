@@ -23,6 +23,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
+
 pub use api::{app, AppState, Limits};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ApiError;
@@ -55,6 +57,13 @@ pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyh
     let local = listener.local_addr()?;
     println!("listening on http://{local} ({resumed} unfinished matches resumed)");
     let router = app(AppState::new(hub, limits));
+    // Small messages must go out at once: without TCP_NODELAY a reveal can wait 40 ms for a
+    // delayed ACK (Nagle's algorithm).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!("TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
