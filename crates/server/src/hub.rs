@@ -215,9 +215,19 @@ impl<S: Store> Hub<S> {
             .unfinished()
             .await
             .map_err(|e| ApiError::internal("loading unfinished matches", e))?;
-        let n = loaded.len();
+        let mut n = 0;
         for (meta, log) in loaded {
             let id = meta.id.clone();
+            if !self
+                .store
+                .claim(&id)
+                .await
+                .map_err(|e| ApiError::internal("claiming a match", e))?
+            {
+                tracing::info!("match {id} is served by another process");
+                continue;
+            }
+            n += 1;
             let table = self.install(meta, &log)?;
             let mut st = table.state.lock().await;
             if let Some(start) = st.meta.started_at {
@@ -322,6 +332,10 @@ impl<S: Store> Hub<S> {
             .create(&meta)
             .await
             .map_err(|e| ApiError::internal("creating a match", e))?;
+        self.store
+            .claim(&meta.id)
+            .await
+            .map_err(|e| ApiError::internal("claiming a match", e))?;
         let id = meta.id.clone();
         let table = self.install_match(meta, game, 0);
         {
@@ -353,11 +367,31 @@ impl<S: Store> Hub<S> {
         {
             return Ok(t.clone());
         }
-        match self.store.load(id).await {
-            Ok(Some((meta, log))) => self.install(meta, &log),
-            Ok(None) => Err(ApiError::not_found(format!("no match `{id}`"))),
-            Err(e) => Err(ApiError::internal("loading a match", e)),
+        let (meta, log) = match self.store.load(id).await {
+            Ok(Some(loaded)) => loaded,
+            Ok(None) => return Err(ApiError::not_found(format!("no match `{id}`"))),
+            Err(e) => return Err(ApiError::internal("loading a match", e)),
+        };
+        if meta.finished() {
+            return self.install(meta, &log);
         }
+        // An unfinished match this process does not serve yet (another process created it, or
+        // served it and died): claim it, or say where it is.
+        if !self
+            .store
+            .claim(id)
+            .await
+            .map_err(|e| ApiError::internal("claiming a match", e))?
+        {
+            return Err(ApiError::conflict(
+                "elsewhere",
+                "this match is served by another server process; connect to that one",
+            ));
+        }
+        let table = self.install(meta, &log)?;
+        self.tick(&table).await?;
+        self.start_timer(&table);
+        Ok(table)
     }
 
     /// Who `token` is at `table`: no token is a spectator; a seat's token is that seat; any other

@@ -108,6 +108,10 @@ pub trait Store: Send + Sync + 'static {
     fn load(&self, id: &str) -> impl Future<Output = Result<Option<Loaded>, StoreError>> + Send;
     /// Every unfinished match with its log, oldest first.
     fn unfinished(&self) -> impl Future<Output = Result<Vec<Loaded>, StoreError>> + Send;
+    /// Claims match `id` for this process, for as long as the store is open: `false` if another
+    /// process holds it. A process serves (ticks, appends to) only the unfinished matches it
+    /// has claimed; with one process per store (SQLite) every claim succeeds.
+    fn claim(&self, id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
     /// The most recently created finished matches, newest first.
     fn recent_finished(
         &self,
@@ -152,6 +156,12 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.unfinished().await,
             AnyStore::Postgres(s) => s.unfinished().await,
+        }
+    }
+    async fn claim(&self, id: &str) -> Result<bool, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.claim(id).await,
+            AnyStore::Postgres(s) => s.claim(id).await,
         }
     }
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {

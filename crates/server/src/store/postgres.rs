@@ -157,6 +157,16 @@ impl Store for PostgresStore {
         Ok(out)
     }
 
+    async fn claim(&self, id: &str) -> Result<bool, StoreError> {
+        // A session-level advisory lock: held while this connection lives, released by
+        // PostgreSQL when the process dies, so a restarted or surviving process can claim it.
+        let row = self
+            .client
+            .query_one("SELECT pg_try_advisory_lock(hashtext($1)::BIGINT)", &[&id])
+            .await?;
+        Ok(row.get(0))
+    }
+
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
         let rows = self
             .client
