@@ -497,3 +497,89 @@ async fn every_game_can_be_played_against_a_bot() {
         }
     }
 }
+
+/// All-In Goofspiel's starter puts cards down face down: over the API, the responder and a
+/// spectator learn how many, never which, until the responder has answered.
+#[tokio::test]
+async fn face_down_cards_never_cross_the_wire_before_the_reveal() {
+    let s = server();
+    let mut checked = 0;
+    for seed in 1..=4 {
+        let (id, tokens) = s
+            .start(json!({"game": "all-in-goofspiel", "seed": seed, "time": {"kind": "untimed"}}))
+            .await;
+        let tokens = tokens.map(Option::unwrap);
+        let table = s.hub.table(&id).await.unwrap();
+        for n in 0..60u64 {
+            let (_, spectator) = s
+                .call("GET", &format!("/api/matches/{id}"), None, None)
+                .await;
+            if spectator["status"] == "finished" {
+                break;
+            }
+            let current = &spectator["match"]["view"]["current"];
+            let starter: Seat = serde_json::from_value(current["starter"].clone()).unwrap();
+            let seat = if current["face_down_count"].is_null() {
+                starter
+            } else {
+                starter.other()
+            };
+            // A starter's play of two or more cards, so that its number is telling.
+            let mut mv = s.hub.random_move_for_tests(&table, seat, n).await.unwrap();
+            if seat == starter {
+                for k in 0..50 {
+                    if mv.split_whitespace().count() >= 2 {
+                        break;
+                    }
+                    mv = s
+                        .hub
+                        .random_move_for_tests(&table, seat, 1000 * n + k)
+                        .await
+                        .unwrap();
+                }
+            }
+            let token = &tokens[seat.index()];
+            let (st, v) = s
+                .call(
+                    "POST",
+                    &format!("/api/matches/{id}/submit"),
+                    Some(token),
+                    Some(json!({"move": mv})),
+                )
+                .await;
+            assert_eq!(st, StatusCode::OK, "{v}");
+            if seat != starter || mv.split_whitespace().count() < 2 {
+                continue;
+            }
+            // The starter sees its own cards; the responder and a spectator do not.
+            let cards: Vec<i64> = mv.split_whitespace().map(|c| c.parse().unwrap()).collect();
+            assert_eq!(
+                v["match"]["view"]["current"]["face_down_cards"],
+                json!(cards),
+                "{v}"
+            );
+            let number: String = mv.split_whitespace().collect();
+            for viewer in [Some(tokens[starter.other().index()].as_str()), None] {
+                let (_, other) = s
+                    .call("GET", &format!("/api/matches/{id}"), viewer, None)
+                    .await;
+                let current = &other["match"]["view"]["current"];
+                assert_eq!(current["face_down_count"], cards.len(), "{other}");
+                assert!(current["face_down_cards"].is_null(), "{other}");
+                let hand = &other["match"]["view"]["hands"][starter.to_string()];
+                for c in &cards {
+                    assert!(
+                        hand.as_array().unwrap().contains(&json!(c)),
+                        "the hand gives the card away: {other}"
+                    );
+                }
+                assert!(
+                    !other.to_string().contains(&format!("\"{number}\"")),
+                    "{other}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} face-down plays checked");
+}
