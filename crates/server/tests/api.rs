@@ -583,3 +583,74 @@ async fn face_down_cards_never_cross_the_wire_before_the_reveal() {
     }
     assert!(checked >= 5, "only {checked} face-down plays checked");
 }
+
+/// A bot thinks on the blocking pool: on a single-threaded runtime, a whole other match is
+/// played while a bot with a 3-second budget is still thinking.
+#[tokio::test(flavor = "current_thread")]
+async fn a_thinking_bot_does_not_stall_other_tables() {
+    let s = server();
+    let (slow, tokens) = s
+        .start(json!({
+            "game": "goofspiel", "options": {"cards": "13"}, "time": {"kind": "untimed"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:ms=3000"}],
+        }))
+        .await;
+    let t = tokens[0].clone().unwrap();
+    let (st, _) = s
+        .call(
+            "POST",
+            &format!("/api/matches/{slow}/submit"),
+            Some(&t),
+            Some(json!({"move": "13"})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    // Let the bot's task start thinking.
+    tokio::task::yield_now().await;
+    let (other, tokens) = s.start(goofspiel(5)).await;
+    let [t1, t2] = tokens.map(Option::unwrap);
+    for bid in 1..=5 {
+        for t in [&t1, &t2] {
+            let (st, v) = s
+                .call(
+                    "POST",
+                    &format!("/api/matches/{other}/submit"),
+                    Some(t),
+                    Some(json!({"move": bid.to_string()})),
+                )
+                .await;
+            assert_eq!(st, StatusCode::OK, "{v}");
+        }
+    }
+    let (_, done) = s
+        .call("GET", &format!("/api/matches/{other}"), None, None)
+        .await;
+    assert_eq!(done["status"], "finished");
+    let (_, waiting) = s
+        .call("GET", &format!("/api/matches/{slow}"), None, None)
+        .await;
+    assert_eq!(
+        waiting["match"]["seats"]["p2"]["submitted"], false,
+        "the bot should still be thinking"
+    );
+    // And it does answer.
+    let table = s.hub.table(&slow).await.unwrap();
+    let mut updates = Hub::<SqliteStore>::subscribe(&table);
+    tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        loop {
+            let v = s
+                .hub
+                .state(&table, colosseum_engine::Viewer::Spectator)
+                .await;
+            if v["match"]["view"]["turns"]
+                .as_array()
+                .is_some_and(|t| !t.is_empty())
+            {
+                break;
+            }
+            updates.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the bot moves within 30 s");
+}
