@@ -200,3 +200,78 @@ async fn a_connection_that_floods_is_rate_limited() {
         "{pongs} pongs, {limited} refused"
     );
 }
+
+/// `serve_socket` without a network: the socket's halves are channels.
+#[tokio::test]
+async fn the_socket_logic_runs_over_channels() {
+    use axum::extract::ws::Message as AxumMessage;
+    use colosseum_engine::{Seat, Viewer};
+    use colosseum_server::api::serve_socket;
+
+    let clock = Arc::new(ManualClock::at(1));
+    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
+    let state = AppState::new(hub.clone(), Limits::default());
+    let created = hub
+        .create(
+            serde_json::from_value::<CreateMatch>(
+                json!({"game": "goofspiel", "options": {"cards": "3"}}),
+            )
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let table = hub.table(&created.id).await.unwrap();
+
+    let (to_client, mut from_server) = tokio::sync::mpsc::unbounded_channel::<AxumMessage>();
+    let (to_server, from_client) = tokio::sync::mpsc::unbounded_channel::<AxumMessage>();
+    let sink = Box::pin(futures_util::sink::unfold(
+        to_client,
+        |tx, msg: AxumMessage| async move {
+            tx.send(msg).map_err(|_| "closed")?;
+            Ok::<_, &str>(tx)
+        },
+    ));
+    let stream = Box::pin(futures_util::stream::unfold(
+        from_client,
+        |mut rx| async move { rx.recv().await.map(|m| (Ok::<_, std::io::Error>(m), rx)) },
+    ));
+    let task = tokio::spawn(serve_socket(
+        state,
+        table.clone(),
+        Viewer::Seat(Seat::P1),
+        sink,
+        stream,
+    ));
+
+    let recv = |rx: &mut tokio::sync::mpsc::UnboundedReceiver<AxumMessage>| {
+        let msg = rx.try_recv();
+        msg.ok().map(|m| match m {
+            AxumMessage::Text(t) => serde_json::from_str::<Value>(&t).unwrap(),
+            other => panic!("{other:?}"),
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let first = recv(&mut from_server).expect("the state at once");
+    assert_eq!(first["you"], "p1");
+    to_server
+        .send(AxumMessage::Text(
+            json!({"type": "join"}).to_string().into(),
+        ))
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let mut seen = Vec::new();
+    while let Some(v) = recv(&mut from_server) {
+        seen.push(v);
+    }
+    assert!(
+        seen.iter().any(|v| v["type"] == "ok" && v["to"] == "join"),
+        "{seen:?}"
+    );
+    assert!(seen.iter().any(|v| v["joined"]["p1"] == true), "{seen:?}");
+    // Closing the client's side ends the connection.
+    drop(to_server);
+    tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .unwrap()
+        .unwrap();
+}
