@@ -352,9 +352,17 @@ function witchsBrew(v, ctx, state) {
   const rounds = v.rounds || [];
   const cauldron = v.cauldron_rounds || [];
   const lastRound = rounds[rounds.length - 1];
-  const describe = (x) => {
-    if (!x || typeof x !== 'object') return String(x ?? '');
-    return Object.entries(x).map(([k, val]) => `${k}: ${typeof val === 'object' && val !== null ? JSON.stringify(val) : val}`).join(', ');
+  const describe = (r) => {
+    if (!r || typeof r !== 'object') return String(r ?? '');
+    const plays = r.plays || [];
+    const parts = [`round ${r.round}: ${name(ctx, 'p1')} played ${plays[0] ?? '?'}${r.values ? ` (${r.values[0]})` : ''}, ${name(ctx, 'p2')} played ${plays[1] ?? '?'}${r.values ? ` (${r.values[1]})` : ''}`];
+    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'nobody won');
+    if (r.placed?.length) parts.push(`stones ${r.placed.join(', ')} (winner, loser, gray)`);
+    ['p1', 'p2'].forEach((seat, i) => {
+      if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);
+      if (r.copied?.[i]) parts.push(`${seat} copied ${r.copied[i]}`);
+    });
+    return parts.join('; ');
   };
   return {
     board,
@@ -364,10 +372,10 @@ function witchsBrew(v, ctx, state) {
       table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', pl.p1?.points ?? 0, pl.p2?.points ?? 0], ['Diminish penalty', pl.p1?.diminish_penalty ?? 0, pl.p2?.diminish_penalty ?? 0]]),
       h('p', {}, `Scoring after rounds ${(v.scoring_rounds_to_come || []).join(', ') || '–'}; placement round ${v.placement_round ?? 0}.`),
       condRows.length ? table(['player', 'condition', 'what', 'points', 'round', 'now'], condRows) : null),
-    reveal: lastRound ? h('p', {}, `Last placement round: ${describe(lastRound)}`) : cauldron.length ? h('p', {}, `Last Cauldron round ${cauldron[cauldron.length - 1].round}: ${cauldron[cauldron.length - 1].winner ?? 'nobody'} won the race for ${cauldron[cauldron.length - 1].pair.join(' / ')}.`) : null,
+    reveal: lastRound ? h('p', {}, `Placement ${describe(lastRound)}.`) : cauldron.length ? h('p', {}, `Last Cauldron round ${cauldron[cauldron.length - 1].round}: ${cauldron[cauldron.length - 1].winner ?? 'nobody'} won the race for ${cauldron[cauldron.length - 1].pair.join(' / ')}.`) : null,
     log: list([
       ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ?? 'none'}${c.discarded ? ' (discarded)' : ''}`),
-      ...rounds.map((r, i) => `placement ${r.round ?? i + 1}: ${describe(r)}`)]),
+      ...rounds.map((r) => `placement ${describe(r)}`)]),
   };
 }
 

@@ -67,7 +67,10 @@ async function main() {
       h('button', { type: 'button', onclick: () => { slider.value = slider.max; show(); } }, 'end \u23ed')),
     label,
     h('div', { class: 'table' }, board, side));
-  setGame(0);
+  // Open on the deciding game (the last one; earlier ones were drawn and replayed).
+  const lastGame = data.games.length - 1;
+  if (gameSel) gameSel.value = String(lastGame);
+  setGame(lastGame);
 }
 
 main();
