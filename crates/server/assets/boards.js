@@ -27,7 +27,7 @@ function card(label, { move, ctx, title, dim, cls } = {}) {
   const chosen = move !== undefined && ctx?.submission === move;
   return h('button', {
     type: 'button',
-    class: `card${dim ? ' dim' : ''}${chosen ? ' chosen' : ''}${cls ? ` ${cls}` : ''}`,
+    class: `pcard${dim ? ' dim' : ''}${chosen ? ' chosen' : ''}${cls ? ` ${cls}` : ''}`,
     disabled: !playable,
     title,
     'data-move': move,
@@ -92,7 +92,7 @@ function goofspiel(v, ctx) {
   });
   const hands = ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
     h('span', { class: 'who' }, seat === you ? 'Your hand' : `${name(ctx, seat)}\u2019s hand`),
-    (v.hands?.[seat] || []).map((c) => (seat === you ? card(String(c), { move: String(c), ctx }) : h('span', { class: 'card mini' }, c)))));
+    (v.hands?.[seat] || []).map((c) => (seat === you ? card(String(c), { move: String(c), ctx }) : h('span', { class: 'pcard mini' }, c)))));
   const turns = v.turns || [];
   const last = turns[turns.length - 1];
   return {
@@ -126,12 +126,13 @@ function squareGoofspiel(v, ctx) {
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, `${seat === you ? 'Your hand' : `${name(ctx, seat)}\u2019s hand`} (strength ${handOf(seat).strength})`),
       seat === you ? [card('pass', { move: 'pass', ctx }), ...[...new Set(handOf(seat).cards)].map((c) => card(`${c} \u00d7${handOf(seat).cards.filter((x) => x === c).length}`, { move: String(c), ctx }))]
-        : handOf(seat).cards.map((c) => h('span', { class: 'card mini' }, c)))));
+        : handOf(seat).cards.map((c) => h('span', { class: 'pcard mini' }, c)))));
   const lines = (v.lines || []).map((l) => [l.line, l.worth, `${l.cells[0]} / ${l.cells[1]}`, `${l.totals[0]} / ${l.totals[1]}`, l.winner ? name(ctx, l.winner) : '–']);
   const auctions = v.auctions || [];
   const last = auctions[auctions.length - 1];
   return {
     board,
+    legend: `Blue cells are ${name(ctx, 'p1')}\u2019s, red ${name(ctx, 'p2')}\u2019s; letters are this phase\u2019s auctions in order, the ringed one is up now.`,
     hand,
     score: h('div', {},
       h('p', {}, `Line points: ${name(ctx, 'p1')} ${v.line_points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.line_points?.p2 ?? 0}. Phase ${v.phase ?? '–'}; up now: ${v.up_now ?? '–'}.`),
@@ -157,10 +158,10 @@ function allIn(v, ctx) {
   const mine = you ? v.hands?.[you] || [] : [];
   const hand = h('div', {},
     you ? h('div', { class: 'hand-row' }, h('span', { class: 'who' }, 'Your hand: click cards to add them in order, then Submit'),
-      mine.map((c) => h('button', { type: 'button', class: 'card', disabled: !ctx.canAct, 'data-card': c, onclick: () => ctx.addToBox(String(c)) }, c)),
-      h('button', { type: 'button', class: 'card', disabled: !ctx.canAct, 'data-move': 'pass', onclick: () => ctx.pick('pass') }, 'pass')) : null,
+      mine.map((c) => h('button', { type: 'button', class: 'pcard', disabled: !ctx.canAct, 'data-card': c, onclick: () => ctx.addToBox(String(c)) }, c)),
+      h('button', { type: 'button', class: 'pcard', disabled: !ctx.canAct, 'data-move': 'pass', onclick: () => ctx.pick('pass') }, 'pass')) : null,
     ['p1', 'p2'].filter((x) => x !== you).map((seat) => h('div', { class: 'hand-row' }, h('span', { class: 'who' }, `${name(ctx, seat)}\u2019s hand`),
-      (v.hands?.[seat] || []).map((c) => h('span', { class: 'card mini' }, c)))));
+      (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)))));
   const rounds = v.rounds || [];
   const last = rounds[rounds.length - 1];
   const play = (r, seat) => `${(r.cards[seat] || []).join(' ') || 'nothing'} = ${r.numbers[seat]}`;
@@ -216,6 +217,7 @@ function thwart(v, ctx, state) {
   const lr = v.last_round;
   return {
     board,
+    legend: `Black: ${name(ctx, 'p1')}; white: ${name(ctx, 'p2')}. A ring marks a double stone (weight 2); a cross a burned cell.`,
     hand: ctx.you ? h('p', { class: 'hint' }, 'Click an empty cell for your black stone, then another for your white stone (or type `B d4 W e5`).') : null,
     score: table(['colour', 'player', 'groups', 'product'], [
       ['black', name(ctx, v.black?.seat || 'p1'), groups(v.black), v.black?.product ?? 0],
@@ -281,13 +283,14 @@ function galespiel(v, ctx, state) {
       h('span', { class: 'who' }, `${seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`} (${pl[seat]?.colour ?? ''})`),
       cardsOf(seat).map((c) => (seat === you
         ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, title: c.effects })
-        : h('span', { class: `card mini${c.in_hand ? '' : ' dim'}`, title: c.effects }, `${c.value}${c.upgraded ? '+' : ''}`))))),
+        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}`, title: c.effects }, `${c.value}${c.upgraded ? '+' : ''}`))))),
     building ? h('p', { class: 'hint' }, 'Click free spots to choose bridges (their costs are shown), then Submit; or play `done`.') : null);
   const lr = v.last_round;
   const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
   const row = (k, f) => [k, f(pl.p1 || {}), f(pl.p2 || {})];
   return {
     board: svg,
+    legend: `Brown (${name(ctx, 'p1')}) joins left to right, blue (${name(ctx, 'p2')}) top to bottom; circles are free spots with their cost in M.`,
     hand,
     score: h('div', {},
       h('p', {}, `Prize up now: ${v.prize ?? '–'} M; still to come this cycle: ${(v.prizes_left || []).join(' ') || '–'}${v.upcoming?.some((x) => x !== null) ? `; you know the next: ${v.upcoming.map((x) => x ?? '?').join(' ')}` : ''}.`),
@@ -328,7 +331,7 @@ function witchsBrew(v, ctx, state) {
     v.waiting_for ? h('p', { class: 'waiting-for' }, `Waiting for ${v.waiting_for}.`) : null,
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`),
-      (pl[seat]?.hand || []).map((c) => h('span', { class: 'card mini' }, c)),
+      (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini' }, c)),
       pl[seat]?.duplicard ? h('span', { class: 'tag' }, 'Duplicard') : null,
       pl[seat]?.discard ? h('span', { class: 'tag' }, 'Discard') : null)));
   // Intermission: assign each condition to round 6, 9 or 12.
@@ -343,12 +346,16 @@ function witchsBrew(v, ctx, state) {
       conds.map((c) => h('label', { class: 'option' }, `${c} `, h('select', { 'data-condition': c, onchange: (e) => { choice[c] = e.target.value; ctx.compose(text()); } },
         ['6', '9', '12'].map((r) => h('option', { value: r, selected: choice[c] === r }, `round ${r}`))))));
   }
-  const condRows = [];
-  for (const seat of ['p1', 'p2']) {
-    for (const c of pl[seat]?.conditions || []) {
-      condRows.push([name(ctx, seat), c.condition, c.text, c.points, c.round ?? '–', c.scored ? 'scored' : c.checked ? 'missed' : c.met_now ? 'met now' : 'not met']);
-    }
-  }
+  const condTable = (seat) => {
+    const cs = pl[seat]?.conditions || [];
+    if (!cs.length) return null;
+    return h('div', { class: 'scroll' }, h('table', { class: 'score conditions' },
+      h('caption', {}, `${name(ctx, seat)}\u2019s victory conditions`),
+      h('thead', {}, h('tr', {}, ['', 'condition', 'pts', 'round', 'now'].map((x) => h('th', {}, x)))),
+      h('tbody', {}, cs.map((c) => h('tr', { class: c.scored ? 'scored' : c.met_now && !c.checked ? 'met' : '' },
+        h('td', {}, c.condition), h('td', {}, c.text), h('td', {}, c.points), h('td', {}, c.round ?? '\u2013'),
+        h('td', {}, c.scored ? 'scored' : c.checked ? 'missed' : c.met_now ? 'met now' : 'not met'))))));
+  };
   const rounds = v.rounds || [];
   const cauldron = v.cauldron_rounds || [];
   const lastRound = rounds[rounds.length - 1];
@@ -357,7 +364,7 @@ function witchsBrew(v, ctx, state) {
     const plays = r.plays || [];
     const parts = [`round ${r.round}: ${name(ctx, 'p1')} played ${plays[0] ?? '?'}${r.values ? ` (${r.values[0]})` : ''}, ${name(ctx, 'p2')} played ${plays[1] ?? '?'}${r.values ? ` (${r.values[1]})` : ''}`];
     parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'nobody won');
-    if (r.placed?.length) parts.push(`stones ${r.placed.join(', ')} (winner, loser, gray)`);
+    if (r.placed?.length) parts.push(`stones ${r.placed.map((x) => x ?? '\u2013').join(', ')} (winner, loser, gray)`);
     ['p1', 'p2'].forEach((seat, i) => {
       if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);
       if (r.copied?.[i]) parts.push(`${seat} copied ${r.copied[i]}`);
@@ -366,12 +373,13 @@ function witchsBrew(v, ctx, state) {
   };
   return {
     board,
+    legend: `Blue stones: ${name(ctx, 'p1')}; red: ${name(ctx, 'p2')}; gray: neutral. Light-blue cells are frozen.`,
     hand,
     tools,
     score: h('div', {},
       table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', pl.p1?.points ?? 0, pl.p2?.points ?? 0], ['Diminish penalty', pl.p1?.diminish_penalty ?? 0, pl.p2?.diminish_penalty ?? 0]]),
       h('p', {}, `Scoring after rounds ${(v.scoring_rounds_to_come || []).join(', ') || '–'}; placement round ${v.placement_round ?? 0}.`),
-      condRows.length ? table(['player', 'condition', 'what', 'points', 'round', 'now'], condRows) : null),
+      condTable('p1'), condTable('p2')),
     reveal: lastRound ? h('p', {}, `Placement ${describe(lastRound)}.`) : cauldron.length ? h('p', {}, `Last Cauldron round ${cauldron[cauldron.length - 1].round}: ${cauldron[cauldron.length - 1].winner ?? 'nobody'} won the race for ${cauldron[cauldron.length - 1].pair.join(' / ')}.`) : null,
     log: list([
       ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ?? 'none'}${c.discarded ? ' (discarded)' : ''}`),

@@ -138,7 +138,7 @@ async function main() {
       h('h2', {}, 'Open and live matches'),
       res.data.matches.length ? h('ul', { class: 'matches' }, res.data.matches.map(row)) : h('p', { class: 'muted' }, 'None right now.'),
       h('h2', {}, 'Finished'),
-      res.data.finished.length ? h('ul', { class: 'matches' }, res.data.finished.map(row)) : h('p', { class: 'muted' }, 'None yet.'));
+      res.data.finished.length ? h('ul', { class: 'matches' }, res.data.finished.slice(0, 15).map(row)) : h('p', { class: 'muted' }, 'None yet.'));
     const my = JSON.parse(localStorage.getItem(MINE) || '[]');
     mine.replaceChildren(...(my.length ? [h('h2', {}, 'Your seats (this browser)'),
       h('ul', { class: 'matches' }, my.map((e) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`))))] : []));

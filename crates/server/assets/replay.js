@@ -35,7 +35,7 @@ async function main() {
     const f = g.frames[k];
     label.textContent = `Step ${k} of ${g.frames.length - 1}: ${stepText(f.step)}`;
     const parts = render(g.record.game, f.view, { you: null, names, legal: null, canAct: false, submission: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
-    board.replaceChildren(...[parts.board].filter(Boolean));
+    board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
     side.replaceChildren(
       h('section', { class: 'panel' }, h('h2', {}, 'Score'), parts.score || '\u2014'),
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),

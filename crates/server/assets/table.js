@@ -230,6 +230,7 @@ function renderAll() {
   // Result.
   if (m.result) {
     const r = resultText(m);
+    if (!el.message.classList.contains('error')) showMessage('', '');
     el.result.hidden = false;
     el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
       h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
@@ -238,11 +239,14 @@ function renderAll() {
     el.result.hidden = true;
   }
 
-  el.board.replaceChildren(...[parts.board].filter(Boolean));
+  el.board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
+  el.board.hidden = !parts.board;
   el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
   el.reveal.replaceChildren(h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.'));
   el.log.replaceChildren(h('h2', {}, 'Moves'), parts.log || h('p', { class: 'muted' }, '\u2014'));
+  const ol = el.log.querySelector('ol.log');
+  if (ol) ol.scrollTop = ol.scrollHeight;
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
 
   // Actions (seats only).
