@@ -100,7 +100,7 @@ function goofspiel(v, ctx) {
     hand: h('div', {}, you === 'p2' ? hands.reverse() : hands),
     score: table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', v.points?.p1, v.points?.p2]]),
     reveal: last ? h('p', {}, `For prize ${last.prize}: ${name(ctx, 'p1')} played ${last.p1}, ${name(ctx, 'p2')} played ${last.p2}; ${last.winner ? `${name(ctx, last.winner)} takes it` : 'a tie, nobody takes it'}.`) : null,
-    log: list(turns.map((t, i) => `${i + 1}. prize ${t.prize}: p1 ${t.p1}, p2 ${t.p2} \u2192 ${t.winner || 'tie'}`)),
+    log: list(turns.map((t) => `prize ${t.prize}: p1 ${t.p1}, p2 ${t.p2} \u2192 ${t.winner || 'tie'}`)),
   };
 }
 

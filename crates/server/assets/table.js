@@ -186,6 +186,7 @@ function renderAll() {
   const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked;
   if (state.steps !== lastSteps) {
     for (const k of Object.keys(ui)) delete ui[k];
+    if (lastSteps !== -1) el.input.value = '';
     lastSteps = state.steps;
   }
   const ctx = {
@@ -298,10 +299,14 @@ function onState(msg) {
 async function main() {
   if (!id) { stop(notice('error', 'No match id in the address.')); return; }
   const res = await api(`/api/matches/${encodeURIComponent(id)}`, { token });
-  if (res.status === 404 || res.status === 403 || !res.ok) {
-    if (res.status === 0) { mount(notice('error', `Cannot reach the server: ${errorText(res)}`)); setTimeout(main, 3000); return; }
+  if (res.status === 404 || res.status === 403) {
     await check();
-    if (stopped) return;
+    return;
+  }
+  if (!res.ok) {
+    mount(notice('error', `Cannot load the table: ${errorText(res)}. Trying again in 3 s\u2026`));
+    setTimeout(main, 3000);
+    return;
   }
   title = await gameName(res.data.match.game);
   document.title = `${title} \u00b7 Colosseum`;
