@@ -266,6 +266,32 @@ test('a lost connection is shown on screen and comes back by itself', async () =
   await page.context().close();
 });
 
+test('keyboard only: board cells take Enter, "/" focuses the notation box', async () => {
+  const c = await apiCreate({ game: 'thwart-omega', options: { size: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage({ width: 390, height: 844 });
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Kim');
+  assert.ok(await myTurn(page, 'p1'));
+  let st = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('[data-cell=a1]').focus();
+  await page.keyboard.press('Enter');
+  assert.match(await page.locator('#notation').inputValue(), /^B a1 W \s*$/);
+  await page.locator('[data-cell=b2]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.match(await page.locator('#reveal').innerText(), /Kim played B a1 W b2/);
+  assert.ok(await myTurn(page, 'p1'));
+  st = await page.evaluate(() => document.body.dataset.steps);
+  const empty = await page.locator('#board .cell.clickable').evaluateAll((cells) => cells.map((x) => x.dataset.cell));
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('/');
+  await page.keyboard.type(`B ${empty[0]} W ${empty[1]}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('bad and unknown links are shown plainly', async () => {
   const c = await apiCreate({ game: 'goofspiel', time: { kind: 'untimed' } });
   const page = await newPage();

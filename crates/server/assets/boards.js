@@ -284,7 +284,9 @@ function galespiel(v, ctx, state) {
       cardsOf(seat).map((c) => (seat === you
         ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, title: c.effects })
         : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}`, title: c.effects }, `${c.value}${c.upgraded ? '+' : ''}`))))),
-    building ? h('p', { class: 'hint' }, 'Click free spots to choose bridges (their costs are shown), then Submit; or play `done`.') : null);
+    building ? h('p', { class: 'hint', 'data-testid': 'build-hint' }, chosen.length
+      ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`
+      : 'Click free spots to choose bridges (their costs are shown), then Submit; or play `done`.') : null);
   const lr = v.last_round;
   const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
   const row = (k, f) => [k, f(pl.p1 || {}), f(pl.p2 || {})];

@@ -25,7 +25,7 @@ const el = {
   players: h('div', { class: 'players' }),
   board: h('div', { id: 'board', class: 'board-box' }),
   tools: h('div', { id: 'tools' }),
-  status: h('p', { id: 'status', class: 'status-line' }),
+  status: h('p', { id: 'status', class: 'status-line', 'aria-live': 'polite' }),
   legal: h('div', { id: 'legal' }),
   hand: h('section', { id: 'hand', class: 'panel' }),
   score: h('section', { id: 'score', class: 'panel' }),

@@ -101,7 +101,7 @@ fn shell(title: &str, script: &str) -> Response {
          <script type=\"module\" src=\"/assets/{script}.js\"></script></head>\
          <body data-page=\"{script}\"><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a>\
          <nav><a href=\"/\">Lobby</a> <a href=\"/rules/goofspiel\">Rules</a></nav></header>\
-         <main id=\"app\" aria-live=\"polite\"><p>Loading…</p>\
+         <main id=\"app\"><p>Loading…</p>\
          <noscript><p class=\"notice error\">This page needs JavaScript.</p></noscript></main>\
          </body></html>\n"
     ))
