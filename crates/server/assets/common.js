@@ -178,3 +178,8 @@ export function markdown(src) {
   }
   return out;
 }
+
+/** How a match ended, in words (the result's `by`). */
+export function endedBy(by) {
+  return { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[by] || by;
+}

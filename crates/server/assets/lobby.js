@@ -112,7 +112,7 @@ async function main() {
     }
     const { id, links } = res.data;
     const friendSeat = mySeat === 'p1' ? 'p2' : 'p1';
-    remember({ id, game: g.name, link: links[mySeat], at: Date.now() });
+    remember({ id, game: g.name, link: links[mySeat], invite: links[friendSeat] || null, at: Date.now() });
     result.replaceChildren(h('div', { class: 'card' },
       h('h2', {}, `${g.name}: match ${id}`),
       h('p', {}, h('a', { class: 'button primary', href: links[mySeat], 'data-testid': 'play-link' }, 'Go to your seat')),

@@ -1,5 +1,5 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
-import { h, api, errorText, gameName, mount, notice } from './common.js';
+import { h, api, errorText, gameName, mount, notice, endedBy } from './common.js';
 import { render } from './boards.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -36,12 +36,12 @@ async function main() {
     label.textContent = `Step ${k} of ${g.frames.length - 1}: ${stepText(f.step)}`;
     const parts = render(g.record.game, f.view, { you: null, names, legal: null, canAct: false, submission: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
     board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
-    side.replaceChildren(
+    side.replaceChildren(...[
       h('section', { class: 'panel' }, h('h2', {}, 'Score'), parts.score || '\u2014'),
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),
-      h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand || '\u2014'),
+      parts.hand ? h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand) : null,
       h('section', { class: 'panel' }, h('h2', {}, 'Moves'), parts.log || '\u2014'),
-      h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || '')));
+      h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || ''))].filter(Boolean));
   };
   const setGame = (i) => {
     gameIndex = i;
@@ -57,14 +57,14 @@ async function main() {
   mount(
     h('h1', {}, `Replay: ${title}`),
     h('p', { class: 'muted' }, `Match ${data.id}: ${who('p1')} vs ${who('p2')} \u00b7 `, h('a', { href: `/m/${data.id}` }, 'the table')),
-    r ? h('div', { class: 'card result', id: 'result' }, h('h2', {}, r.winner ? `${who(r.winner)} won` : 'A draw'), h('p', {}, `${r.by}: ${r.reason}`)) : null,
+    r ? h('div', { class: 'card result', id: 'result' }, h('h2', {}, r.winner ? `${who(r.winner)} won` : 'A draw'), h('p', {}, `${endedBy(r.by)}: ${r.reason}`)) : null,
     gameSel ? h('p', {}, h('label', { for: 'replay-game' }, 'Game '), gameSel) : null,
     h('div', { class: 'replay-controls' },
-      h('button', { type: 'button', onclick: () => { slider.value = '0'; show(); } }, '\u23ee start'),
+      h('button', { type: 'button', onclick: () => { slider.value = '0'; show(); } }, '\u00ab start'),
       h('button', { type: 'button', id: 'prev', onclick: () => move(-1) }, '\u25c0 back'),
       slider,
       h('button', { type: 'button', id: 'next', onclick: () => move(1) }, 'next \u25b6'),
-      h('button', { type: 'button', onclick: () => { slider.value = slider.max; show(); } }, 'end \u23ed')),
+      h('button', { type: 'button', onclick: () => { slider.value = slider.max; show(); } }, 'end \u00bb')),
     label,
     h('div', { class: 'table' }, board, side));
   // Open on the deciding game (the last one; earlier ones were drawn and replayed).

@@ -1,6 +1,6 @@
 // The table page, /m/{id}: a seat when the fragment holds #seat=TOKEN, else a spectator.
 // It shows only what the server's state messages hold (built from this viewer's view).
-import { h, api, errorText, gameName, mount, notice, clockText, other } from './common.js';
+import { h, api, errorText, gameName, mount, notice, clockText, other, endedBy } from './common.js';
 import { render } from './boards.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -130,6 +130,16 @@ function connect() {
   });
 }
 
+/** The invite link this browser's lobby made for this match, if any. */
+function inviteLink() {
+  try {
+    const mine = JSON.parse(localStorage.getItem('colosseum.mine') || '[]').find((e) => e.id === id);
+    return mine?.invite ? new URL(mine.invite, location.origin).href : '';
+  } catch {
+    return '';
+  }
+}
+
 function seatPanel(seat) {
   const m = state.match;
   const info = m.seats[seat];
@@ -177,7 +187,7 @@ function resultText(m) {
   const names = state.names || {};
   const who = (seat) => (names[seat] ? `${names[seat]} (${seat})` : seat);
   const head = r.winner ? (state.you ? (r.winner === state.you ? 'You win' : 'You lose') : `${who(r.winner)} wins`) : 'A draw';
-  return { head, body: `${r.winner ? `${who(r.winner)} won` : 'Nobody won'} (${r.by}): ${r.reason}` };
+  return { head, body: `${r.winner ? `${who(r.winner)} won` : 'Nobody won'} ${endedBy(r.by)}: ${r.reason}` };
 }
 
 function renderAll() {
@@ -257,7 +267,7 @@ function renderAll() {
     const opp = other(you);
     const oppName = state.names?.[opp] || opp;
     let line;
-    if (state.status === 'waiting') line = state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link.` : 'Join to start.';
+    if (state.status === 'waiting') line = state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${inviteLink() ? ` ${inviteLink()}` : ' from the lobby'}.` : 'Join to start.';
     else if (m.result) line = 'The match is over.';
     else if (mine.to_act && mine.locked) line = `You played ${mine.submission} (locked). Waiting for ${oppName}.`;
     else if (mine.to_act && mine.submitted) line = `You played ${mine.submission}${mine.by_default ? ' (by default)' : ''}. You may change it until ${oppName} moves too${m.seats[opp].submitted ? '' : ', or lock it'}.`;
