@@ -107,7 +107,7 @@ function connect() {
     try { msg = JSON.parse(e.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
     else if (msg.type === 'ok') {
-      if (msg.to === 'submit') showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
+      if (msg.to === 'submit') showMessage('ok', state?.match?.pending === 'both' ? 'Move accepted. It stays hidden from your opponent until both have moved.' : 'Move accepted.');
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
