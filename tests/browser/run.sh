@@ -47,7 +47,9 @@ addr="$(head -1 "$out" | sed -n 's|^listening on \(http://[^ ]*\).*|\1|p')"
 echo "colosseum serve at $addr"
 
 export COLOSSEUM_URL="$addr"
-export SCREENSHOTS_DIR="${SCREENSHOTS_DIR:-$root/target/browser-screenshots}"
+SCREENSHOTS_DIR="${SCREENSHOTS_DIR:-target/browser-screenshots}"
+case "$SCREENSHOTS_DIR" in /*) ;; *) SCREENSHOTS_DIR="$root/$SCREENSHOTS_DIR" ;; esac
+export SCREENSHOTS_DIR
 start=$(date +%s)
 status=0
 (cd "$here" && timeout 600 node --test --test-concurrency=1 --test-reporter=spec tests.mjs) || status=$?

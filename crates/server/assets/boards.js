@@ -148,18 +148,19 @@ function allIn(v, ctx) {
   const cur = v.current || {};
   const you = ctx.you;
   const svg = s('svg', { viewBox: '0 0 360 130', class: 'board', 'aria-label': 'the round' });
-  svg.append(s('text', { x: 180, y: 22, class: 'axis' }, `Round ${cur.round ?? '–'}, worth ${cur.worth ?? '–'}: ${cur.starter ?? '?'} starts`));
+  const over = !v.current;
+  svg.append(s('text', { x: 180, y: 22, class: 'axis' }, over ? `The game is over after ${(v.rounds || []).length} rounds` : `Round ${cur.round}, worth ${cur.worth}: ${name(ctx, cur.starter)} starts, ${name(ctx, cur.responder)} responds`));
   const n = cur.face_down_count || 0;
   for (let i = 0; i < Math.min(n, 16); i++) {
     svg.append(s('rect', { x: 20 + i * 20, y: 40, width: 30, height: 44, rx: 4, class: 'card-back' }));
   }
   const down = cur.face_down_cards ? ` (yours: ${cur.face_down_cards.join(' ')})` : '';
-  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? 'the starter put down no cards' : 'waiting for the starter'));
+  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, over ? `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}` : n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? 'the starter put down no cards' : 'waiting for the starter'));
   const mine = you ? v.hands?.[you] || [] : [];
   const hand = h('div', {},
-    you ? h('div', { class: 'hand-row' }, h('span', { class: 'who' }, 'Your hand: click cards to add them in order, then Submit'),
+    you ? h('div', { class: 'hand-row' }, h('span', { class: 'who' }, ctx.canAct ? 'Your hand: click cards to add them in order, then Submit' : 'Your hand'),
       mine.map((c) => h('button', { type: 'button', class: 'pcard', disabled: !ctx.canAct, 'data-card': c, onclick: () => ctx.addToBox(String(c)) }, c)),
-      h('button', { type: 'button', class: 'pcard', disabled: !ctx.canAct, 'data-move': 'pass', onclick: () => ctx.pick('pass') }, 'pass')) : null,
+      ctx.canAct ? h('button', { type: 'button', class: 'pcard', 'data-move': 'pass', onclick: () => ctx.pick('pass') }, 'pass') : null) : null,
     ['p1', 'p2'].filter((x) => x !== you).map((seat) => h('div', { class: 'hand-row' }, h('span', { class: 'who' }, `${name(ctx, seat)}\u2019s hand`),
       (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)))));
   const rounds = v.rounds || [];

@@ -261,7 +261,7 @@ function renderAll() {
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
 
   // Actions (seats only).
-  actions.hidden = !you;
+  actions.hidden = !you || !!m.result;
   if (you) {
     const mine = m.seats[you];
     const opp = other(you);
