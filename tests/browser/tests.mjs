@@ -292,6 +292,30 @@ test('keyboard only: board cells take Enter, "/" focuses the notation box', asyn
   await page.context().close();
 });
 
+test('both clocks count down in a timed match', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '5' }, time: { kind: 'timed', per_decision_ms: 60000, bank_ms: 120000, bank_step_ms: 5000 }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const page = await newPage();
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Eve');
+  const other = await newPage();
+  await other.goto(`${BASE}${c.links.p2}`);
+  await join(other, 'Fay');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  const read = async () => Promise.all(['p1', 'p2'].map((seat) => page.locator(`[data-clock=${seat}]`).innerText()));
+  const [a1, a2] = await read();
+  assert.match(a1, /^[01]:\d\d · bank 2:00$/);
+  assert.match(a2, /^[01]:\d\d · bank 2:00$/);
+  await page.waitForTimeout(2200);
+  const [b1, b2] = await read();
+  const secs = (t) => { const [m, s] = t.split(' ')[0].split(':').map(Number); return m * 60 + s; };
+  assert.ok(secs(b1) < secs(a1) && secs(b2) < secs(a2), `counting down: ${a1} -> ${b1}, ${a2} -> ${b2}`);
+  // Once Eve has moved, her clock stops and Fay's runs on.
+  await page.locator('#legal button[data-move]').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-clock=p1]')?.textContent.startsWith('\u2014'));
+  assert.match(await page.locator('[data-clock=p2]').innerText(), /^[01]:\d\d/);
+  for (const p of [page, other]) await p.context().close();
+});
+
 test('bad and unknown links are shown plainly', async () => {
   const c = await apiCreate({ game: 'goofspiel', time: { kind: 'untimed' } });
   const page = await newPage();
