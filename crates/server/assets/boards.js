@@ -219,7 +219,7 @@ function thwart(v, ctx, state) {
   return {
     board,
     legend: `Black: ${name(ctx, 'p1')}; white: ${name(ctx, 'p2')}. A ring marks a double stone (weight 2); a cross a burned cell.`,
-    hand: ctx.you ? h('p', { class: 'hint' }, 'Click an empty cell for your black stone, then another for your white stone (or type `B d4 W e5`).') : null,
+    hand: ctx.you && ctx.canAct ? h('p', { class: 'hint' }, 'Click an empty cell for your black stone, then another for your white stone (or type `B d4 W e5`).') : null,
     score: table(['colour', 'player', 'groups', 'product'], [
       ['black', name(ctx, v.black?.seat || 'p1'), groups(v.black), v.black?.product ?? 0],
       ['white', name(ctx, v.white?.seat || 'p2'), groups(v.white), v.white?.product ?? 0]]),
