@@ -215,6 +215,10 @@ function thwart(v, ctx, state) {
     };
   });
   const groups = (x) => (x?.groups?.length ? x.groups.join(' \u00d7 ') : 'no stones');
+  // The view holds only the last round; the page keeps the rounds it has seen.
+  const memo = ctx.memory ? (ctx.memory.thwart ||= {}) : {};
+  if (v.last_round && v.rounds) memo[v.rounds] = v.last_round;
+  const seen = Object.entries(memo).map(([n, r]) => [Number(n), r]).filter(([n]) => n <= (v.rounds ?? 0)).sort((x, y) => x[0] - y[0]);
   const lr = v.last_round;
   return {
     board,
@@ -224,7 +228,9 @@ function thwart(v, ctx, state) {
       ['black', name(ctx, v.black?.seat || 'p1'), groups(v.black), v.black?.product ?? 0],
       ['white', name(ctx, v.white?.seat || 'p2'), groups(v.white), v.white?.product ?? 0]]),
     reveal: lr ? h('p', {}, `Last round: ${name(ctx, 'p1')} played ${lr.p1}, ${name(ctx, 'p2')} played ${lr.p2}.`) : null,
-    log: h('p', {}, `${v.rounds ?? 0} rounds played, ${v.empty ?? '?'} cells empty.`),
+    log: h('div', {}, h('p', {}, `${v.rounds ?? 0} rounds played, ${v.empty ?? '?'} cells empty.`),
+      seen.length ? list(seen.map(([n, r]) => `round ${n}: p1 ${r.p1}; p2 ${r.p2}`)) : null,
+      v.rounds > seen.length ? h('p', { class: 'hint' }, 'Earlier rounds are in the replay once the match ends.') : null),
   };
 }
 

@@ -14,6 +14,7 @@ let stopped = false;
 let lastSteps = -1;
 let title = '';
 const ui = {}; // half-made choices (cells clicked so far), reset at each new decision
+const memory = {}; // what the page has seen and the view no longer holds (Thwart Omega's rounds)
 
 // Persistent parts of the page (built once, so typing is never interrupted by an update).
 const el = {
@@ -210,6 +211,7 @@ function renderAll() {
     compose: (text) => { el.input.value = text; },
     addToBox: (t) => { el.input.value = `${el.input.value.trim()} ${t}`.trim(); el.input.focus(); },
     rerender: () => renderAll(),
+    memory,
   };
   const parts = render(m.game, m.view, ctx, ui);
 
