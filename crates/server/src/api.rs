@@ -140,14 +140,14 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
-        .fallback(|| async {
-            ApiError::not_found("no such page or endpoint; the API is under /api")
-        })
+        .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
             rate_limit::<S>,
         ))
         .layer(DefaultBodyLimit::max(body))
+        // The pages and their static assets, outside the API's rate limit.
+        .merge(crate::pages::router())
         .with_state(state)
 }
 

@@ -8,6 +8,7 @@
 //! * [`api`]: the axum router (HTTP commands, a WebSocket of live views), size and rate limits,
 //!   JSON errors. Every response is built from the caller's view.
 //! * [`clock`]: wall time, injected.
+//! * [`pages`]: the browser table (lobby, table, replay, rules), assets embedded.
 //!
 //! The protocol is documented in `docs/server-api.md`.
 
@@ -17,6 +18,7 @@ pub mod api;
 pub mod clock;
 pub mod error;
 pub mod hub;
+pub mod pages;
 pub mod store;
 
 use std::net::SocketAddr;

@@ -249,7 +249,7 @@ async fn bad_input_is_refused_with_a_json_reason() {
         ("POST", "/api/matches", Some(format!("{{\"game\": \"{}\"}}", "x".repeat(5000))), StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
         ("GET", "/api/matches/nosuchmatch", None, StatusCode::NOT_FOUND, "not_found"),
         ("GET", "/api/matches/..%2F..%2Fetc", None, StatusCode::NOT_FOUND, "not_found"),
-        ("GET", "/nothing/here", None, StatusCode::NOT_FOUND, "not_found"),
+        ("GET", "/api/nothing/here", None, StatusCode::NOT_FOUND, "not_found"),
     ];
     for (method, uri, body, status, code) in cases {
         let (st, v) = s.call_raw(method, uri, None, body.clone()).await;

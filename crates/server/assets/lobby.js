@@ -1,0 +1,153 @@
+// The lobby: create a match (against a friend or a bot), copy its links, list matches.
+import { h, api, errorText, games, mount, notice, copy } from './common.js';
+
+const MINE = 'colosseum.mine';
+
+function remember(entry) {
+  const list = JSON.parse(localStorage.getItem(MINE) || '[]').filter((e) => e.id !== entry.id);
+  list.unshift(entry);
+  localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20)));
+}
+
+function seatText(seat) {
+  if (!seat) return '?';
+  if (seat.player?.kind === 'bot') return `bot ${seat.player.level}`;
+  return seat.name || (seat.joined ? 'a player' : 'open seat');
+}
+
+function linkRow(label, path, testid) {
+  const url = new URL(path, location.origin).href;
+  const status = h('span', { class: 'copied', 'aria-live': 'polite' });
+  return h('div', { class: 'link-row' },
+    h('label', {}, label),
+    h('input', { type: 'text', readonly: true, value: url, 'data-testid': testid, onfocus: (e) => e.target.select() }),
+    h('button', { type: 'button', onclick: async () => { status.textContent = (await copy(url)) ? 'copied' : 'select and copy'; } }, 'Copy'),
+    status);
+}
+
+async function main() {
+  const list = await games();
+  if (!list.length) {
+    mount(notice('error', 'The server did not list any game; is it running?'));
+    return;
+  }
+  const gameSel = h('select', { id: 'game', name: 'game' }, list.map((g) => h('option', { value: g.id }, g.name)));
+  const optionsBox = h('div', { class: 'options' });
+  const summary = h('p', { class: 'summary' });
+  const levelSel = h('select', { id: 'level', name: 'level' });
+  const opp = (v, label, checked) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: v, checked }), label);
+  const seatSel = h('select', { id: 'seat', name: 'seat' }, h('option', { value: 'p1' }, 'p1 (moves first where it matters)'), h('option', { value: 'p2' }, 'p2'));
+  const timeSel = h('select', { id: 'time', name: 'time' },
+    h('option', { value: 'default' }, 'the game\u2019s default'),
+    h('option', { value: 'untimed' }, 'untimed'),
+    h('option', { value: 'custom' }, 'custom seconds a decision'));
+  const seconds = h('input', { id: 'seconds', type: 'number', min: 5, max: 86400, value: 60, disabled: true, 'aria-label': 'seconds a decision' });
+  const timeInfo = h('p', { class: 'hint' });
+  const nameIn = h('input', { id: 'name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
+  const rulesLink = h('a', { href: '#' }, 'rules');
+  const result = h('section', { id: 'created', 'aria-live': 'polite' });
+
+  function describeTime(tc) {
+    if (!tc || tc.kind === 'untimed') return 'no clocks';
+    let t = `${tc.per_decision_ms / 1000} s a decision`;
+    if (tc.per_kind_ms) t += ` (${Object.entries(tc.per_kind_ms).map(([k, v]) => `${k} ${v / 1000} s`).join(', ')})`;
+    if (tc.bank_ms) t += `, a ${tc.bank_ms / 60000}-minute bank`;
+    return t;
+  }
+
+  function showGame() {
+    const g = list.find((x) => x.id === gameSel.value);
+    summary.textContent = g.summary;
+    rulesLink.href = `/rules/${g.id}`;
+    rulesLink.textContent = `${g.name} rules`;
+    optionsBox.replaceChildren(...g.options.map((o) => h('label', { class: 'option' },
+      h('span', {}, o.name),
+      h('input', { type: 'text', name: `opt-${o.name}`, 'data-option': o.name, placeholder: o.default, title: `${o.help} (${o.allowed})` }),
+      h('small', {}, `${o.help}; ${o.allowed}; default ${o.default}`))));
+    levelSel.replaceChildren(...g.bots.map((b) => h('option', { value: b }, b)));
+    timeInfo.textContent = `Default: ${describeTime(g.time_control)}.`;
+  }
+  gameSel.addEventListener('change', showGame);
+  timeSel.addEventListener('change', () => { seconds.disabled = timeSel.value !== 'custom'; });
+
+  const form = h('form', { id: 'create', class: 'card' },
+    h('h1', {}, 'New match'),
+    h('div', { class: 'field' }, h('label', { for: 'game' }, 'Game'), gameSel, ' ', rulesLink),
+    summary,
+    h('fieldset', {}, h('legend', {}, 'Options (blank = default)'), optionsBox),
+    h('fieldset', {}, h('legend', {}, 'Opponent'),
+      opp('friend', 'a friend (you get an invite link)', true),
+      opp('bot', 'a bot: ', false), levelSel),
+    h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
+    h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
+    timeInfo,
+    h('div', { class: 'field' }, h('label', { for: 'name' }, 'Your name'), nameIn),
+    h('button', { type: 'submit', class: 'primary' }, 'Create match'));
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const g = list.find((x) => x.id === gameSel.value);
+    const options = {};
+    for (const inp of optionsBox.querySelectorAll('input[data-option]')) {
+      if (inp.value.trim() !== '') options[inp.dataset.option] = inp.value.trim();
+    }
+    const name = nameIn.value.trim();
+    if (name) localStorage.setItem('colosseum.name', name);
+    const mySeat = seatSel.value;
+    const opponent = form.querySelector('input[name=opponent]:checked').value;
+    const me = { kind: 'human', ...(name ? { name } : {}) };
+    const them = opponent === 'bot' ? { kind: 'bot', level: levelSel.value } : { kind: 'human' };
+    const seats = mySeat === 'p1' ? [me, them] : [them, me];
+    const body = { game: g.id, options, seats };
+    if (timeSel.value === 'untimed') body.time = { kind: 'untimed' };
+    if (timeSel.value === 'custom') {
+      const n = Number(seconds.value);
+      if (!(n >= 1)) { result.replaceChildren(notice('error', 'Give a number of seconds (1 or more).')); return; }
+      body.time = { kind: 'timed', per_decision_ms: Math.round(n * 1000) };
+    }
+    const res = await api('/api/matches', { body });
+    if (!res.ok) {
+      result.replaceChildren(notice('error', `Not created: ${errorText(res)}`));
+      return;
+    }
+    const { id, links } = res.data;
+    const friendSeat = mySeat === 'p1' ? 'p2' : 'p1';
+    remember({ id, game: g.name, link: links[mySeat], invite: links[friendSeat] || null, at: Date.now() });
+    result.replaceChildren(h('div', { class: 'card' },
+      h('h2', {}, `${g.name}: match ${id}`),
+      h('p', {}, h('a', { class: 'button primary', href: links[mySeat], 'data-testid': 'play-link' }, 'Go to your seat')),
+      linkRow('Your seat (keep it secret)', links[mySeat], 'my-link'),
+      links[friendSeat] ? linkRow('Invite link: send it to your friend', links[friendSeat], 'invite-link') : null,
+      linkRow('Spectators', links.spectator, 'spectator-link')));
+    refresh();
+  });
+
+  const live = h('section', { id: 'matches' });
+  const mine = h('section', { id: 'mine' });
+  async function refresh() {
+    const res = await api('/api/matches');
+    if (!res.ok) { live.replaceChildren(notice('error', `Cannot list matches: ${errorText(res)}`)); return; }
+    const name = (id) => list.find((x) => x.id === id)?.name || id;
+    const row = (m) => h('li', {},
+      h('strong', {}, name(m.game)), ` \u00b7 ${m.status} \u00b7 `,
+      `${seatText(m.seats.p1)} vs ${seatText(m.seats.p2)} `,
+      m.result ? h('span', { class: 'muted' }, `(${m.result.reason}) `) : null,
+      h('a', { href: `/m/${m.id}` }, m.status === 'finished' ? 'view' : 'watch'),
+      m.status === 'finished' ? [' \u00b7 ', h('a', { href: `/replay/${m.id}` }, 'replay')] : null);
+    live.replaceChildren(
+      h('h2', {}, 'Open and live matches'),
+      res.data.matches.length ? h('ul', { class: 'matches' }, res.data.matches.map(row)) : h('p', { class: 'muted' }, 'None right now.'),
+      h('h2', {}, 'Finished'),
+      res.data.finished.length ? h('ul', { class: 'matches' }, res.data.finished.slice(0, 15).map(row)) : h('p', { class: 'muted' }, 'None yet.'));
+    const my = JSON.parse(localStorage.getItem(MINE) || '[]');
+    mine.replaceChildren(...(my.length ? [h('h2', {}, 'Your seats (this browser)'),
+      h('ul', { class: 'matches' }, my.map((e) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`))))] : []));
+  }
+
+  mount(h('div', { class: 'lobby' }, h('div', {}, form, result), h('div', {}, mine, live)));
+  showGame();
+  refresh();
+  setInterval(refresh, 10000);
+}
+
+main();

@@ -1,0 +1,20 @@
+// A game's rules page, /rules/{game}: the rules text from GET /api/games/{game}.
+import { h, api, errorText, games, mount, notice, markdown } from './common.js';
+
+const game = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+async function main() {
+  const [res, all] = await Promise.all([api(`/api/games/${encodeURIComponent(game)}`), games()]);
+  const nav = h('nav', { class: 'game-tabs', 'aria-label': 'games' }, all.map((g) => h('a', { href: `/rules/${g.id}`, 'aria-current': g.id === game ? 'page' : undefined }, g.name)));
+  if (!res.ok) {
+    mount(nav, h('h1', {}, 'Rules'), notice('error', errorText(res)));
+    return;
+  }
+  const g = res.data;
+  document.title = `${g.name} rules \u00b7 Colosseum`;
+  const opts = g.options.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['option', 'default', 'allowed', 'meaning'].map((x) => h('th', {}, x)))),
+    h('tbody', {}, g.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, o.default), h('td', {}, o.allowed), h('td', {}, o.help)))))) : null;
+  mount(nav, h('article', { class: 'rules' }, markdown(g.rules)), h('section', { class: 'card' }, h('h2', {}, 'Options in the lobby'), opts || h('p', {}, 'None.'), h('p', {}, h('a', { href: '/', class: 'button primary' }, `Play ${g.name}`))));
+}
+
+main();

@@ -1,0 +1,172 @@
+//! The browser table: HTML pages and their assets, served by `colosseum serve` itself.
+//!
+//! Every page is a small HTML shell that loads one ES module from `/assets/`; the modules talk
+//! to the JSON API and the WebSocket like any other client, so a page shows nothing the caller's
+//! view does not hold. The assets are compiled into the binary (`include_str!`): no build tool,
+//! no files to deploy. For work on the pages, `COLOSSEUM_ASSETS=DIR` serves them from `DIR`
+//! instead (read on every request), so an edit shows on reload without rebuilding.
+//!
+//! * `/`: the lobby (create a match, copy the links, list matches).
+//! * `/m/{id}`: the table, as a seat when the link's fragment holds `#seat=TOKEN`, else as a
+//!   spectator. The token stays in the fragment, so it never reaches a server log.
+//! * `/replay/{id}`: a finished match, step by step.
+//! * `/rules/{game}`: a game's rules page.
+
+use axum::extract::Path;
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use crate::error::ApiError;
+
+/// One embedded asset.
+struct Asset {
+    name: &'static str,
+    mime: &'static str,
+    body: &'static str,
+}
+
+macro_rules! asset {
+    ($name:literal, $mime:literal) => {
+        Asset {
+            name: $name,
+            mime: $mime,
+            body: include_str!(concat!("../assets/", $name)),
+        }
+    };
+}
+
+/// Every asset the pages load.
+const ASSETS: &[Asset] = &[
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("common.js", "text/javascript; charset=utf-8"),
+    asset!("boards.js", "text/javascript; charset=utf-8"),
+    asset!("lobby.js", "text/javascript; charset=utf-8"),
+    asset!("table.js", "text/javascript; charset=utf-8"),
+    asset!("replay.js", "text/javascript; charset=utf-8"),
+    asset!("rules.js", "text/javascript; charset=utf-8"),
+    asset!("favicon.svg", "image/svg+xml"),
+];
+
+/// The pages' routes; [`crate::api::app`] merges them beside the API.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/", get(|| async { shell("Colosseum", "lobby") }))
+        .route(
+            "/m/{id}",
+            get(|| async { shell("Table · Colosseum", "table") }),
+        )
+        .route(
+            "/replay/{id}",
+            get(|| async { shell("Replay · Colosseum", "replay") }),
+        )
+        .route(
+            "/rules/{game}",
+            get(|| async { shell("Rules · Colosseum", "rules") }),
+        )
+        .route("/assets/{file}", get(asset))
+}
+
+/// Unknown paths: a JSON error under `/api`, a plain page elsewhere.
+pub async fn fallback(uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return ApiError::not_found("no such page or endpoint; the API is under /api")
+            .into_response();
+    }
+    let mut res = html(not_found_page());
+    *res.status_mut() = StatusCode::NOT_FOUND;
+    res
+}
+
+fn not_found_page() -> String {
+    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+     <title>Not found · Colosseum</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
+     <body><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a></header>\
+     <main><h1>Not found</h1><p class=\"notice error\" role=\"alert\">There is no page here. \
+     Check the link, or go to <a href=\"/\">the lobby</a>.</p></main></body></html>"
+        .to_string()
+}
+
+/// A page: the shell that loads `/assets/{script}.js`.
+fn shell(title: &str, script: &str) -> Response {
+    html(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}</title>\
+         <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\
+         <link rel=\"stylesheet\" href=\"/assets/style.css\">\
+         <script type=\"module\" src=\"/assets/{script}.js\"></script></head>\
+         <body data-page=\"{script}\"><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a>\
+         <nav><a href=\"/\">Lobby</a> <a href=\"/rules/goofspiel\">Rules</a></nav></header>\
+         <main id=\"app\"><p>Loading…</p>\
+         <noscript><p class=\"notice error\">This page needs JavaScript.</p></noscript></main>\
+         </body></html>\n"
+    ))
+}
+
+fn html(body: String) -> Response {
+    let mut res = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
+    secure_headers(&mut res);
+    res
+}
+
+fn secure_headers(res: &mut Response) {
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; connect-src 'self'; \
+             frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ),
+    );
+    // Seat tokens live in the fragment, which is never sent; no referrer leaks the path either.
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    let Some(a) = ASSETS.iter().find(|a| a.name == file) else {
+        return fallback(Uri::from_static("/assets")).await;
+    };
+    let body = match std::env::var_os("COLOSSEUM_ASSETS") {
+        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(a.name))
+            .unwrap_or_else(|_| a.body.to_string()),
+        None => a.body.to_string(),
+    };
+    let mut res = ([(header::CONTENT_TYPE, a.mime)], body).into_response();
+    secure_headers(&mut res);
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    #[test]
+    fn every_module_imported_is_served() {
+        for a in ASSETS.iter().filter(|a| a.name.ends_with(".js")) {
+            for line in a.body.lines().filter(|l| l.starts_with("import ")) {
+                let Some(start) = line.find("'./") else {
+                    continue;
+                };
+                let rest = &line[start + 3..];
+                let name = &rest[..rest.find('\'').unwrap_or(rest.len())];
+                assert!(
+                    ASSETS.iter().any(|b| b.name == name),
+                    "{} imports {name}, which is not embedded",
+                    a.name
+                );
+            }
+        }
+    }
+}

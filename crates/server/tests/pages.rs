@@ -1,0 +1,113 @@
+//! The browser pages without a network: each route answers the right kind of document, unknown
+//! paths are a JSON error under `/api` and a plain page elsewhere, and the pages are not
+//! counted against the API's rate limit.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+fn router(limits: Limits) -> Router {
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
+    app(AppState::new(hub, limits))
+}
+
+async fn get(router: &Router, uri: &str) -> (StatusCode, String, String, String) {
+    let res = router
+        .clone()
+        .oneshot(Request::builder().uri(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = res.status();
+    let header = |name: &str| {
+        res.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    let (mime, csp) = (header("content-type"), header("content-security-policy"));
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        mime,
+        csp,
+        String::from_utf8_lossy(&body).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn every_page_is_a_shell_that_loads_its_module() {
+    let r = router(Limits::default());
+    for (uri, script) in [
+        ("/", "lobby"),
+        ("/m/0123abcd", "table"),
+        ("/replay/0123abcd", "replay"),
+        ("/rules/goofspiel", "rules"),
+    ] {
+        let (status, mime, csp, body) = get(&r, uri).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        assert!(mime.starts_with("text/html"), "{uri}: {mime}");
+        assert!(csp.contains("default-src 'self'"), "{uri}: {csp}");
+        assert!(
+            body.contains(&format!("/assets/{script}.js")),
+            "{uri}: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn assets_are_embedded_with_their_types() {
+    let r = router(Limits::default());
+    for (name, mime) in [
+        ("table.js", "text/javascript"),
+        ("boards.js", "text/javascript"),
+        ("common.js", "text/javascript"),
+        ("lobby.js", "text/javascript"),
+        ("replay.js", "text/javascript"),
+        ("rules.js", "text/javascript"),
+        ("style.css", "text/css"),
+        ("favicon.svg", "image/svg+xml"),
+    ] {
+        let (status, got, _, body) = get(&r, &format!("/assets/{name}")).await;
+        assert_eq!(status, StatusCode::OK, "{name}");
+        assert!(got.starts_with(mime), "{name}: {got}");
+        assert!(!body.is_empty(), "{name}");
+    }
+    let (status, _, _, _) = get(&r, "/assets/..%2Fsrc%2Flib.rs").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _, _) = get(&r, "/assets/nothing.js").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn unknown_paths_are_json_under_api_and_a_page_elsewhere() {
+    let r = router(Limits::default());
+    let (status, mime, _, body) = get(&r, "/api/no/such/thing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(mime.starts_with("application/json"), "{mime}");
+    assert!(body.contains("\"not_found\""), "{body}");
+    let (status, mime, _, body) = get(&r, "/no/such/page").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(mime.starts_with("text/html"), "{mime}");
+    assert!(body.contains("Not found"), "{body}");
+}
+
+#[tokio::test]
+async fn pages_are_outside_the_api_rate_limit() {
+    let r = router(Limits {
+        http_per_second: 0.001,
+        http_burst: 1.0,
+        ..Limits::default()
+    });
+    for _ in 0..20 {
+        assert_eq!(get(&r, "/assets/table.js").await.0, StatusCode::OK);
+        assert_eq!(get(&r, "/m/abc").await.0, StatusCode::OK);
+    }
+    assert_eq!(get(&r, "/api/games").await.0, StatusCode::OK);
+    assert_eq!(get(&r, "/api/games").await.0, StatusCode::TOO_MANY_REQUESTS);
+}

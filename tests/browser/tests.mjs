@@ -1,0 +1,362 @@
+// End-to-end tests of the Colosseum pages in headless Chromium (Debian's), driven by
+// playwright-core. run.sh starts `colosseum serve` and sets COLOSSEUM_URL.
+//
+//   COLOSSEUM_URL      the server, e.g. http://127.0.0.1:40123 (required)
+//   CHROMIUM           the browser (default /usr/bin/chromium)
+//   SCREENSHOTS_DIR    where each game's mid-match and final screenshots go (default: none)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.COLOSSEUM_URL;
+const SHOTS = process.env.SCREENSHOTS_DIR || '';
+const GAMES = ['goofspiel', 'square-goofspiel', 'all-in-goofspiel', 'thwart-omega', 'galespiel', 'witchs-brew'];
+// Small options keep the runs short where a game has them.
+const OPTIONS = { goofspiel: { cards: '8' } };
+// After how many clicked moves the mid-match screenshot is taken.
+const MID = { goofspiel: 4, 'square-goofspiel': 20, 'all-in-goofspiel': 3, 'thwart-omega': 7, galespiel: 18, 'witchs-brew': 33 };
+
+let browser;
+const finished = {}; // game -> match id, for the replay tests
+
+before(async () => {
+  assert.ok(BASE, 'COLOSSEUM_URL is set (run tests/browser/run.sh)');
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function apiCreate(body) {
+  const res = await fetch(`${BASE}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const data = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(data));
+  return data;
+}
+
+async function newPage(viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.errors = errors;
+  return page;
+}
+
+async function join(page, name) {
+  await page.locator('#join-name').fill(name);
+  await page.locator('#join button[type=submit]').click();
+  await page.waitForFunction(() => document.querySelector('#join')?.hidden === true);
+}
+
+const statusOf = (page, seat) => page.locator(`[data-testid=status-${seat}]`).innerText();
+
+/** Waits until `seat` is to move (returns true) or the match is over (returns false). */
+async function myTurn(page, seat) {
+  await page.waitForFunction((s) => document.body.dataset.status === 'finished'
+    || document.querySelector(`[data-testid=status-${s}]`)?.textContent === 'to move', seat, { timeout: 30000 });
+  return (await page.evaluate(() => document.body.dataset.status)) !== 'finished';
+}
+
+function pickRandom(n) {
+  return Math.floor(Math.random() * n);
+}
+
+/** Makes one move by clicking: a legal-move button, the board, or the tools' Submit. */
+async function clickAMove(page) {
+  const legal = page.locator('#legal button[data-move]');
+  const n = await legal.count();
+  if (n > 0) {
+    const b = legal.nth(pickRandom(n));
+    const mv = await b.getAttribute('data-move');
+    await b.click();
+    return mv;
+  }
+  if (await page.locator('#tools select').count()) {
+    await page.locator('#move-form button[type=submit]').click();
+    return await page.locator('#notation').inputValue();
+  }
+  const cells = page.locator('#board .cell.clickable');
+  const c = await cells.count();
+  if (c >= 2) {
+    const a = pickRandom(c);
+    let b = pickRandom(c - 1);
+    if (b >= a) b += 1;
+    await cells.nth(a).click();
+    await cells.nth(b).click();
+    return 'two cells';
+  }
+  throw new Error(`no way to move on the page: ${await page.locator('#status').innerText()}`);
+}
+
+/** Plays `seat` by clicking until the match ends; a screenshot after `midAt` moves. */
+async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
+  let moves = 0;
+  while (await myTurn(page, seat)) {
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    const mv = await clickAMove(page);
+    // Wait for the answer: a new status, a new step, or a refusal.
+    await page.waitForFunction(([s, st]) => document.body.dataset.steps !== st
+      || document.querySelector(`[data-testid=status-${s}]`)?.textContent !== 'to move'
+      || document.querySelector('#message.error:not([hidden])'), [seat, before], { timeout: 30000 });
+    const err = await page.locator('#message.error:not([hidden])').count();
+    if (err) {
+      const text = await page.locator('#message').innerText();
+      if (!/rate|too many/i.test(text)) throw new Error(`${game}: the move ${mv} was refused: ${text}`);
+      await page.waitForTimeout(1000);
+    }
+    moves += 1;
+    if (moves === midAt && SHOTS && game) await page.screenshot({ path: joinPath(SHOTS, `${game}-mid.png`), fullPage: true });
+    assert.ok(moves < maxMoves, `${game}: more than ${maxMoves} moves`);
+  }
+  return moves;
+}
+
+for (const game of GAMES) {
+  test(`${game}: a full match against the random bot, played by clicking`, async () => {
+    const t0 = Date.now();
+    const page = await newPage();
+    let link;
+    if (game === 'goofspiel') {
+      // Through the lobby's form, as a person would.
+      await page.goto(`${BASE}/`);
+      await page.locator('#game').selectOption(game);
+      await page.locator('input[data-option=cards]').fill('8');
+      await page.locator('input[name=opponent][value=bot]').check();
+      await page.locator('#level').selectOption('random');
+      await page.locator('#time').selectOption('untimed');
+      await page.locator('#name').fill('Ada');
+      await page.locator('#create button[type=submit]').click();
+      link = await page.locator('[data-testid=my-link]').inputValue();
+      assert.match(link, /\/m\/[0-9a-f]+#seat=[0-9a-f]+$/);
+      assert.match(await page.locator('[data-testid=spectator-link]').inputValue(), /\/m\/[0-9a-f]+$/);
+      await page.locator('[data-testid=play-link]').click();
+      await page.waitForURL(/\/m\//);
+    } else {
+      const c = await apiCreate({ game, options: OPTIONS[game] || {}, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+      link = `${BASE}${c.links.p1}`;
+      await page.goto(link);
+    }
+    await join(page, 'Ada');
+    await page.waitForFunction(() => document.body.dataset.status === 'live' || document.body.dataset.status === 'finished');
+    const moves = await playToEnd(page, 'p1', { game, midAt: MID[game] });
+    await page.locator('[data-testid=result-reason]').waitFor();
+    const reason = await page.locator('[data-testid=result-reason]').innerText();
+    assert.ok(reason.length > 10, `a result with a reason: ${reason}`);
+    if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `${game}-end.png`), fullPage: true });
+    assert.deepEqual(page.errors, [], 'no script errors');
+    finished[game] = page.url().split('/m/')[1].split('#')[0];
+    console.log(`# ${game}: ${moves} moves clicked in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${reason}`);
+    await page.context().close();
+  });
+}
+
+test('two players in two browsers: a submission stays hidden, then both see the reveal; a spectator watches', async () => {
+  const a = await newPage();
+  await a.goto(`${BASE}/`);
+  await a.locator('#game').selectOption('goofspiel');
+  await a.locator('input[data-option=cards]').fill('4');
+  await a.locator('#time').selectOption('untimed');
+  await a.locator('#create button[type=submit]').click();
+  const mine = await a.locator('[data-testid=my-link]').inputValue();
+  const invite = await a.locator('[data-testid=invite-link]').inputValue();
+  const spectate = await a.locator('[data-testid=spectator-link]').inputValue();
+  assert.notEqual(mine, invite);
+  await a.goto(mine);
+  await join(a, 'Ann');
+  assert.match(await a.locator('#status').innerText(), /Waiting for .* to join/);
+  const b = await newPage({ width: 390, height: 844 }); // a phone
+  await b.goto(invite);
+  await join(b, 'Bob');
+  const watcher = await newPage();
+  await watcher.goto(spectate);
+  await watcher.waitForFunction(() => document.body.dataset.status === 'live');
+  assert.equal(await watcher.locator('#actions').isHidden(), true, 'a spectator has no move box');
+
+  assert.ok(await myTurn(a, 'p1'));
+  await a.locator('#legal button[data-move="3"]').click();
+  await a.waitForFunction(() => document.querySelector('#status')?.textContent.includes('You played 3'));
+  // Bob and the spectator see that Ann has submitted, not what.
+  await b.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted');
+  await watcher.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted');
+  for (const p of [b, watcher]) {
+    const text = await p.locator('main').innerText();
+    assert.ok(!/played 3/.test(text), 'the hidden move is not on the other pages');
+    const html = await p.content();
+    assert.ok(!html.includes('"submission"'), 'no submission in the DOM');
+  }
+  assert.equal(await statusOf(b, 'p2'), 'to move');
+  // Ann changes her mind and locks; still hidden.
+  await a.locator('#legal button[data-move="4"]').click();
+  await a.waitForFunction(() => document.querySelector('#status')?.textContent.includes('You played 4'));
+  await a.locator('#lock').click();
+  await b.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted (locked)');
+  await b.locator('#legal button[data-move="2"]').click();
+  // Both see the reveal.
+  for (const p of [a, b, watcher]) {
+    await p.waitForFunction(() => /played 4.*played 2/.test(document.querySelector('#reveal')?.textContent || ''));
+  }
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'phone-goofspiel.png'), fullPage: true });
+  // Play the rest from both sides.
+  await Promise.all([playToEnd(a, 'p1', { midAt: -1 }), playToEnd(b, 'p2', { midAt: -1 })]);
+  await watcher.waitForFunction(() => document.body.dataset.status === 'finished');
+  assert.ok((await watcher.locator('[data-testid=result-reason]').innerText()).length > 5);
+  for (const p of [a, b, watcher]) assert.deepEqual(p.errors, []);
+  for (const p of [a, b, watcher]) await p.context().close();
+});
+
+test('a refused move shows the reason; a reload mid-match resumes the seat', async () => {
+  const c = await apiCreate({ game: 'square-goofspiel', time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage();
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Cy');
+  assert.ok(await myTurn(page, 'p1'));
+  await page.locator('#notation').fill('9');
+  await page.locator('#notation').press('Enter');
+  await page.locator('#message.error').waitFor();
+  assert.match(await page.locator('#message').innerText(), /Move refused: .+/);
+  // Two moves, then a reload.
+  for (let i = 0; i < 2; i++) {
+    assert.ok(await myTurn(page, 'p1'));
+    const st = await page.evaluate(() => document.body.dataset.steps);
+    await page.locator('#legal button[data-move="1"]').click();
+    await page.waitForFunction((x) => document.body.dataset.steps !== x
+      || document.querySelector('[data-testid=status-p1]')?.textContent !== 'to move', st);
+  }
+  assert.ok(await myTurn(page, 'p1'));
+  const steps = await page.evaluate(() => document.body.dataset.steps);
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.connected === 'true');
+  assert.equal(await page.evaluate(() => document.body.dataset.steps), steps, 'the same state after the reload');
+  assert.equal(await page.locator('#join').isHidden(), true, 'no second join');
+  assert.equal(await page.locator('#reveal').innerText().then((t) => /bid/.test(t)), true, 'the last reveal is back');
+  assert.ok(await myTurn(page, 'p1'));
+  await page.locator('#legal button[data-move="pass"]').click();
+  await page.waitForFunction((st) => document.body.dataset.steps !== st, steps);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a lost connection is shown on screen and comes back by itself', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage();
+  const sockets = [];
+  await page.routeWebSocket(/\/ws/, (ws) => { ws.connectToServer(); sockets.push(ws); });
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Dee');
+  await page.waitForFunction(() => document.body.dataset.connected === 'true');
+  await sockets[sockets.length - 1].close({ code: 1012, reason: 'test' });
+  await page.locator('#connection.error').waitFor();
+  assert.match(await page.locator('#connection').innerText(), /Connection lost\. Reconnecting in .* \(attempt 1\)/);
+  await page.waitForFunction(() => document.body.dataset.connected === 'true');
+  assert.ok(sockets.length >= 2, 'a new connection');
+  assert.ok(await myTurn(page, 'p1'));
+  const st = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('#legal button[data-move]').first().click();
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('keyboard only: board cells take Enter, "/" focuses the notation box', async () => {
+  const c = await apiCreate({ game: 'thwart-omega', options: { size: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage({ width: 390, height: 844 });
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Kim');
+  assert.ok(await myTurn(page, 'p1'));
+  let st = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('[data-cell=a1]').focus();
+  await page.keyboard.press('Enter');
+  assert.match(await page.locator('#notation').inputValue(), /^B a1 W \s*$/);
+  await page.locator('[data-cell=b2]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.match(await page.locator('#reveal').innerText(), /Kim played B a1 W b2/);
+  assert.ok(await myTurn(page, 'p1'));
+  st = await page.evaluate(() => document.body.dataset.steps);
+  const empty = await page.locator('#board .cell.clickable').evaluateAll((cells) => cells.map((x) => x.dataset.cell));
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('/');
+  await page.keyboard.type(`B ${empty[0]} W ${empty[1]}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('both clocks count down in a timed match', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '5' }, time: { kind: 'timed', per_decision_ms: 60000, bank_ms: 120000, bank_step_ms: 5000 }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const page = await newPage();
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Eve');
+  const other = await newPage();
+  await other.goto(`${BASE}${c.links.p2}`);
+  await join(other, 'Fay');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  const read = async () => Promise.all(['p1', 'p2'].map((seat) => page.locator(`[data-clock=${seat}]`).innerText()));
+  const [a1, a2] = await read();
+  assert.match(a1, /^[01]:\d\d · bank 2:00$/);
+  assert.match(a2, /^[01]:\d\d · bank 2:00$/);
+  await page.waitForTimeout(2200);
+  const [b1, b2] = await read();
+  const secs = (t) => { const [m, s] = t.split(' ')[0].split(':').map(Number); return m * 60 + s; };
+  assert.ok(secs(b1) < secs(a1) && secs(b2) < secs(a2), `counting down: ${a1} -> ${b1}, ${a2} -> ${b2}`);
+  // Once Eve has moved, her clock stops and Fay's runs on.
+  await page.locator('#legal button[data-move]').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-clock=p1]')?.textContent.startsWith('\u2014'));
+  assert.match(await page.locator('[data-clock=p2]').innerText(), /^[01]:\d\d/);
+  for (const p of [page, other]) await p.context().close();
+});
+
+test('bad and unknown links are shown plainly', async () => {
+  const c = await apiCreate({ game: 'goofspiel', time: { kind: 'untimed' } });
+  const page = await newPage();
+  await page.goto(`${BASE}/m/${c.id}#seat=0000aaaa`);
+  await page.locator('.notice.error').waitFor();
+  assert.match(await page.locator('main').innerText(), /not valid for match/);
+  await page.goto(`${BASE}/m/doesnotexist`);
+  await page.waitForFunction(() => /No such match/.test(document.querySelector('main')?.textContent || ''));
+  await page.goto(`${BASE}/replay/${c.id}`);
+  await page.waitForFunction(() => /Not yet/.test(document.querySelector('main')?.textContent || ''));
+  const res = await page.goto(`${BASE}/no/such/page`);
+  assert.equal(res.status(), 404);
+  await page.context().close();
+});
+
+test('replays step through every game with the slider; rules pages render', async () => {
+  const page = await newPage();
+  for (const game of GAMES) {
+    const id = finished[game];
+    if (!id) continue;
+    await page.goto(`${BASE}/replay/${id}`);
+    await page.locator('#slider').waitFor();
+    const max = Number(await page.locator('#slider').getAttribute('max'));
+    assert.ok(max >= 2, `${game}: frames`);
+    assert.match(await page.locator('#frame-label').innerText(), new RegExp(`Step ${max} of ${max}`));
+    await page.locator('#slider').fill('0');
+    assert.match(await page.locator('#frame-label').innerText(), /Step 0 of/);
+    await page.locator('#slider').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.locator('#frame-label').innerText(), /Step 1 of/);
+    await page.locator('#next').click();
+    assert.match(await page.locator('#frame-label').innerText(), /Step 2 of/);
+    if (game === 'thwart-omega' && SHOTS) {
+      await page.locator('#slider').fill(String(Math.floor(max / 2)));
+      await page.screenshot({ path: joinPath(SHOTS, 'replay-thwart-omega.png'), fullPage: true });
+    }
+  }
+  for (const game of GAMES) {
+    await page.goto(`${BASE}/rules/${game}`);
+    await page.locator('article.rules h2').first().waitFor();
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
