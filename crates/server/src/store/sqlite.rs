@@ -114,23 +114,37 @@ impl Store for SqliteStore {
             return Ok(());
         }
         self.with(|c| {
-            let tx = c.transaction()?;
-            let stored: i64 =
-                tx.query_row("SELECT COUNT(*) FROM log WHERE match_id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
-            if stored != as_i64(first) {
-                return Err(StoreError::Conflict {
+            // Each row goes in only if it continues the stored log (its seq is one past the
+            // last): a second writer or a gap inserts nothing and is reported as a conflict.
+            // A single entry (the common case: one submission) needs no explicit transaction.
+            const INSERT: &str = "INSERT INTO log (match_id, seq, entry)
+                 SELECT ?1, ?2, ?3
+                 WHERE (SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE match_id = ?1) = ?2";
+            let conflict = |c: &Connection| -> Result<StoreError, StoreError> {
+                let stored: i64 = c
+                    .prepare_cached("SELECT COUNT(*) FROM log WHERE match_id = ?1")?
+                    .query_row([id], |r| r.get(0))?;
+                Ok(StoreError::Conflict {
                     id: id.to_string(),
                     stored: stored.unsigned_abs(),
                     first: first as u64,
-                });
+                })
+            };
+            if let [entry] = entries {
+                let n = c
+                    .prepare_cached(INSERT)?
+                    .execute(params![id, as_i64(first), to_json(entry)])?;
+                return if n == 1 { Ok(()) } else { Err(conflict(c)?) };
             }
-            {
-                let mut stmt = tx
-                    .prepare_cached("INSERT INTO log (match_id, seq, entry) VALUES (?1, ?2, ?3)")?;
-                for (i, e) in entries.iter().enumerate() {
-                    stmt.execute(params![id, as_i64(first + i), to_json(e)])?;
+            let tx = c.transaction()?;
+            for (i, e) in entries.iter().enumerate() {
+                let n = tx
+                    .prepare_cached(INSERT)?
+                    .execute(params![id, as_i64(first + i), to_json(e)])?;
+                if n != 1 {
+                    let err = conflict(&tx)?;
+                    tx.rollback()?;
+                    return Err(err);
                 }
             }
             tx.commit()?;
