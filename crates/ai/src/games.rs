@@ -1,8 +1,8 @@
 //! Each game's hooks for the bots: its heuristic bot, its search moves and its playouts.
 
-use colosseum_engine::{Game, Pending, Seat, SeededRng, Step};
+use colosseum_engine::{AnyGame, Erased, Game, Pending, Seat, SeededRng, Step, TextStep, Viewer};
 use colosseum_games::all_in_goofspiel::{self, AllInGoofspiel, Play};
-use colosseum_games::galespiel::Galespiel;
+use colosseum_games::galespiel::{Galespiel, PrizeOrder};
 use colosseum_games::goofspiel::Goofspiel;
 use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, SIDE};
 use colosseum_games::thwart_omega::{Colour, ThwartOmega};
@@ -239,6 +239,7 @@ impl BotGame for ThwartOmega {
 impl BotGame for AllInGoofspiel {
     const HAS_HEURISTIC: bool = true;
     const HIDDEN_INFORMATION: bool = true;
+    const FACE_DOWN_MOVES: bool = true;
 
     fn heuristic_description() -> &'static str {
         "goes all-in (whole hand, largest number) when winning the round reaches 28; otherwise as starter puts down a few high cards in valuable rounds, as responder answers a short play with one card more, lets a long one (4+ cards) go, and beats a play of no cards with its lowest card"
@@ -359,13 +360,92 @@ impl BotGame for AllInGoofspiel {
     }
 }
 
-/// Galespiel has no heuristic of its own yet: the generic lookahead and MCTS play it. The cycle's
-/// prize order is hidden (Survey and Crystal Ball show parts of it to one seat), so search keys
-/// nodes by what the next player sees, and the bot protocol refuses it (its chance steps are
-/// secret).
+/// Galespiel. The cycle's prize order is hidden (Survey and Crystal Ball show parts of it to one
+/// seat), so search keys nodes by what the next player sees, and a seat's history holds the
+/// current cycle's order only as far as the seat has seen it ([`BotGame::mask_chance`]).
 impl BotGame for Galespiel {
     const HIDDEN_INFORMATION: bool = true;
-    const SECRET_CHANCE: bool = true;
+
+    /// The chance steps of finished cycles are public (every prize of a finished cycle was
+    /// revealed in its round, and Rush Order's moves are public). The current cycle's order is
+    /// rewritten: the prizes at positions the seat has not seen are put in ascending order. A
+    /// position counts as seen when exchanging its prize with another position's would change
+    /// any view the seat had since the order was drawn, so the rewritten order gives the seat
+    /// exactly the views it had, and depends only on them. If the steps cannot be replayed, the
+    /// step is left out.
+    fn mask_chance(&self, seat: Seat, steps: &mut [TextStep]) {
+        let Some(c) = steps.iter().rposition(|s| s.chance.is_some()) else {
+            return;
+        };
+        let masked = galespiel_masked_order(self, seat, steps, c);
+        steps[c] = match masked {
+            Some(order) => TextStep::chance(self.format_chance(&order)),
+            None => TextStep::default(),
+        };
+    }
+}
+
+/// The current cycle's order as `seat` may know it (see `mask_chance` above), or `None` when
+/// the steps do not replay.
+fn galespiel_masked_order(
+    game: &Galespiel,
+    seat: Seat,
+    steps: &[TextStep],
+    c: usize,
+) -> Option<PrizeOrder> {
+    let mut before = Erased(Galespiel::new(game.options().clone()));
+    for step in &steps[..c] {
+        before.apply(step).ok()?;
+    }
+    let real = game.parse_chance(steps[c].chance.as_deref()?).ok()?;
+    // What the seat saw after each step since the order was drawn (it remembers all of it).
+    let views = |order: PrizeOrder, stop_at: Option<&[String]>| -> Option<Vec<String>> {
+        let mut g = before.0.clone();
+        g.apply(Step::Chance(order)).ok()?;
+        let mut g = Erased(g);
+        let mut seen = Vec::with_capacity(steps.len() - c);
+        for (k, step) in std::iter::once(None)
+            .chain(steps[c + 1..].iter().map(Some))
+            .enumerate()
+        {
+            if let Some(step) = step {
+                g.apply(step).ok()?;
+            }
+            let view = serde_json::to_string(&g.0.view(Viewer::Seat(seat))).ok()?;
+            if stop_at.is_some_and(|target| target.get(k) != Some(&view)) {
+                return None;
+            }
+            seen.push(view);
+        }
+        Some(seen)
+    };
+    // The real order must replay to the real view; otherwise the steps are not this game's.
+    let target = views(real, None)?;
+    if target.last() != Some(&serde_json::to_string(&game.view(Viewer::Seat(seat))).ok()?) {
+        return None;
+    }
+    let n = real.0.len();
+    let mut hidden = vec![false; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if real.0[i] == real.0[j] || (hidden[i] && hidden[j]) {
+                continue;
+            }
+            let mut swapped = real;
+            swapped.0.swap(i, j);
+            if views(swapped, Some(&target)).is_some() {
+                hidden[i] = true;
+                hidden[j] = true;
+            }
+        }
+    }
+    let mut values: Vec<u8> = (0..n).filter(|&k| hidden[k]).map(|k| real.0[k]).collect();
+    values.sort_unstable();
+    let mut masked = real;
+    for (k, v) in (0..n).filter(|&k| hidden[k]).zip(values) {
+        masked.0[k] = v;
+    }
+    Some(masked)
 }
 
 /// The Witch's Brew has no heuristic of its own yet: the generic lookahead and MCTS play it.

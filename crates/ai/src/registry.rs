@@ -149,9 +149,6 @@ pub enum BotError {
     /// A step the host gave the bot does not fit the game.
     #[error("the bot could not follow the game: {0}")]
     Step(String),
-    /// The game cannot be played over the bot protocol (yet).
-    #[error("`{0}` cannot be played over the bot protocol yet: its chance steps hold what a seat must not see (the history sent to a program would show it); use random, heuristic or mcts")]
-    NotOverProtocol(&'static str),
     /// The bot protocol failed.
     #[error(transparent)]
     Engine(#[from] protocol::EngineError),
@@ -220,7 +217,6 @@ pub fn make_bot<G: BotGame>(
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
         BotSpec::Mcts(config) => Box::new(Mcts::new(*config)),
-        BotSpec::Command(_) if G::SECRET_CHANCE => return Err(BotError::NotOverProtocol(id)),
         BotSpec::Command(words) => Box::new(ExternalBot::spawn(words, id, options).map_err(
             |error| BotError::Spawn {
                 command: words.join(" "),
@@ -283,9 +279,6 @@ impl<G: BotGame> GameBots for Typed<G> {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> Result<u64, BotError> {
-        if G::SECRET_CHANCE {
-            return Err(BotError::NotOverProtocol(self.id));
-        }
         let mut bot = make_bot::<G>(spec, self.id, &RawOptions::new())?;
         let new = self.new;
         let new_game = move |raw: &RawOptions| new(raw).map_err(|e| e.to_string());
@@ -321,9 +314,7 @@ impl<G: BotGame> SeatPlayer for TypedSeatPlayer<G> {
     }
 
     fn choose(&mut self, seat: Seat) -> String {
-        let pending = self.game.pending();
-        let history = crate::public_history(&self.steps, seat, pending, G::HIDDEN_INFORMATION);
-        let observation = crate::Observation::new(&self.game.0, seat, &history);
+        let observation = crate::Observation::from_record(&self.game.0, seat, &self.steps);
         let mv = self.bot.choose(&observation, &mut self.rng);
         self.game.0.format_move(&mv)
     }
