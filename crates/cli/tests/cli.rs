@@ -408,7 +408,7 @@ fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
         eprintln!("no python: the script half of this test is skipped");
     }
     let me = env!("CARGO_BIN_EXE_colosseum");
-    for game in ["goofspiel", "all-in-goofspiel"] {
+    for game in ["goofspiel", "all-in-goofspiel", "galespiel", "witchs-brew"] {
         let spec = format!("cmd:{me} bot {game} --engine heuristic");
         let out = colosseum(
             &[
