@@ -77,12 +77,37 @@ fn play_after<G: BotGame>(mut state: G, seat: Seat, mv: G::Move, rng: &mut Seede
     crate::mcts::rollout(state, rng)
 }
 
+/// A playout move that is the heuristic's with probability `p`, else uniformly random: playouts
+/// that play sensibly judge a position far better than random ones, and the random share keeps
+/// them from being blind to what the heuristic never plays. (Playouts run on determinized states,
+/// so the heuristic's observation is of a sample.)
+fn mixed_rollout<G: BotGame>(
+    state: &G,
+    seat: Seat,
+    rng: &mut SeededRng,
+    p: f64,
+) -> Option<G::Move> {
+    if !state.pending().includes(seat) {
+        return None;
+    }
+    if rng.random_bool(p) {
+        Some(G::heuristic_move(&Observation::new(state, seat, &[]), rng))
+    } else {
+        state.random_move(seat, rng)
+    }
+}
+
 /// Classic Goofspiel: Ross's matching strategy.
 impl BotGame for Goofspiel {
     const HAS_HEURISTIC: bool = true;
 
     fn heuristic_description() -> &'static str {
         "bids the card whose rank among its cards matches the prize's rank among the prizes left"
+    }
+
+    /// Playouts follow the matching strategy half the time.
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<u8> {
+        mixed_rollout(self, seat, rng, 0.5)
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> u8 {
@@ -119,6 +144,11 @@ impl BotGame for SquareGoofspiel {
 
     fn heuristic_description() -> &'static str {
         "values each cell by the lines it counts for (value on the line times the line's worth) and bids the card whose rank in its hand matches the cell's rank among the cells left; passes on the cheapest cells when it holds fewer cards than cells remain"
+    }
+
+    /// Playouts follow the heuristic half the time.
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Bid> {
+        mixed_rollout(self, seat, rng, 0.5)
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Bid {
@@ -374,6 +404,40 @@ impl BotGame for Galespiel {
         "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
     }
 
+    /// The listed moves (bids, single-bridge builds) plus the heuristic's, which may build
+    /// several bridges at once.
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<GaleMove>) {
+        self.legal_moves(seat, out);
+        if self.pending().includes(seat) {
+            let mv = Self::heuristic_move(&Observation::new(self, seat, &[]), rng);
+            if !out.contains(&mv) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Search judges a position without playing it out (random builds make playouts
+    /// meaningless): the leaf is scored by [`BotGame::evaluate`].
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<GaleMove> {
+        let _ = (seat, rng);
+        None
+    }
+
+    /// A finished game is 1, 0 or ½; before the end, a logistic of the difference in need (the
+    /// materials each seat still lacks for its cheapest crossing; one that cannot connect any
+    /// more needs 60): 5 materials of difference is about 73%.
+    fn evaluate(&self) -> f64 {
+        if let Some(o) = self.outcome() {
+            return match o.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            };
+        }
+        let need = |s: Seat| f64::from(self.need(s).unwrap_or(60).min(60));
+        logistic((need(Seat::P2) - need(Seat::P1)) / 5.0)
+    }
+
     /// Galespiel's heuristic, as a casual player would play it:
     ///
     /// * **Bid by need.** If winning this round would bring either seat's materials to its
@@ -483,6 +547,58 @@ impl BotGame for WitchsBrew {
         "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"
     }
 
+    /// Action abstraction: the heuristic's move and up to five other legal moves drawn at random
+    /// (a seat may have over a hundred Leaps, Shifts or card plays).
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<BrewMove>) {
+        if !self.pending().includes(seat) {
+            return;
+        }
+        out.push(Self::heuristic_move(
+            &Observation::new(self, seat, &[]),
+            rng,
+        ));
+        let mut all = Vec::new();
+        self.legal_moves(seat, &mut all);
+        all.shuffle(rng);
+        for m in all {
+            if out.len() >= 6 {
+                break;
+            }
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Search judges a position without playing it out: the leaf is scored by
+    /// [`BotGame::evaluate`].
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<BrewMove> {
+        let _ = (seat, rng);
+        None
+    }
+
+    /// A finished game is 1, 0 or ½; before the end, a logistic of the points each seat has
+    /// scored plus the heuristic's estimate of its open conditions (8 fixed random fillings):
+    /// two points of difference is about 73%.
+    fn evaluate(&self) -> f64 {
+        if let Some(o) = self.outcome() {
+            return match o.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            };
+        }
+        let view = self.view(colosseum_engine::Viewer::Spectator);
+        let open = [
+            brew_open_conditions(&view, Seat::P1),
+            brew_open_conditions(&view, Seat::P2),
+        ];
+        let [a, b] = self.points();
+        let margin = f64::from(a) - f64::from(b)
+            + brew_estimate(self.grid(), Seat::P1, &open, brew_fixed_orders());
+        logistic(margin / 2.0)
+    }
+
     /// The Witch's Brew's heuristic, as a casual player would play it:
     ///
     /// * **Cauldron.** Pick the higher card, or the victory condition worth more points; never
@@ -501,6 +617,27 @@ impl BotGame for WitchsBrew {
             .or_else(|| observation.random_move(rng))
             .expect("the seat acts")
     }
+}
+
+/// Eight random orders of the cells, the same in every call, for [`BotGame::evaluate`] (which
+/// has no random generator of its own).
+fn brew_fixed_orders() -> &'static [Vec<u32>] {
+    static ORDERS: std::sync::OnceLock<Vec<Vec<u32>>> = std::sync::OnceLock::new();
+    ORDERS.get_or_init(|| {
+        let mut rng = colosseum_engine::seeded_rng(0x5eed);
+        (0..8)
+            .map(|_| {
+                let mut o: Vec<u32> = (0..witchs_brew::CELLS as u32).collect();
+                o.shuffle(&mut rng);
+                o
+            })
+            .collect()
+    })
+}
+
+/// `1 / (1 + e^-x)`.
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// A victory condition's check on bitboards, in `Condition::index` order.

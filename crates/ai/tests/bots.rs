@@ -145,7 +145,7 @@ fn mcts_beats_random_at_goofspiel() {
     let (report, _) = bots
         .arena(
             &colosseum_engine::parse_pairs(["cards=6"]).unwrap(),
-            &"mcts:iters=400".parse().unwrap(),
+            &"mcts:easy".parse().unwrap(),
             &BotSpec::Random,
             ArenaConfig {
                 games: 40,
