@@ -4,7 +4,10 @@ use colosseum_engine::{AnyGame, Erased, Game, Pending, Seat, SeededRng, Step, Te
 use colosseum_games::all_in_goofspiel::{self, AllInGoofspiel, Play};
 use colosseum_games::galespiel::{Galespiel, Move as GaleMove, PrizeOrder};
 use colosseum_games::goofspiel::Goofspiel;
-use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, SIDE};
+use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, CELLS, SIDE};
+
+/// The most positions Square Goofspiel's endgame solver may meet before search takes over.
+const SQUARE_ENDGAME_NODES: usize = 4000;
 use colosseum_games::thwart_omega::{Colour, ThwartOmega};
 use colosseum_games::witchs_brew::{
     self, conditions, Condition, ConditionSet, Prize, Sight, Stage, WitchsBrewView,
@@ -144,6 +147,23 @@ impl BotGame for SquareGoofspiel {
 
     fn heuristic_description() -> &'static str {
         "values each cell by the lines it counts for (value on the line times the line's worth) and bids the card whose rank in its hand matches the cell's rank among the cells left; passes on the cheapest cells when it holds fewer cards than cells remain"
+    }
+
+    /// In the last phase (no chance left), when at most 4000 positions remain, the exact
+    /// equilibrium strategy (backward induction with an LP per position).
+    fn endgame(&self, seat: Seat) -> Option<Vec<(Bid, f64)>> {
+        if self.auctions_done() < CELLS - colosseum_games::square_goofspiel::AUCTIONS_PER_PHASE {
+            return None;
+        }
+        let solution = crate::solver::solve_endgame(
+            self,
+            &crate::solver::square_goofspiel_key,
+            SQUARE_ENDGAME_NODES,
+        )?;
+        Some(match seat {
+            Seat::P1 => solution.p1,
+            Seat::P2 => solution.p2,
+        })
     }
 
     /// Playouts follow the heuristic half the time.

@@ -129,6 +129,14 @@ pub trait BotGame: Game {
         let _ = (seat, steps);
     }
 
+    /// An exact strategy for `seat` from here to the end, when the rest of the game is small
+    /// enough to solve (Square Goofspiel's last phase, by [`solver::solve_endgame`]): each move
+    /// with its probability. Search bots play it instead of searching. Default: `None`.
+    fn endgame(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
+        let _ = seat;
+        None
+    }
+
     /// A move of `seat` consistent with `view` (the JSON view of the seat about to act) for a
     /// move the protocol withheld from it (see [`protocol`]). Default: `None`, for games without
     /// such moves.

@@ -180,6 +180,23 @@ impl<G: BotGame> Bot<G> for Mcts {
     }
 
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        let start = Instant::now();
+        if let Some(exact) = observation.determinize(rng).endgame(observation.seat()) {
+            // A solved endgame: its equilibrium strategy, drawn from, instead of a search.
+            self.last = SearchStats {
+                iterations: 0,
+                nodes: 0,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            let total: f64 = exact.iter().map(|(_, p)| p.max(0.0)).sum();
+            let mut x = rng.random::<f64>() * total;
+            for (m, p) in &exact {
+                if x < p.max(0.0) && observation.check_move(m).is_ok() {
+                    return m.clone();
+                }
+                x -= p.max(0.0);
+            }
+        }
         let strategy = self.strategy(observation, rng);
         let best = strategy.iter().map(|(_, p)| *p).fold(0.0, f64::max);
         if observation.pending() == Pending::One(observation.seat()) && !G::FACE_DOWN_MOVES {
