@@ -419,6 +419,8 @@ impl BotGame for AllInGoofspiel {
 impl BotGame for Galespiel {
     const HIDDEN_INFORMATION: bool = true;
     const HAS_HEURISTIC: bool = true;
+    /// An iteration lists the heuristic's build at each new node: a tenth of the budget.
+    const SEARCH_SCALE: f64 = 0.1;
 
     fn heuristic_description() -> &'static str {
         "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
@@ -562,6 +564,9 @@ fn galespiel_masked_order(
 /// hidden.
 impl BotGame for WitchsBrew {
     const HAS_HEURISTIC: bool = true;
+    /// An iteration runs the heuristic at each new node and the estimate at each leaf: a tenth
+    /// of the budget.
+    const SEARCH_SCALE: f64 = 0.1;
 
     fn heuristic_description() -> &'static str {
         "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"

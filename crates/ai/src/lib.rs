@@ -74,6 +74,11 @@ pub trait BotGame: Game {
     /// them.
     const HIDDEN_INFORMATION: bool = false;
 
+    /// The share of an iteration budget ([`Budget::Iterations`]) that search runs in this game:
+    /// below 1 where an iteration is costly (heuristic candidates and evaluations at every
+    /// node), so that the levels take comparable time in every game. Default 1.
+    const SEARCH_SCALE: f64 = 1.0;
+
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.

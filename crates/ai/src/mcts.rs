@@ -132,7 +132,7 @@ impl Mcts {
         let mut iterations = 0u32;
         loop {
             match self.config.budget {
-                Budget::Iterations(n) if iterations >= n.max(1) => break,
+                Budget::Iterations(n) if iterations >= scaled::<G>(n) => break,
                 Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
                 _ => {}
             }
@@ -174,7 +174,7 @@ impl<G: BotGame> Bot<G> for Mcts {
             String::new()
         };
         match self.config.budget {
-            Budget::Iterations(n) => format!("mcts({algo}, {n} iterations{model})"),
+            Budget::Iterations(n) => format!("mcts({algo}, {} iterations{model})", scaled::<G>(n)),
             Budget::Time(t) => format!("mcts({algo}, {} ms{model})", t.as_millis()),
         }
     }
@@ -230,6 +230,11 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         kept[kept.len() - 1].0.clone()
     }
+}
+
+/// An iteration budget of `n` in game `G` ([`BotGame::SEARCH_SCALE`]), at least 1.
+fn scaled<G: BotGame>(n: u32) -> u32 {
+    ((f64::from(n) * G::SEARCH_SCALE).round() as u32).max(1)
 }
 
 /// One seat's statistics at a decision node.
