@@ -6,7 +6,7 @@
 
 Each pairing is `colosseum arena GAME A B --games N --seed 1 --json`, seats swapped every other
 game. Game counts are per game and level (`COUNTS` below), chosen so that one game's runs take
-about five minutes on one thread of the shared 2-core machine; the table states each count.
+a few minutes on one thread of the shared 2-core machine; the table states each count.
 Every result is also appended to target/strength.jsonl.
 """
 import argparse
@@ -33,10 +33,10 @@ if args.only:
 COUNTS = {
     "goofspiel": [200, 200, 200, 200, 200, 200],
     "square-goofspiel": [200, 200, 100, 60, 0, 0],
-    "thwart-omega": [200, 200, 100, 60, 0, 0],
-    "all-in-goofspiel": [200, 200, 100, 60, 0, 0],
-    "galespiel": [200, 100, 60, 40, 0, 0],
-    "witchs-brew": [200, 100, 50, 30, 0, 0],
+    "thwart-omega": [200, 100, 50, 30, 0, 0],
+    "all-in-goofspiel": [200, 100, 50, 30, 0, 0],
+    "galespiel": [200, 60, 40, 24, 0, 0],
+    "witchs-brew": [200, 60, 30, 20, 0, 0],
 }
 PAIRINGS = [
     ("heuristic", "random"),
