@@ -21,6 +21,7 @@ parser.add_argument("--binary", default="target/release/colosseum")
 parser.add_argument("--threads", type=int, default=1)
 parser.add_argument("--out", default="docs/strength.md")
 parser.add_argument("--only", default=None, help="one game id")
+parser.add_argument("--skip", type=int, default=0, help="pairings of the first game to skip")
 args = parser.parse_args()
 
 games = [line.split()[0] for line in subprocess.run(
@@ -82,8 +83,8 @@ def write():
 
 rows = []
 for game in games:
-    for (a, b), n in zip(PAIRINGS, COUNTS.get(game, [200, 100, 60, 40, 0, 0])):
-        if n == 0:
+    for k, ((a, b), n) in enumerate(zip(PAIRINGS, COUNTS.get(game, [200, 100, 60, 40, 0, 0]))):
+        if n == 0 or (game == games[0] and k < args.skip):
             continue
         start = time.time()
         out = subprocess.run(
