@@ -2,10 +2,12 @@
 """Runs the arena for every game and writes docs/strength.md.
 
     cargo build --release -p colosseum-cli
-    python3 scripts/strength.py [--games 200] [--hard-games 40] [--hard mcts:iters=20000]
+    python3 scripts/strength.py [--only GAME] [--threads 1]
 
 Each pairing is `colosseum arena GAME A B --games N --seed 1 --json`, seats swapped every other
-game. The slow pairing with the strongest budget uses fewer games (stated in the table).
+game. Game counts are per game and level (`COUNTS` below), chosen so that one game's runs take
+a few minutes on one thread of the shared 2-core machine; the table states each count.
+Every result is also appended to target/strength.jsonl.
 """
 import argparse
 import json
@@ -16,12 +18,10 @@ import time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--binary", default="target/release/colosseum")
-parser.add_argument("--games", type=int, default=200)
-parser.add_argument("--hard-games", type=int, default=40)
-parser.add_argument("--hard", default="mcts:iters=20000")
-parser.add_argument("--threads", type=int, default=2)
+parser.add_argument("--threads", type=int, default=1)
 parser.add_argument("--out", default="docs/strength.md")
 parser.add_argument("--only", default=None, help="one game id")
+parser.add_argument("--skip", type=int, default=0, help="pairings of the first game to skip")
 args = parser.parse_args()
 
 games = [line.split()[0] for line in subprocess.run(
@@ -29,14 +29,23 @@ games = [line.split()[0] for line in subprocess.run(
 if args.only:
     games = [args.only]
 
-pairings = [
-    ("heuristic", "random", args.games),
-    ("mcts:easy", "random", args.games),
-    ("mcts:easy", "heuristic", args.games),
-    ("mcts:medium", "heuristic", args.games),
-    ("mcts:medium", "mcts:easy", args.games),
-    (args.hard, "heuristic", args.hard_games),
-    (args.hard, "mcts:medium", args.hard_games),
+# Games per pairing: heuristic vs random, then easy, medium and hard vs heuristic, then medium
+# vs easy and hard vs medium (0: skipped).
+COUNTS = {
+    "goofspiel": [200, 200, 200, 200, 200, 200],
+    "square-goofspiel": [200, 200, 100, 60, 0, 0],
+    "thwart-omega": [200, 100, 50, 30, 0, 0],
+    "all-in-goofspiel": [200, 100, 50, 30, 0, 0],
+    "galespiel": [200, 60, 40, 24, 0, 0],
+    "witchs-brew": [200, 60, 30, 20, 0, 0],
+}
+PAIRINGS = [
+    ("heuristic", "random"),
+    ("mcts:easy", "heuristic"),
+    ("mcts:medium", "heuristic"),
+    ("mcts:hard", "heuristic"),
+    ("mcts:medium", "mcts:easy"),
+    ("mcts:hard", "mcts:medium"),
 ]
 
 
@@ -53,9 +62,9 @@ def write():
         "W-D-L is bot A's wins, draws and losses; the share of decided games and the Elo",
         "difference come with 95% intervals (Wilson; normal approximation on the score).",
         "",
-        "Levels: `mcts:easy` = decoupled UCT, 300 iterations; `mcts:medium` = regret matching, 3000",
-        f"iterations; `{args.hard}` stands in for `mcts:hard` (regret matching, 1 s per decision),",
-        "which is too slow for hundreds of games on this machine.",
+        "Levels: decoupled UCT with the opponent model 0.5 and 300 (`mcts:easy`), 1500",
+        "(`mcts:medium`) and 5000 (`mcts:hard`) iterations per decision; Galespiel and The Witch's",
+        "Brew run a tenth of those (their iterations are costly).",
         "",
         "| game | A | B | games | W-D-L | A's share of decided games | Elo A-B | think ms/decision (A) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -74,7 +83,9 @@ def write():
 
 rows = []
 for game in games:
-    for a, b, n in pairings:
+    for k, ((a, b), n) in enumerate(zip(PAIRINGS, COUNTS.get(game, [200, 100, 60, 40, 0, 0]))):
+        if n == 0 or (game == games[0] and k < args.skip):
+            continue
         start = time.time()
         out = subprocess.run(
             [args.binary, "arena", game, a, b, "--games", str(n), "--seed", "1",
@@ -85,6 +96,8 @@ for game in games:
             continue
         r = json.loads(out.stdout)
         rows.append((game, r))
+        with open("target/strength.jsonl", "a") as log:
+            log.write(json.dumps({"game": game, **r}) + "\n")
         print(f"{game}: {r['bot_a']} vs {r['bot_b']}: {r['wins']}-{r['draws']}-{r['losses']} "
               f"decided {pct(r['decided_win_share'])} ({time.time() - start:.0f} s)", flush=True)
         write()  # after every pairing, so an interrupted run still leaves a table

@@ -9,7 +9,6 @@ use colosseum_engine::{seeded_rng, Game, Pending, Record, Seat, SeededRng, Step,
 use rand::Rng;
 use serde::Serialize;
 
-use crate::observation::public_history;
 use crate::{Bot, BotGame, Observation};
 
 /// How to run a match of many games.
@@ -226,8 +225,7 @@ pub fn play_game<G: BotGame>(
                 let mut moves: [Option<G::Move>; 2] = [None, None];
                 for &seat in pending.seats() {
                     let i = seat.index();
-                    let history = public_history(&steps, seat, pending, G::HIDDEN_INFORMATION);
-                    let observation = Observation::new(&game, seat, &history);
+                    let observation = Observation::from_record(&game, seat, &steps);
                     let start = Instant::now();
                     let mut mv = bots[i].choose(&observation, &mut bot_rngs[i]);
                     think[i].0 += start.elapsed().as_secs_f64();

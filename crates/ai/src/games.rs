@@ -1,12 +1,18 @@
 //! Each game's hooks for the bots: its heuristic bot, its search moves and its playouts.
 
-use colosseum_engine::{Game, Pending, Seat, SeededRng, Step};
+use colosseum_engine::{AnyGame, Erased, Game, Pending, Seat, SeededRng, Step, TextStep, Viewer};
 use colosseum_games::all_in_goofspiel::{self, AllInGoofspiel, Play};
-use colosseum_games::galespiel::Galespiel;
+use colosseum_games::galespiel::{Galespiel, Move as GaleMove, PrizeOrder};
 use colosseum_games::goofspiel::Goofspiel;
-use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, SIDE};
+use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, CELLS, SIDE};
+
+/// The most positions Square Goofspiel's endgame solver may meet before search takes over.
+const SQUARE_ENDGAME_NODES: usize = 4000;
 use colosseum_games::thwart_omega::{Colour, ThwartOmega};
-use colosseum_games::witchs_brew::WitchsBrew;
+use colosseum_games::witchs_brew::{
+    self, conditions, Condition, ConditionSet, Prize, Sight, Stage, WitchsBrewView,
+};
+use colosseum_games::witchs_brew::{Move as BrewMove, WitchsBrew};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -74,12 +80,37 @@ fn play_after<G: BotGame>(mut state: G, seat: Seat, mv: G::Move, rng: &mut Seede
     crate::mcts::rollout(state, rng)
 }
 
+/// A playout move that is the heuristic's with probability `p`, else uniformly random: playouts
+/// that play sensibly judge a position far better than random ones, and the random share keeps
+/// them from being blind to what the heuristic never plays. (Playouts run on determinized states,
+/// so the heuristic's observation is of a sample.)
+fn mixed_rollout<G: BotGame>(
+    state: &G,
+    seat: Seat,
+    rng: &mut SeededRng,
+    p: f64,
+) -> Option<G::Move> {
+    if !state.pending().includes(seat) {
+        return None;
+    }
+    if rng.random_bool(p) {
+        Some(G::heuristic_move(&Observation::new(state, seat, &[]), rng))
+    } else {
+        state.random_move(seat, rng)
+    }
+}
+
 /// Classic Goofspiel: Ross's matching strategy.
 impl BotGame for Goofspiel {
     const HAS_HEURISTIC: bool = true;
 
     fn heuristic_description() -> &'static str {
         "bids the card whose rank among its cards matches the prize's rank among the prizes left"
+    }
+
+    /// Playouts follow the matching strategy half the time.
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<u8> {
+        mixed_rollout(self, seat, rng, 0.5)
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> u8 {
@@ -116,6 +147,28 @@ impl BotGame for SquareGoofspiel {
 
     fn heuristic_description() -> &'static str {
         "values each cell by the lines it counts for (value on the line times the line's worth) and bids the card whose rank in its hand matches the cell's rank among the cells left; passes on the cheapest cells when it holds fewer cards than cells remain"
+    }
+
+    /// In the last phase (no chance left), when at most 4000 positions remain, the exact
+    /// equilibrium strategy (backward induction with an LP per position).
+    fn endgame(&self, seat: Seat) -> Option<Vec<(Bid, f64)>> {
+        if self.auctions_done() < CELLS - colosseum_games::square_goofspiel::AUCTIONS_PER_PHASE {
+            return None;
+        }
+        let solution = crate::solver::solve_endgame(
+            self,
+            &crate::solver::square_goofspiel_key,
+            SQUARE_ENDGAME_NODES,
+        )?;
+        Some(match seat {
+            Seat::P1 => solution.p1,
+            Seat::P2 => solution.p2,
+        })
+    }
+
+    /// Playouts follow the heuristic half the time.
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Bid> {
+        mixed_rollout(self, seat, rng, 0.5)
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Bid {
@@ -239,6 +292,7 @@ impl BotGame for ThwartOmega {
 impl BotGame for AllInGoofspiel {
     const HAS_HEURISTIC: bool = true;
     const HIDDEN_INFORMATION: bool = true;
+    const FACE_DOWN_MOVES: bool = true;
 
     fn heuristic_description() -> &'static str {
         "goes all-in (whole hand, largest number) when winning the round reaches 28; otherwise as starter puts down a few high cards in valuable rounds, as responder answers a short play with one card more, lets a long one (4+ cards) go, and beats a play of no cards with its lowest card"
@@ -359,15 +413,602 @@ impl BotGame for AllInGoofspiel {
     }
 }
 
-/// Galespiel has no heuristic of its own yet: the generic lookahead and MCTS play it. The cycle's
-/// prize order is hidden (Survey and Crystal Ball show parts of it to one seat), so search keys
-/// nodes by what the next player sees, and the bot protocol refuses it (its chance steps are
-/// secret).
+/// Galespiel. The cycle's prize order is hidden (Survey and Crystal Ball show parts of it to one
+/// seat), so search keys nodes by what the next player sees, and a seat's history holds the
+/// current cycle's order only as far as the seat has seen it ([`BotGame::mask_chance`]).
 impl BotGame for Galespiel {
     const HIDDEN_INFORMATION: bool = true;
-    const SECRET_CHANCE: bool = true;
+    const HAS_HEURISTIC: bool = true;
+    /// An iteration lists the heuristic's build at each new node: a tenth of the budget.
+    const SEARCH_SCALE: f64 = 0.1;
+
+    fn heuristic_description() -> &'static str {
+        "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
+    }
+
+    /// The listed moves (bids, single-bridge builds) plus the heuristic's, which may build
+    /// several bridges at once.
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<GaleMove>) {
+        self.legal_moves(seat, out);
+        if self.pending().includes(seat) {
+            let mv = Self::heuristic_move(&Observation::new(self, seat, &[]), rng);
+            if !out.contains(&mv) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Search judges a position without playing it out (random builds make playouts
+    /// meaningless): the leaf is scored by [`BotGame::evaluate`].
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<GaleMove> {
+        let _ = (seat, rng);
+        None
+    }
+
+    /// A finished game is 1, 0 or ½; before the end, a logistic of the difference in need (the
+    /// materials each seat still lacks for its cheapest crossing; one that cannot connect any
+    /// more needs 60): 5 materials of difference is about 73%.
+    fn evaluate(&self) -> f64 {
+        if let Some(o) = self.outcome() {
+            return match o.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            };
+        }
+        let need = |s: Seat| f64::from(self.need(s).unwrap_or(60).min(60));
+        logistic((need(Seat::P2) - need(Seat::P1)) / 5.0)
+    }
+
+    /// Galespiel's heuristic, as a casual player would play it:
+    ///
+    /// * **Bid by need.** If winning this round would bring either seat's materials to its
+    ///   cheapest crossing (it could then connect, or the opponent could), bid the highest card.
+    ///   Otherwise bid as in Goofspiel: the card whose rank in the hand matches the prize's rank
+    ///   among this cycle's prizes still to come.
+    /// * **Cheapest-path bridges.** Build one bridge at a time, each time the affordable spot that
+    ///   most lowers its own cheapest crossing plus half what it raises the opponent's (a spot on
+    ///   the cheapest path lowers it by its cost); stop when no spot helps.
+    /// * Upgrades go to the highest even cards (8+ bids 10); Crystal Ball is used, Rush Order,
+    ///   Specialist's Aid and Emergency Delivery are not.
+    fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> GaleMove {
+        galespiel_heuristic(observation, rng)
+            .filter(|m| observation.check_move(m).is_ok())
+            .or_else(|| observation.random_move(rng))
+            .expect("the seat acts")
+    }
+
+    /// The chance steps of finished cycles are public (every prize of a finished cycle was
+    /// revealed in its round, and Rush Order's moves are public). The current cycle's order is
+    /// rewritten: the prizes at positions the seat has not seen are put in ascending order. A
+    /// position counts as seen when exchanging its prize with another position's would change
+    /// any view the seat had since the order was drawn, so the rewritten order gives the seat
+    /// exactly the views it had, and depends only on them. If the steps cannot be replayed, the
+    /// step is left out.
+    fn mask_chance(&self, seat: Seat, steps: &mut [TextStep]) {
+        let Some(c) = steps.iter().rposition(|s| s.chance.is_some()) else {
+            return;
+        };
+        let masked = galespiel_masked_order(self, seat, steps, c);
+        steps[c] = match masked {
+            Some(order) => TextStep::chance(self.format_chance(&order)),
+            None => TextStep::default(),
+        };
+    }
 }
 
-/// The Witch's Brew has no heuristic of its own yet: the generic lookahead and MCTS play it.
-/// Nothing in it is hidden.
-impl BotGame for WitchsBrew {}
+/// The current cycle's order as `seat` may know it (see `mask_chance` above), or `None` when
+/// the steps do not replay.
+fn galespiel_masked_order(
+    game: &Galespiel,
+    seat: Seat,
+    steps: &[TextStep],
+    c: usize,
+) -> Option<PrizeOrder> {
+    let mut before = Erased(Galespiel::new(game.options().clone()));
+    for step in &steps[..c] {
+        before.apply(step).ok()?;
+    }
+    let real = game.parse_chance(steps[c].chance.as_deref()?).ok()?;
+    // What the seat saw after each step since the order was drawn (it remembers all of it).
+    let views = |order: PrizeOrder, stop_at: Option<&[String]>| -> Option<Vec<String>> {
+        let mut g = before.0.clone();
+        g.apply(Step::Chance(order)).ok()?;
+        let mut g = Erased(g);
+        let mut seen = Vec::with_capacity(steps.len() - c);
+        for (k, step) in std::iter::once(None)
+            .chain(steps[c + 1..].iter().map(Some))
+            .enumerate()
+        {
+            if let Some(step) = step {
+                g.apply(step).ok()?;
+            }
+            let view = serde_json::to_string(&g.0.view(Viewer::Seat(seat))).ok()?;
+            if stop_at.is_some_and(|target| target.get(k) != Some(&view)) {
+                return None;
+            }
+            seen.push(view);
+        }
+        Some(seen)
+    };
+    // The real order must replay to the real view; otherwise the steps are not this game's.
+    let target = views(real, None)?;
+    if target.last() != Some(&serde_json::to_string(&game.view(Viewer::Seat(seat))).ok()?) {
+        return None;
+    }
+    let n = real.0.len();
+    let mut hidden = vec![false; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if real.0[i] == real.0[j] || (hidden[i] && hidden[j]) {
+                continue;
+            }
+            let mut swapped = real;
+            swapped.0.swap(i, j);
+            if views(swapped, Some(&target)).is_some() {
+                hidden[i] = true;
+                hidden[j] = true;
+            }
+        }
+    }
+    let mut values: Vec<u8> = (0..n).filter(|&k| hidden[k]).map(|k| real.0[k]).collect();
+    values.sort_unstable();
+    let mut masked = real;
+    for (k, v) in (0..n).filter(|&k| hidden[k]).zip(values) {
+        masked.0[k] = v;
+    }
+    Some(masked)
+}
+
+/// The Witch's Brew: place toward the victory conditions you can still meet. Nothing in it is
+/// hidden.
+impl BotGame for WitchsBrew {
+    const HAS_HEURISTIC: bool = true;
+    /// An iteration runs the heuristic at each new node and the estimate at each leaf: a tenth
+    /// of the budget.
+    const SEARCH_SCALE: f64 = 0.1;
+
+    fn heuristic_description() -> &'static str {
+        "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"
+    }
+
+    /// Action abstraction: the heuristic's move and up to five other legal moves drawn at random
+    /// (a seat may have over a hundred Leaps, Shifts or card plays).
+    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<BrewMove>) {
+        if !self.pending().includes(seat) {
+            return;
+        }
+        out.push(Self::heuristic_move(
+            &Observation::new(self, seat, &[]),
+            rng,
+        ));
+        let mut all = Vec::new();
+        self.legal_moves(seat, &mut all);
+        all.shuffle(rng);
+        for m in all {
+            if out.len() >= 6 {
+                break;
+            }
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Search judges a position without playing it out: the leaf is scored by
+    /// [`BotGame::evaluate`].
+    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<BrewMove> {
+        let _ = (seat, rng);
+        None
+    }
+
+    /// A finished game is 1, 0 or ½; before the end, a logistic of the points each seat has
+    /// scored plus the heuristic's estimate of its open conditions (8 fixed random fillings):
+    /// two points of difference is about 73%.
+    fn evaluate(&self) -> f64 {
+        if let Some(o) = self.outcome() {
+            return match o.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            };
+        }
+        let view = self.view(colosseum_engine::Viewer::Spectator);
+        let open = [
+            brew_open_conditions(&view, Seat::P1),
+            brew_open_conditions(&view, Seat::P2),
+        ];
+        let [a, b] = self.points();
+        let margin = f64::from(a) - f64::from(b)
+            + brew_estimate(self.grid(), Seat::P1, &open, brew_fixed_orders());
+        logistic(margin / 2.0)
+    }
+
+    /// The Witch's Brew's heuristic, as a casual player would play it:
+    ///
+    /// * **Cauldron.** Pick the higher card, or the victory condition worth more points; never
+    ///   discard.
+    /// * **Intermission.** Conditions worth most go to round 12 (the fullest grid), then 9, then 6.
+    /// * **Cards.** Play the highest card (the Duplicard is kept); Lock sends the opponent's stone
+    ///   to the column where it has fewest stones, Guess names the opponent's highest card, Freeze
+    ///   holds up to three of its own stones.
+    /// * **Placement.** Every stone, gray stone, Leap and Shift is judged by the same estimate:
+    ///   for each condition not checked yet, how often it holds once the stones still to come
+    ///   before its check are dropped on random empty cells (16 fillings, shared by every
+    ///   candidate); its own conditions count for it, the opponent's against, by their points.
+    fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> BrewMove {
+        witchs_brew_heuristic(observation, rng)
+            .filter(|m| observation.check_move(m).is_ok())
+            .or_else(|| observation.random_move(rng))
+            .expect("the seat acts")
+    }
+}
+
+/// Eight random orders of the cells, the same in every call, for [`BotGame::evaluate`] (which
+/// has no random generator of its own).
+fn brew_fixed_orders() -> &'static [Vec<u32>] {
+    static ORDERS: std::sync::OnceLock<Vec<Vec<u32>>> = std::sync::OnceLock::new();
+    ORDERS.get_or_init(|| {
+        let mut rng = colosseum_engine::seeded_rng(0x5eed);
+        (0..8)
+            .map(|_| {
+                let mut o: Vec<u32> = (0..witchs_brew::CELLS as u32).collect();
+                o.shuffle(&mut rng);
+                o
+            })
+            .collect()
+    })
+}
+
+/// `1 / (1 + e^-x)`.
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A victory condition's check on bitboards, in `Condition::index` order.
+const BREW_CHECKS: [fn(&Sight) -> bool; witchs_brew::CONDITION_COUNT as usize] = [
+    conditions::five_in_a_row_own_or_neutral,
+    conditions::five_of_yours_in_a_3x3,
+    conditions::six_on_row_3_or_4,
+    conditions::opponent_diagonally_surrounded,
+    conditions::four_frozen_in_a_row,
+    conditions::four_frozen_neutrals,
+    conditions::four_in_a_row_own,
+    conditions::square_own,
+    conditions::opponent_orthogonally_surrounded,
+    conditions::more_corners,
+    conditions::three_on_column_4,
+    conditions::more_opponent_frozen,
+    conditions::own_stone_orthogonally_enclosed,
+    conditions::own_stone_diagonally_enclosed,
+    conditions::square_neutral,
+    conditions::column_own_or_neutral,
+    conditions::row_own_or_neutral,
+    conditions::four_in_a_row_neutral,
+];
+
+/// The conditions still to be checked, per seat: (condition, points, placement rounds left
+/// before its check).
+fn brew_open_conditions(view: &WitchsBrewView, seat: Seat) -> Vec<(Condition, f64, u8)> {
+    let now = view.placement_round.max(1);
+    let player = match seat {
+        Seat::P1 => &view.players.p1,
+        Seat::P2 => &view.players.p2,
+    };
+    player
+        .conditions
+        .iter()
+        .filter(|c| !c.checked)
+        .map(|c| {
+            let round = c.round.unwrap_or(witchs_brew::PLACEMENT_ROUNDS);
+            (c.condition, f64::from(c.points), round.saturating_sub(now))
+        })
+        .collect()
+}
+
+/// The placement estimate (see `heuristic_move`): for `seat`, the points of its open conditions
+/// times how often they hold after random fillings, minus the opponent's.
+fn brew_estimate(
+    grid: &witchs_brew::Grid,
+    seat: Seat,
+    open: &[Vec<(Condition, f64, u8)>; 2],
+    orders: &[Vec<u32>],
+) -> f64 {
+    let base = [grid.stones(Seat::P1), grid.stones(Seat::P2)];
+    let occupied = grid.occupied();
+    let mut total = 0.0;
+    for order in orders {
+        for who in Seat::BOTH {
+            let sign = if who == seat { 1.0 } else { -1.0 };
+            for &(condition, points, rounds) in &open[who.index()] {
+                // Each round to come adds one stone of each colour and one gray.
+                let mut stones = [base[0], base[1]];
+                let mut gray = grid.gray();
+                let mut left = 3 * u32::from(rounds);
+                for &i in order {
+                    if left == 0 {
+                        break;
+                    }
+                    let bit = 1u64 << i;
+                    if occupied & bit != 0 {
+                        continue;
+                    }
+                    match left % 3 {
+                        0 => stones[0] |= bit,
+                        1 => stones[1] |= bit,
+                        _ => gray |= bit,
+                    }
+                    left -= 1;
+                }
+                let sight = Sight {
+                    own: stones[who.index()],
+                    opponent: stones[who.other().index()],
+                    gray,
+                    frozen: grid.frozen(),
+                };
+                if BREW_CHECKS[usize::from(condition.index())](&sight) {
+                    total += sign * points;
+                }
+            }
+        }
+    }
+    total / orders.len().max(1) as f64
+}
+
+/// The Witch's Brew's heuristic move, or `None` to fall back to a random one.
+fn witchs_brew_heuristic(
+    observation: &Observation<'_, WitchsBrew>,
+    rng: &mut SeededRng,
+) -> Option<BrewMove> {
+    let seat = observation.seat();
+    let state = observation.determinize(rng);
+    let view = observation.view();
+    let mut legal = Vec::new();
+    observation.legal_moves(&mut legal);
+    match state.stage() {
+        Stage::Pick(_) => {
+            let pair = view.prize_pair?;
+            let worth = |p: &Prize| match *p {
+                Prize::Card(c) => u32::from(c),
+                Prize::Condition(c) => c.points(),
+            };
+            let pick = if worth(&pair[1]) > worth(&pair[0]) {
+                pair[1]
+            } else {
+                pair[0]
+            };
+            Some(BrewMove::Pick(pick))
+        }
+        Stage::Discard(_) => Some(BrewMove::Discard(false)),
+        Stage::Assign => {
+            let mut held: Vec<Condition> = state.conditions(seat).iter().collect();
+            held.sort_by_key(|c| std::cmp::Reverse(c.points()));
+            let mut sets = [Vec::new(), Vec::new(), Vec::new()];
+            for (k, c) in held.into_iter().enumerate() {
+                // Rounds 12, 9, 6 in turn, three each.
+                let slot = 2usize.checked_sub(k / witchs_brew::PER_SCORING_ROUND as usize)?;
+                sets[slot].push(c);
+            }
+            Some(BrewMove::Assign(witchs_brew::Assignment(
+                sets.map(ConditionSet::of),
+            )))
+        }
+        Stage::PlayCards => {
+            let them = seat.other();
+            let grid = state.grid();
+            let their_high = state.hand(them).cards().max().unwrap_or(8);
+            let mine = grid.stones(seat);
+            legal
+                .iter()
+                .copied()
+                .filter_map(|m| match m {
+                    BrewMove::Play(p) if !p.duplicard => Some((p, m)),
+                    _ => None,
+                })
+                .max_by_key(|(p, _)| {
+                    let secondary = match p.secondary {
+                        witchs_brew::Secondary::Column(c) => {
+                            let col = witchs_brew::column_mask(usize::from(c));
+                            let free = col & !grid.occupied() != 0;
+                            i32::from(free) * 10 - (grid.stones(them) & col).count_ones() as i32
+                        }
+                        witchs_brew::Secondary::Guess(g) => i32::from(g == their_high),
+                        witchs_brew::Secondary::Freeze { cells, len } => cells[..usize::from(len)]
+                            .iter()
+                            .map(|c| if mine & c.bit() != 0 { 1 } else { -1 })
+                            .sum(),
+                        witchs_brew::Secondary::None => 0,
+                    };
+                    (p.card, secondary)
+                })
+                .map(|(_, m)| m)
+        }
+        Stage::WinnerStone
+        | Stage::LoserStone
+        | Stage::GrayStone
+        | Stage::WinnerMove
+        | Stage::LoserMove => {
+            let open = [
+                brew_open_conditions(&view, Seat::P1),
+                brew_open_conditions(&view, Seat::P2),
+            ];
+            let orders: Vec<Vec<u32>> = (0..16)
+                .map(|_| {
+                    let mut o: Vec<u32> = (0..witchs_brew::CELLS as u32).collect();
+                    o.shuffle(rng);
+                    o
+                })
+                .collect();
+            let mut best: Option<(f64, BrewMove)> = None;
+            for &mv in &legal {
+                let mut next = state.clone();
+                if next.apply(Step::One { seat, mv }).is_err() {
+                    continue;
+                }
+                let value = brew_estimate(next.grid(), seat, &open, &orders);
+                if best.is_none_or(|(b, _)| value > b) {
+                    best = Some((value, mv));
+                }
+            }
+            best.map(|(_, m)| m)
+        }
+        _ => None,
+    }
+}
+
+/// Galespiel's heuristic move (see its `heuristic_move`), or `None` to fall back to a random one.
+fn galespiel_heuristic(
+    observation: &Observation<'_, Galespiel>,
+    rng: &mut SeededRng,
+) -> Option<GaleMove> {
+    let seat = observation.seat();
+    // Nothing the heuristic reads is hidden: materials, bridges, hands and the prizes left are
+    // public (it never looks at the cycle's order beyond the view).
+    let view = observation.view();
+    let state = observation.determinize(rng);
+    let mut legal = Vec::new();
+    observation.legal_moves(&mut legal);
+    let first = *legal.first()?;
+    match first {
+        GaleMove::Item(_) => {
+            // A Crystal Ball window comes before the first prize of a cycle; Rush Order's during
+            // a round, when a prize is up.
+            Some(GaleMove::Item(view.prize.is_none()))
+        }
+        GaleMove::Bid { .. } => {
+            let me = match seat {
+                Seat::P1 => &view.players.p1,
+                Seat::P2 => &view.players.p2,
+            };
+            let prize = u32::from(view.prize?);
+            let mut hand: Vec<(u8, u8)> = me
+                .cards
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.in_hand)
+                .map(|(slot, c)| (c.value, slot as u8))
+                .collect();
+            hand.sort_unstable();
+            let decisive = |s: Seat| state.need(s).is_some_and(|n| n <= prize);
+            let (_, slot) = if decisive(seat) || decisive(seat.other()) {
+                *hand.last()?
+            } else {
+                let mut prizes: Vec<u8> = view.prizes_left.clone();
+                prizes.push(view.prize?);
+                prizes.sort_unstable();
+                let rank = prizes
+                    .iter()
+                    .position(|&p| u32::from(p) == prize)
+                    .unwrap_or(0);
+                let i = if prizes.len() <= 1 {
+                    hand.len() - 1
+                } else {
+                    rank * (hand.len() - 1) / (prizes.len() - 1)
+                };
+                hand[i.min(hand.len() - 1)]
+            };
+            Some(GaleMove::Bid { slot, aid: false })
+        }
+        GaleMove::Build { .. } => {
+            let spots: Vec<u64> = legal
+                .iter()
+                .filter_map(|m| match *m {
+                    GaleMove::Build {
+                        spots,
+                        emergency: false,
+                    } if spots != 0 => Some(spots),
+                    _ => None,
+                })
+                .collect();
+            let score = |g: &Galespiel| -> f64 {
+                if let Some(o) = g.outcome() {
+                    return match o.winner {
+                        Some(w) if w == seat => 1e6,
+                        Some(_) => -1e6,
+                        None => 0.0,
+                    };
+                }
+                let mine = g.cheapest(seat).map_or(-1e4, |c| -f64::from(c));
+                let theirs = g.cheapest(seat.other()).map_or(1e4, f64::from);
+                mine + 0.5 * theirs
+            };
+            let mut chosen = 0u64;
+            let mut current = score(&state);
+            loop {
+                let mut best: Option<(f64, u64)> = None;
+                for &spot in &spots {
+                    if chosen & spot != 0 {
+                        continue;
+                    }
+                    let mv = GaleMove::Build {
+                        spots: chosen | spot,
+                        emergency: false,
+                    };
+                    let mut next = state.clone();
+                    if next.apply(Step::One { seat, mv }).is_err() {
+                        continue;
+                    }
+                    let value = score(&next);
+                    if value > current + 1e-9 && best.is_none_or(|(b, _)| value > b) {
+                        best = Some((value, spot));
+                    }
+                }
+                match best {
+                    Some((value, spot)) => {
+                        chosen |= spot;
+                        current = value;
+                    }
+                    None => break,
+                }
+            }
+            Some(GaleMove::Build {
+                spots: chosen,
+                emergency: false,
+            })
+        }
+        GaleMove::Upgrade(_) => legal.iter().copied().max_by_key(|m| match *m {
+            // Higher slots are higher cards: prefer them, most significant first.
+            GaleMove::Upgrade(set) => set,
+            _ => 0,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colosseum_games::witchs_brew::Grid;
+
+    /// `BREW_CHECKS` is the game's own list of checks, in the same order.
+    #[test]
+    fn brew_checks_match_the_game() {
+        let mut rng = colosseum_engine::seeded_rng(3);
+        for _ in 0..300 {
+            let rows: Vec<String> = (0..witchs_brew::ROWS)
+                .map(|_| {
+                    (0..witchs_brew::COLUMNS)
+                        .map(|_| ['.', '.', 'X', 'O', '+', 'x', 'o', '*'][rng.random_range(0..8)])
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let grid = Grid::from_picture(&rows).unwrap();
+            for seat in Seat::BOTH {
+                let sight = Sight {
+                    own: grid.stones(seat),
+                    opponent: grid.stones(seat.other()),
+                    gray: grid.gray(),
+                    frozen: grid.frozen(),
+                };
+                for i in 0..witchs_brew::CONDITION_COUNT {
+                    let c = Condition::from_index(i).unwrap();
+                    assert_eq!(
+                        BREW_CHECKS[usize::from(i)](&sight),
+                        grid.meets(seat, c),
+                        "{c}"
+                    );
+                }
+            }
+        }
+    }
+}

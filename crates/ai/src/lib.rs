@@ -31,10 +31,10 @@ pub mod solver;
 
 use std::time::Duration;
 
-use colosseum_engine::{Game, Seat, SeededRng};
+use colosseum_engine::{Game, Seat, SeededRng, TextStep};
 
 pub use mcts::{Mcts, MctsConfig, SearchStats, Selection};
-pub use observation::{public_history, Observation};
+pub use observation::{public_history, seat_history, Observation};
 
 /// How much a search bot may think per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,11 +74,15 @@ pub trait BotGame: Game {
     /// them.
     const HIDDEN_INFORMATION: bool = false;
 
-    /// Whether a chance step may hold what some seat must not see (Galespiel draws a whole
-    /// cycle's prize order at once). The step history then cannot be handed to an outside
-    /// program, so the bot protocol refuses the game; bots in the process see only their
-    /// [`Observation`] and are unaffected.
-    const SECRET_CHANCE: bool = false;
+    /// The share of an iteration budget ([`Budget::Iterations`]) that search runs in this game:
+    /// below 1 where an iteration is costly (heuristic candidates and evaluations at every
+    /// node), so that the levels take comparable time in every game. Default 1.
+    const SEARCH_SCALE: f64 = 1.0;
+
+    /// Whether a seat's single move stays face down until the other seat has answered it
+    /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
+    /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.
+    const FACE_DOWN_MOVES: bool = false;
 
     /// One line describing the heuristic bot, for `colosseum bots`.
     fn heuristic_description() -> &'static str {
@@ -119,6 +123,23 @@ pub trait BotGame: Game {
             },
             None => 0.5,
         }
+    }
+
+    /// Rewrites the chance steps of `steps` (the steps that led to `self`, the real state) so
+    /// that they hold only what `seat` may know: an outcome that is partly secret (Galespiel draws
+    /// a whole cycle's prize order at once) is replaced by one the seat cannot tell apart from it,
+    /// chosen from what the seat sees alone, or left out (`{}`) when no such outcome is found.
+    /// Default: unchanged, for games whose chance outcomes are public once drawn.
+    fn mask_chance(&self, seat: Seat, steps: &mut [TextStep]) {
+        let _ = (seat, steps);
+    }
+
+    /// An exact strategy for `seat` from here to the end, when the rest of the game is small
+    /// enough to solve (Square Goofspiel's last phase, by [`solver::solve_endgame`]): each move
+    /// with its probability. Search bots play it instead of searching. Default: `None`.
+    fn endgame(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
+        let _ = seat;
+        None
     }
 
     /// A move of `seat` consistent with `view` (the JSON view of the seat about to act) for a

@@ -5,10 +5,14 @@
 //! selects its own move independently (decoupled selection) by UCT or by regret matching, the
 //! joint move leads to a child, chance outcomes are sampled and each new outcome gets a child of
 //! its own. A new node is evaluated by a playout with the game's rollout moves; the result (in
-//! `[0, 1]` for `p1`) is backed up along the path. Where a seat has thousands of moves, progressive
-//! widening grows the node's move list with visits. The move played is drawn from the root's
-//! mixed strategy (visit counts for UCT, the average strategy for regret matching), as a
-//! deterministic choice is exploitable in a simultaneous game.
+//! `[0, 1]` for `p1`) is backed up along the path (a game may cut playouts short and score the
+//! leaf with its evaluation). Where a seat has thousands of moves, progressive widening grows the
+//! node's move list with visits, and games may restrict it to a few candidates (action
+//! abstraction). With an opponent model, the other seat plays its heuristic's move in a share of
+//! the iterations, so the search also learns the best answer to sensible play. At a simultaneous
+//! decision the move played is drawn from the root's mixed strategy (visit counts for UCT, the
+//! average strategy for regret matching), as a deterministic choice is exploitable there; where
+//! the seat moves alone in view of its opponent, the most trusted move is played.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -43,6 +47,13 @@ pub struct MctsConfig {
     /// At the root, moves whose probability is below this share of the most likely move's are
     /// dropped before drawing (noise from few visits), then the rest is renormalised.
     pub purify: f64,
+    /// The opponent model: at a node where the other seat acts, the probability that its move
+    /// in this iteration is its heuristic's ([`BotGame::heuristic_move`], worked out once per
+    /// node from what that seat sees) instead of its own selection. 0 searches for an
+    /// equilibrium; above 0 the search also learns to answer a player who plays sensibly, which
+    /// is what beats a fixed heuristic (and costs little against others, since the rest of the
+    /// time the opponent still selects its best replies).
+    pub opponent_model: f64,
 }
 
 impl MctsConfig {
@@ -53,6 +64,7 @@ impl MctsConfig {
             selection: Selection::Uct { c: 0.7 },
             budget,
             purify: 0.1,
+            opponent_model: 0.0,
         }
     }
 
@@ -63,6 +75,7 @@ impl MctsConfig {
             selection: Selection::RegretMatching { gamma: 0.1 },
             budget,
             purify: 0.1,
+            opponent_model: 0.0,
         }
     }
 }
@@ -113,11 +126,13 @@ impl Mcts {
         let mut tree: Tree<G> = Tree {
             nodes: vec![Node::default()],
             selection: self.config.selection,
+            me: seat,
+            model: self.config.opponent_model,
         };
         let mut iterations = 0u32;
         loop {
             match self.config.budget {
-                Budget::Iterations(n) if iterations >= n.max(1) => break,
+                Budget::Iterations(n) if iterations >= scaled::<G>(n) => break,
                 Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
                 _ => {}
             }
@@ -153,15 +168,47 @@ impl<G: BotGame> Bot<G> for Mcts {
             Selection::Uct { .. } => "uct",
             Selection::RegretMatching { .. } => "rm",
         };
+        let model = if self.config.opponent_model > 0.0 {
+            format!(", model {}", self.config.opponent_model)
+        } else {
+            String::new()
+        };
         match self.config.budget {
-            Budget::Iterations(n) => format!("mcts({algo}, {n} iterations)"),
-            Budget::Time(t) => format!("mcts({algo}, {} ms)", t.as_millis()),
+            Budget::Iterations(n) => format!("mcts({algo}, {} iterations{model})", scaled::<G>(n)),
+            Budget::Time(t) => format!("mcts({algo}, {} ms{model})", t.as_millis()),
         }
     }
 
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        let start = Instant::now();
+        if let Some(exact) = observation.determinize(rng).endgame(observation.seat()) {
+            // A solved endgame: its equilibrium strategy, drawn from, instead of a search.
+            self.last = SearchStats {
+                iterations: 0,
+                nodes: 0,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            let total: f64 = exact.iter().map(|(_, p)| p.max(0.0)).sum();
+            let mut x = rng.random::<f64>() * total;
+            for (m, p) in &exact {
+                if x < p.max(0.0) && observation.check_move(m).is_ok() {
+                    return m.clone();
+                }
+                x -= p.max(0.0);
+            }
+        }
         let strategy = self.strategy(observation, rng);
         let best = strategy.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+        if observation.pending() == Pending::One(observation.seat()) && !G::FACE_DOWN_MOVES {
+            // Alone to move and seen by the opponent before it answers, nothing is gained by
+            // mixing: play the move the search trusts most.
+            if let Some((m, _)) = strategy
+                .iter()
+                .find(|(m, p)| *p >= best && observation.check_move(m).is_ok())
+            {
+                return m.clone();
+            }
+        }
         let kept: Vec<&(G::Move, f64)> = strategy
             .iter()
             .filter(|(m, p)| {
@@ -183,6 +230,11 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         kept[kept.len() - 1].0.clone()
     }
+}
+
+/// An iteration budget of `n` in game `G` ([`BotGame::SEARCH_SCALE`]), at least 1.
+fn scaled<G: BotGame>(n: u32) -> u32 {
+    ((f64::from(n) * G::SEARCH_SCALE).round() as u32).max(1)
 }
 
 /// One seat's statistics at a decision node.
@@ -233,6 +285,8 @@ struct Node<G: Game> {
     /// In games with hidden information, children keyed by what the next actors see (see
     /// `Tree::information_key`), so that a seat's node never depends on what it cannot see.
     information: HashMap<String, usize>,
+    /// The index of each seat's heuristic move in its list, once worked out (opponent model).
+    heuristic: [Option<u32>; 2],
 }
 
 impl<G: Game> Default for Node<G> {
@@ -243,20 +297,27 @@ impl<G: Game> Default for Node<G> {
             joint: HashMap::new(),
             chance: Vec::new(),
             information: HashMap::new(),
+            heuristic: [None, None],
         }
     }
 }
 
 /// One step of the path: the node, each seat's choice (`u32::MAX` for a seat that does not act)
-/// and the probability it was chosen with (regret matching).
+/// and the probability it was chosen with (regret matching). A move dictated by the opponent
+/// model is played but not learned from (`learn` false).
 struct Visit {
     node: usize,
     choice: [(u32, f64); 2],
+    learn: [bool; 2],
 }
 
 struct Tree<G: Game> {
     nodes: Vec<Node<G>>,
     selection: Selection,
+    /// The seat the search plays.
+    me: Seat,
+    /// The opponent model's probability (`MctsConfig::opponent_model`).
+    model: f64,
 }
 
 const NONE: u32 = u32::MAX;
@@ -291,8 +352,23 @@ impl<G: BotGame> Tree<G> {
                         break rollout(state, rng);
                     }
                     let mut choice = [(NONE, 1.0); 2];
+                    let mut learn = [true; 2];
                     for &seat in pending.seats() {
-                        choice[seat.index()] = self.select(node, &state, seat, rng);
+                        let modelled = seat != self.me
+                            && self.model > 0.0
+                            && rng.random_bool(self.model.min(1.0));
+                        let heuristic = if modelled {
+                            self.heuristic_choice(node, &state, seat, rng)
+                        } else {
+                            None
+                        };
+                        choice[seat.index()] = match heuristic {
+                            Some(i) => {
+                                learn[seat.index()] = false;
+                                (i, 1.0)
+                            }
+                            None => self.select(node, &state, seat, rng),
+                        };
                     }
                     if choice
                         .iter()
@@ -314,7 +390,11 @@ impl<G: BotGame> Tree<G> {
                         Pending::One(seat) => Step::One { seat, mv: mv(seat) },
                         _ => unreachable!(),
                     };
-                    path.push(Visit { node, choice });
+                    path.push(Visit {
+                        node,
+                        choice,
+                        learn,
+                    });
                     if state.apply(step).is_err() {
                         break state.evaluate();
                     }
@@ -352,6 +432,48 @@ impl<G: BotGame> Tree<G> {
     fn new_node(&mut self) -> usize {
         self.nodes.push(Node::default());
         self.nodes.len() - 1
+    }
+
+    /// The index of `seat`'s heuristic move at `node` (added to its list if new), worked out on
+    /// the first call from `state`: the node is the same for every state in which `seat` sees
+    /// the same (nodes are keyed by what the actors see where information is hidden).
+    fn heuristic_choice(
+        &mut self,
+        node: usize,
+        state: &G,
+        seat: Seat,
+        rng: &mut SeededRng,
+    ) -> Option<u32> {
+        if let Some(i) = self.nodes[node].heuristic[seat.index()] {
+            if !G::HIDDEN_INFORMATION
+                || state
+                    .check_move(
+                        seat,
+                        &self.nodes[node].seats[seat.index()].moves[i as usize],
+                    )
+                    .is_ok()
+            {
+                return Some(i);
+            }
+            return None;
+        }
+        let mv = G::heuristic_move(&Observation::new(state, seat, &[]), rng);
+        if state.check_move(seat, &mv).is_err() {
+            return None;
+        }
+        let stats = &mut self.nodes[node].seats[seat.index()];
+        if stats.moves.is_empty() {
+            // Let the seat's own list start as usual, then add the heuristic's move to it.
+            let mut moves = Vec::new();
+            state.search_moves(seat, rng, &mut moves);
+            for m in moves {
+                stats.push(m);
+            }
+        }
+        stats.push(mv.clone());
+        let i = stats.moves.iter().position(|m| *m == mv)? as u32;
+        self.nodes[node].heuristic[seat.index()] = Some(i);
+        Some(i)
     }
 
     /// The seat's choice at `node`: the index of a move and its selection probability.
@@ -456,7 +578,7 @@ impl<G: BotGame> Tree<G> {
         node.visits += 1;
         for seat in Seat::BOTH {
             let (i, p) = visit.choice[seat.index()];
-            if i == NONE {
+            if i == NONE || !visit.learn[seat.index()] {
                 continue;
             }
             let u = if seat == Seat::P1 {

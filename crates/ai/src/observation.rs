@@ -4,6 +4,10 @@ use colosseum_engine::{
     Game, IllegalMove, NotationError, Pending, Seat, SeededRng, TextStep, Viewer,
 };
 
+use std::cell::OnceCell;
+
+use crate::BotGame;
+
 /// One seat's window onto a game in progress.
 ///
 /// This is all a bot ever receives. It exposes the seat, the seat's view, the seat's own legal
@@ -14,27 +18,58 @@ use colosseum_engine::{
 pub struct Observation<'a, G: Game> {
     game: &'a G,
     seat: Seat,
-    history: &'a [TextStep],
+    /// The steps as given: already the seat's history, or the record's steps when `mask` is set.
+    steps: &'a [TextStep],
+    /// Turns the record's steps into the seat's history, on first use ([`seat_history`]).
+    mask: Option<Mask<G>>,
+    masked: OnceCell<Vec<TextStep>>,
 }
+
+type Mask<G> = fn(&G, &[TextStep], Seat) -> Vec<TextStep>;
 
 impl<'a, G: Game> Observation<'a, G> {
     /// The window of `seat` onto `game`, with the steps so far as the seat knows them
-    /// (`history`, see [`public_history`]; may be empty for bots that do not need it). Only hosts
+    /// (`history`, see [`seat_history`]; may be empty for bots that do not need it). Only hosts
     /// (the arena, the command line, the bot protocol) build these.
     #[must_use]
     pub fn new(game: &'a G, seat: Seat, history: &'a [TextStep]) -> Self {
         Observation {
             game,
             seat,
-            history,
+            steps: history,
+            mask: None,
+            masked: OnceCell::new(),
         }
     }
 
-    /// The steps so far as the seat knows them: a move not yet revealed to it is left out
-    /// (`None` in its slot).
+    /// The window of `seat` onto `game`, given every step that led to it (the match record's):
+    /// the seat's history ([`seat_history`]) is worked out from them the first time a bot asks
+    /// for it, so bots that never look pay nothing.
+    #[must_use]
+    pub fn from_record(game: &'a G, seat: Seat, steps: &'a [TextStep]) -> Self
+    where
+        G: BotGame,
+    {
+        Observation {
+            game,
+            seat,
+            steps,
+            mask: Some(seat_history::<G>),
+            masked: OnceCell::new(),
+        }
+    }
+
+    /// The steps so far as the seat knows them (see [`seat_history`]): a move not yet revealed
+    /// to it is left out (`None` in its slot), a chance outcome it has only partly seen is
+    /// replaced by one it cannot tell apart from the real one.
     #[must_use]
     pub fn history(&self) -> &[TextStep] {
-        self.history
+        match self.mask {
+            Some(mask) => self
+                .masked
+                .get_or_init(|| mask(self.game, self.steps, self.seat)),
+            None => self.steps,
+        }
     }
 
     /// The seat the bot plays.
@@ -89,17 +124,17 @@ impl<'a, G: Game> Observation<'a, G> {
     }
 }
 
-/// Masks what `seat` may not know yet in a record's steps: in a game with hidden information,
-/// the other seat's single move just before `seat`'s own decision stays face down until the
+/// Masks the moves `seat` may not know yet in a record's steps: in a game with face-down moves
+/// ([`BotGame::FACE_DOWN_MOVES`]), the other seat's single move just before `seat`'s own decision stays face down until the
 /// reveal (All-In Goofspiel's starter). Every other step is public once applied.
 pub fn public_history(
     steps: &[TextStep],
     seat: Seat,
     pending: Pending,
-    hidden_information: bool,
+    face_down_moves: bool,
 ) -> Vec<TextStep> {
     let mut public = steps.to_vec();
-    if hidden_information && pending == Pending::One(seat) {
+    if face_down_moves && pending == Pending::One(seat) {
         if let Some(last) = public.last_mut() {
             let other = seat.other();
             let alone = last.chance.is_none() && last.slot(seat).is_none();
@@ -112,4 +147,14 @@ pub fn public_history(
         }
     }
     public
+}
+
+/// The steps that led to `game` (the real state) as `seat` may know them: [`public_history`]
+/// (face-down moves left out) and then [`BotGame::mask_chance`] (secret chance outcomes replaced
+/// by ones the seat cannot tell apart). This is the history every host hands a bot, and the
+/// history the bot protocol sends to a program.
+pub fn seat_history<G: BotGame>(game: &G, steps: &[TextStep], seat: Seat) -> Vec<TextStep> {
+    let mut history = public_history(steps, seat, game.pending(), G::FACE_DOWN_MOVES);
+    game.mask_chance(seat, &mut history);
+    history
 }

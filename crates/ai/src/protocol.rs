@@ -12,7 +12,6 @@ use colosseum_engine::{AnyGame, Erased, Pending, RawOptions, Seat, SeededRng, Te
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::observation::public_history;
 use crate::{Bot, BotGame, Observation};
 
 /// The protocol's version, sent in every request.
@@ -267,13 +266,7 @@ fn answer<G: BotGame>(
             request.seat
         ));
     }
-    let history = public_history(
-        &request.steps,
-        request.seat,
-        game.pending(),
-        G::HIDDEN_INFORMATION,
-    );
-    let observation = Observation::new(&game.0, request.seat, &history);
+    let observation = Observation::from_record(&game.0, request.seat, &request.steps);
     let own = serde_json::to_value(observation.view()).unwrap_or(Value::Null);
     if own != request.view && !request.view.is_null() {
         return Err("the steps do not lead to the view sent".to_string());

@@ -24,10 +24,30 @@ use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot};
 
 /// The levels: what `mcts:easy`, `mcts:medium` and `mcts:hard` mean.
 pub const LEVELS: &[(&str, &str)] = &[
-    ("easy", "decoupled UCT, 300 iterations per decision"),
-    ("medium", "regret matching, 3000 iterations per decision"),
-    ("hard", "regret matching, 1 second per decision"),
+    (
+        "easy",
+        "decoupled UCT, 300 iterations per decision, opponent model 0.5",
+    ),
+    (
+        "medium",
+        "decoupled UCT, 1500 iterations per decision, opponent model 0.5",
+    ),
+    (
+        "hard",
+        "decoupled UCT, 5000 iterations per decision, opponent model 0.5",
+    ),
 ];
+
+/// The opponent model of the levels ([`MctsConfig::opponent_model`]).
+const LEVEL_MODEL: f64 = 0.5;
+
+/// The search of a level: decoupled UCT with `iterations` and the levels' opponent model.
+fn level(iterations: u32) -> MctsConfig {
+    MctsConfig {
+        opponent_model: LEVEL_MODEL,
+        ..MctsConfig::uct(Budget::Iterations(iterations))
+    }
+}
 
 /// A bot, by name.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +64,7 @@ pub enum BotSpec {
 
 /// A bot name that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N[,algo=uct|rm], mcts:ms=N[,algo=uct|rm], cmd:PROGRAM ARGS")]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm][,model=P], cmd:PROGRAM ARGS")]
 pub struct BotSpecError {
     /// The text given.
     pub given: String,
@@ -77,12 +97,13 @@ impl FromStr for BotSpec {
             return Err(err("unknown bot"));
         };
         let config = match rest {
-            "easy" => MctsConfig::uct(Budget::Iterations(300)),
-            "medium" => MctsConfig::regret_matching(Budget::Iterations(3000)),
-            "hard" => MctsConfig::regret_matching(Budget::Time(Duration::from_secs(1))),
+            "easy" => level(300),
+            "medium" => level(1500),
+            "hard" => level(5000),
             _ => {
                 let mut budget = None;
                 let mut uct = false;
+                let mut model = 0.0;
                 for part in rest.split(',') {
                     let (key, value) = part
                         .split_once('=')
@@ -96,19 +117,30 @@ impl FromStr for BotSpec {
                             let n: u64 = value.parse().map_err(|_| err("ms takes a number"))?;
                             budget = Some(Budget::Time(Duration::from_millis(n.max(1))));
                         }
+                        "model" => {
+                            model = value
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|p| (0.0..=1.0).contains(p))
+                                .ok_or_else(|| err("model takes a probability from 0 to 1"))?;
+                        }
                         "algo" => match value.trim() {
                             "uct" => uct = true,
                             "rm" => uct = false,
                             _ => return Err(err("algo is uct or rm")),
                         },
-                        _ => return Err(err("mcts settings are iters, ms and algo")),
+                        _ => return Err(err("mcts settings are iters, ms, algo and model")),
                     }
                 }
                 let budget = budget.ok_or_else(|| err("mcts needs a level, iters=N or ms=N"))?;
-                if uct {
+                let config = if uct {
                     MctsConfig::uct(budget)
                 } else {
                     MctsConfig::regret_matching(budget)
+                };
+                MctsConfig {
+                    opponent_model: model,
+                    ..config
                 }
             }
         };
@@ -149,9 +181,6 @@ pub enum BotError {
     /// A step the host gave the bot does not fit the game.
     #[error("the bot could not follow the game: {0}")]
     Step(String),
-    /// The game cannot be played over the bot protocol (yet).
-    #[error("`{0}` cannot be played over the bot protocol yet: its chance steps hold what a seat must not see (the history sent to a program would show it); use random, heuristic or mcts")]
-    NotOverProtocol(&'static str),
     /// The bot protocol failed.
     #[error(transparent)]
     Engine(#[from] protocol::EngineError),
@@ -220,7 +249,6 @@ pub fn make_bot<G: BotGame>(
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
         BotSpec::Mcts(config) => Box::new(Mcts::new(*config)),
-        BotSpec::Command(_) if G::SECRET_CHANCE => return Err(BotError::NotOverProtocol(id)),
         BotSpec::Command(words) => Box::new(ExternalBot::spawn(words, id, options).map_err(
             |error| BotError::Spawn {
                 command: words.join(" "),
@@ -283,9 +311,6 @@ impl<G: BotGame> GameBots for Typed<G> {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> Result<u64, BotError> {
-        if G::SECRET_CHANCE {
-            return Err(BotError::NotOverProtocol(self.id));
-        }
         let mut bot = make_bot::<G>(spec, self.id, &RawOptions::new())?;
         let new = self.new;
         let new_game = move |raw: &RawOptions| new(raw).map_err(|e| e.to_string());
@@ -321,9 +346,7 @@ impl<G: BotGame> SeatPlayer for TypedSeatPlayer<G> {
     }
 
     fn choose(&mut self, seat: Seat) -> String {
-        let pending = self.game.pending();
-        let history = crate::public_history(&self.steps, seat, pending, G::HIDDEN_INFORMATION);
-        let observation = crate::Observation::new(&self.game.0, seat, &history);
+        let observation = crate::Observation::from_record(&self.game.0, seat, &self.steps);
         let mv = self.bot.choose(&observation, &mut self.rng);
         self.game.0.format_move(&mv)
     }

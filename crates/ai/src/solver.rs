@@ -1,4 +1,5 @@
-//! The exact solver for simultaneous-move games with perfect information, for classic Goofspiel.
+//! The exact solver for simultaneous-move games with perfect information: classic Goofspiel,
+//! and endgames such as Square Goofspiel's last phase ([`solve_endgame`]).
 //!
 //! Backward induction: at every node the two seats play a zero-sum matrix game whose entries are
 //! the immediate payoff plus the value of the node reached; [`solve_matrix_game`] solves it by
@@ -12,6 +13,8 @@
 
 use std::collections::HashMap;
 
+use colosseum_engine::{Game, Pending, Seat, Step};
+use colosseum_games::square_goofspiel::{Cell, SquareGoofspiel};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 
 /// A zero-sum matrix game's solution for the row player.
@@ -233,6 +236,115 @@ pub fn exploitability(solution: &GoofspielSolution) -> (f64, f64) {
     (v - against_p1, against_p2 - v)
 }
 
+/// The exact solution of a simultaneous-move endgame with perfect information and no chance left
+/// (Square Goofspiel's last phase): the value for `p1` (win 1, draw ½, loss 0) and both seats'
+/// optimal mixed strategies at the position.
+#[derive(Clone, Debug)]
+pub struct Endgame<M> {
+    /// The value for `p1`.
+    pub value: f64,
+    /// `p1`'s moves and its optimal strategy over them.
+    pub p1: Vec<(M, f64)>,
+    /// `p2`'s moves and its optimal strategy over them.
+    pub p2: Vec<(M, f64)>,
+    /// Distinct positions solved (one LP each).
+    pub nodes: usize,
+}
+
+/// Solves the game from `state` by backward induction with a matrix game (LP) at every node, if
+/// everything ahead is simultaneous decisions with every legal move listed, no chance step comes
+/// and no more than `max_nodes` distinct positions are met; `None` otherwise. `key` names a
+/// position (two states with the same key must have the same future).
+pub fn solve_endgame<G: Game, K: std::hash::Hash + Eq>(
+    state: &G,
+    key: &dyn Fn(&G) -> K,
+    max_nodes: usize,
+) -> Option<Endgame<G::Move>> {
+    let mut memo: HashMap<K, f64> = HashMap::new();
+    let (value, p1, p2) = endgame_node(state, key, max_nodes, &mut memo)?;
+    Some(Endgame {
+        value,
+        p1,
+        p2,
+        nodes: memo.len(),
+    })
+}
+
+type NodeSolution<M> = (f64, Vec<(M, f64)>, Vec<(M, f64)>);
+
+fn endgame_node<G: Game, K: std::hash::Hash + Eq>(
+    state: &G,
+    key: &dyn Fn(&G) -> K,
+    max_nodes: usize,
+    memo: &mut HashMap<K, f64>,
+) -> Option<NodeSolution<G::Move>> {
+    match state.pending() {
+        Pending::Over => {
+            let value = match state.outcome()?.winner {
+                Some(Seat::P1) => 1.0,
+                Some(Seat::P2) => 0.0,
+                None => 0.5,
+            };
+            return Some((value, Vec::new(), Vec::new()));
+        }
+        Pending::Both => {}
+        Pending::One(_) | Pending::Chance => return None,
+    }
+    let mut m1 = Vec::new();
+    let mut m2 = Vec::new();
+    state.legal_moves(Seat::P1, &mut m1);
+    state.legal_moves(Seat::P2, &mut m2);
+    if m1.is_empty() || m2.is_empty() {
+        return None;
+    }
+    let mut a = vec![vec![0.0; m2.len()]; m1.len()];
+    for (i, x) in m1.iter().enumerate() {
+        for (j, y) in m2.iter().enumerate() {
+            let mut next = state.clone();
+            next.apply(Step::Both {
+                p1: x.clone(),
+                p2: y.clone(),
+            })
+            .ok()?;
+            let k = key(&next);
+            a[i][j] = match memo.get(&k) {
+                Some(&v) => v,
+                None => {
+                    let (v, _, _) = endgame_node(&next, key, max_nodes, memo)?;
+                    if memo.len() >= max_nodes {
+                        return None;
+                    }
+                    memo.insert(k, v);
+                    v
+                }
+            };
+        }
+    }
+    let solution = solve_matrix_game(&a).ok()?;
+    Some((
+        solution.value,
+        m1.into_iter().zip(solution.row).collect(),
+        m2.into_iter().zip(solution.column).collect(),
+    ))
+}
+
+/// A Square Goofspiel position's name for [`solve_endgame`]: the board, both hands and how many
+/// auctions are done (with the phase's draw, this fixes everything ahead).
+#[must_use]
+pub fn square_goofspiel_key(state: &SquareGoofspiel) -> (Vec<u8>, [u8; 12], usize) {
+    let board = Cell::all()
+        .map(|c| match state.board().owner(c) {
+            None => 0,
+            Some(Seat::P1) => 1,
+            Some(Seat::P2) => 2,
+        })
+        .collect();
+    let mut hands = [0u8; 12];
+    hands[..6].copy_from_slice(&state.hand(Seat::P1).counts());
+    hands[6..].copy_from_slice(&state.hand(Seat::P2).counts());
+    (board, hands, state.auctions_done())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +386,122 @@ mod tests {
                 "N = {n}: {got} vs {expected}"
             );
         }
+    }
+
+    /// A random Square Goofspiel game played until `left` auctions remain.
+    fn square_position(seed: u64, left: usize) -> SquareGoofspiel {
+        use colosseum_games::square_goofspiel::CELLS;
+        let mut rng = colosseum_engine::seeded_rng(seed);
+        let mut game = SquareGoofspiel::new(Default::default());
+        while game.auctions_done() < CELLS - left || game.pending() == Pending::Chance {
+            let step = match game.pending() {
+                Pending::Chance => Step::Chance(game.sample_chance(&mut rng).unwrap()),
+                Pending::Both => Step::Both {
+                    p1: game.random_move(Seat::P1, &mut rng).unwrap(),
+                    p2: game.random_move(Seat::P2, &mut rng).unwrap(),
+                },
+                _ => unreachable!("Square Goofspiel has only chance and both"),
+            };
+            game.apply(step).unwrap();
+        }
+        game
+    }
+
+    /// The exact value of a position whose every child value is known: checked by the minimax
+    /// certificate (p1's strategy guarantees at least the value against every pure reply, p2's at
+    /// most), which needs no LP.
+    fn certify(
+        state: &SquareGoofspiel,
+        solution: &Endgame<colosseum_games::square_goofspiel::Bid>,
+    ) {
+        let child = |x, y| {
+            let mut next = state.clone();
+            next.apply(Step::Both { p1: x, p2: y }).unwrap();
+            if next.pending() == Pending::Over {
+                match next.outcome().unwrap().winner {
+                    Some(Seat::P1) => 1.0,
+                    Some(Seat::P2) => 0.0,
+                    None => 0.5,
+                }
+            } else {
+                solve_endgame(&next, &square_goofspiel_key, 100_000)
+                    .unwrap()
+                    .value
+            }
+        };
+        for &(y, _) in &solution.p2 {
+            let guaranteed: f64 = solution.p1.iter().map(|&(x, p)| p * child(x, y)).sum();
+            assert!(
+                guaranteed >= solution.value - 1e-6,
+                "{guaranteed} < {}",
+                solution.value
+            );
+        }
+        for &(x, _) in &solution.p1 {
+            let conceded: f64 = solution.p2.iter().map(|&(y, q)| q * child(x, y)).sum();
+            assert!(
+                conceded <= solution.value + 1e-6,
+                "{conceded} > {}",
+                solution.value
+            );
+        }
+    }
+
+    /// Square Goofspiel's last auctions are solved exactly: the value is certified on positions
+    /// one and two auctions from the end, and a position with a pure saddle point gets exactly
+    /// that saddle point's value.
+    #[test]
+    fn square_goofspiel_endgame_values_are_exact() {
+        let mut saddles = 0;
+        for seed in 0..12 {
+            for left in [1, 2] {
+                let state = square_position(seed, left);
+                let solution = solve_endgame(&state, &square_goofspiel_key, 100_000)
+                    .expect("two auctions are small enough");
+                assert!((0.0..=1.0).contains(&solution.value));
+                certify(&state, &solution);
+                if left == 1 {
+                    // Pure maximin and minimax from the outcome table alone.
+                    let (mut m1, mut m2) = (Vec::new(), Vec::new());
+                    state.legal_moves(Seat::P1, &mut m1);
+                    state.legal_moves(Seat::P2, &mut m2);
+                    let table: Vec<Vec<f64>> = m1
+                        .iter()
+                        .map(|&x| {
+                            m2.iter()
+                                .map(|&y| {
+                                    let mut next = state.clone();
+                                    next.apply(Step::Both { p1: x, p2: y }).unwrap();
+                                    match next.outcome().unwrap().winner {
+                                        Some(Seat::P1) => 1.0,
+                                        Some(Seat::P2) => 0.0,
+                                        None => 0.5,
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    let maximin = table
+                        .iter()
+                        .map(|r| r.iter().copied().fold(f64::INFINITY, f64::min))
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let minimax = (0..m2.len())
+                        .map(|j| table.iter().map(|r| r[j]).fold(f64::NEG_INFINITY, f64::max))
+                        .fold(f64::INFINITY, f64::min);
+                    if maximin == minimax {
+                        saddles += 1;
+                        assert!((solution.value - maximin).abs() < 1e-9);
+                    }
+                }
+            }
+        }
+        assert!(saddles > 0, "no position with a saddle point was tried");
+        // The whole last phase is usually small enough for the bot's limit.
+        let solved = (0..6)
+            .filter(|&seed| {
+                solve_endgame(&square_position(seed, 6), &square_goofspiel_key, 4000).is_some()
+            })
+            .count();
+        assert!(solved > 0);
     }
 }

@@ -373,7 +373,13 @@ fn python() -> Option<&'static str> {
 fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/random_bot.py");
     if let Some(py) = python() {
-        for game in ["goofspiel", "all-in-goofspiel", "thwart-omega"] {
+        for game in [
+            "goofspiel",
+            "all-in-goofspiel",
+            "thwart-omega",
+            "galespiel",
+            "witchs-brew",
+        ] {
             let spec = format!("cmd:{py} {script} 7");
             let out = colosseum(
                 &[
@@ -402,7 +408,7 @@ fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
         eprintln!("no python: the script half of this test is skipped");
     }
     let me = env!("CARGO_BIN_EXE_colosseum");
-    for game in ["goofspiel", "all-in-goofspiel"] {
+    for game in ["goofspiel", "all-in-goofspiel", "galespiel", "witchs-brew"] {
         let spec = format!("cmd:{me} bot {game} --engine heuristic");
         let out = colosseum(
             &[
