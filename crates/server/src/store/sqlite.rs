@@ -131,16 +131,20 @@ impl Store for SqliteStore {
                 })
             };
             if let [entry] = entries {
-                let n = c
-                    .prepare_cached(INSERT)?
-                    .execute(params![id, as_i64(first), to_json(entry)])?;
+                let n = c.prepare_cached(INSERT)?.execute(params![
+                    id,
+                    as_i64(first),
+                    to_json(entry)
+                ])?;
                 return if n == 1 { Ok(()) } else { Err(conflict(c)?) };
             }
             let tx = c.transaction()?;
             for (i, e) in entries.iter().enumerate() {
-                let n = tx
-                    .prepare_cached(INSERT)?
-                    .execute(params![id, as_i64(first + i), to_json(e)])?;
+                let n = tx.prepare_cached(INSERT)?.execute(params![
+                    id,
+                    as_i64(first + i),
+                    to_json(e)
+                ])?;
                 if n != 1 {
                     let err = conflict(&tx)?;
                     tx.rollback()?;
