@@ -268,21 +268,35 @@ function renderRace() {
     race.sent = null;
   }
   if (open) {
-    race.outcome.replaceChildren();
+    // Races can follow each other at once (a round nobody won): say how the last one ended.
+    const prev = race.lastOver && race.lastOver.opened_at !== r.opened_at ? race.lastOver : null;
+    const rounds = m.view?.cauldron_rounds || [];
+    const last = rounds[rounds.length - 1];
+    race.outcome.replaceChildren(...(prev ? [h('div', { class: 'race-previous' }, h('h3', {}, `Previous round, ${prev.round}`), raceOutcome(prev))]
+      : last ? [h('p', { class: 'race-previous muted' }, `Previous round, ${last.round}: ${last.winner ? `${last.winner === you ? 'you' : seatName(last.winner)} won` : 'nobody answered correctly in 3 minutes'}.`)] : []));
     if (fresh && you && (document.activeElement === document.body || !document.activeElement)) race.input.focus();
   } else if (r.over) {
-    const who = r.winner ? (r.winner === you ? 'You' : seatName(r.winner)) : null;
-    const answers = r.answers || [];
-    race.outcome.replaceChildren(
-      h('p', { class: `race-winner${r.winner ? (r.winner === you ? ' win' : you ? ' loss' : '') : ''}`, 'data-testid': 'race-winner' },
-        r.winner ? `${who} won the round${r.winner === you ? '' : ` (${r.winner})`}${r.ended_at != null ? ` after ${clockText(r.ended_at - r.opened_at)}` : ''}.`
-          : 'Nobody answered correctly in 3 minutes: nobody wins the round.'),
-      answers.length ? h('p', { 'data-testid': 'race-answers' }, 'Accepted answers: ', answers.map((a, i) => [i ? ', ' : '', h('strong', {}, a)])) : null);
+    race.lastOver = r;
+    race.outcome.replaceChildren(...raceOutcome(r));
   } else {
     race.outcome.replaceChildren(h('p', { class: 'muted' }, 'The match ended during the race.'));
   }
   document.body.dataset.race = open ? 'open' : 'over';
+  document.body.dataset.raceOpened = String(r.opened_at);
   updateRace();
+}
+
+/** Who won a finished race (or that nobody did), and its accepted answers. */
+function raceOutcome(r) {
+  const you = state.you;
+  const who = r.winner ? (r.winner === you ? 'You' : seatName(r.winner)) : null;
+  const answers = r.answers || [];
+  return [
+    h('p', { class: `race-winner${r.winner ? (r.winner === you ? ' win' : you ? ' loss' : '') : ''}`, 'data-testid': 'race-winner' },
+      r.winner ? `${who} won the round${r.winner === you ? '' : ` (${r.winner})`}${r.ended_at != null ? ` after ${clockText(r.ended_at - r.opened_at)}` : ''}.`
+        : 'Nobody answered correctly in 3 minutes: nobody wins the round.'),
+    answers.length ? h('p', { 'data-testid': 'race-answers' }, 'Accepted answers: ', answers.map((a, i) => [i ? ', ' : '', h('strong', {}, a)])) : null,
+  ].filter(Boolean);
 }
 
 /** The race's countdowns (the three minutes, each seat's lockout), every tick. */
