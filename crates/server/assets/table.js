@@ -194,7 +194,7 @@ function seatPanel(seat) {
   let doing = '';
   if (state.status === 'waiting') doing = state.joined[seat] ? 'joined' : 'not joined yet';
   else if (m.result) doing = '';
-  else if (m.race && !m.race.over) doing = m.race.seats?.[seat]?.locked_out ? 'in the Cauldron race (locked out)' : 'in the Cauldron race';
+  else if (m.race && !m.race.over) doing = 'in the Cauldron race';
   else if (info.to_act) {
     if (info.submitted) doing = info.locked ? 'has submitted (locked)' : 'has submitted';
     else doing = seat === you ? 'to move' : 'thinking';
