@@ -485,7 +485,7 @@ async function main() {
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || document.activeElement === el.input || document.activeElement === race.input) return;
     e.preventDefault();
-    if (!raceForm.hidden && !race.input.disabled) race.input.focus();
+    if (!race.box.hidden && !raceForm.hidden && !race.input.disabled) race.input.focus();
     else el.input.focus();
   });
 }
