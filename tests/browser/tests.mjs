@@ -6,7 +6,7 @@
 //   SCREENSHOTS_DIR    where each game's mid-match and final screenshots go (default: none)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -19,6 +19,27 @@ const OPTIONS = { goofspiel: { cards: '8' } };
 const MID = { goofspiel: 4, 'square-goofspiel': 20, 'all-in-goofspiel': 3, 'thwart-omega': 7, galespiel: 18, 'witchs-brew': 33 };
 
 let browser;
+
+// The sample trivia bank's accepted answers by question text, read without a TOML parser: every
+// question in crates/trivia/data/rules.toml is a `question = "..."` line followed by a one-line
+// `answers = [...]` (both JSON-compatible).
+const BANK = (() => {
+  const text = readFileSync(new URL('../../crates/trivia/data/rules.toml', import.meta.url), 'utf8');
+  const map = new Map();
+  let q = null;
+  for (const line of text.split('\n')) {
+    let m = /^question = (".*")\s*$/.exec(line);
+    if (m) { q = JSON.parse(m[1]); continue; }
+    m = /^answers = (\[.*\])\s*$/.exec(line);
+    if (m && q !== null) { map.set(q, JSON.parse(m[1])); q = null; }
+  }
+  return map;
+})();
+function answerOf(question) {
+  const a = BANK.get(question);
+  assert.ok(a, `not in the sample bank: ${question}`);
+  return a[0];
+}
 const finished = {}; // game -> match id, for the replay tests
 
 before(async () => {
@@ -358,5 +379,135 @@ test('replays step through every game with the slider; rules pages render', asyn
     await page.locator('article.rules h2').first().waitFor();
   }
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Plays `seat` of a live-Cauldron Witch's Brew to the end: placement moves by clicking, and each
+ *  race answered (right, from the sample bank) when `answers(question)` says so. */
+async function playLive(page, seat, { answers = () => false, maxMoves = 800 } = {}) {
+  const seen = [];
+  let moves = 0;
+  let answered = 0;
+  for (;;) {
+    const handle = await page.waitForFunction(([s, seenRaces]) => {
+      const b = document.body.dataset;
+      if (b.status === 'finished') return 'finished';
+      if (b.race === 'open' && !seenRaces.includes(b.raceOpened)) return `race ${b.raceOpened}`;
+      if (b.race !== 'open' && document.querySelector(`[data-testid=status-${s}]`)?.textContent === 'to move') return 'move';
+      return false;
+    }, [seat, seen], { timeout: 60000 });
+    const what = await handle.jsonValue();
+    if (what === 'finished') break;
+    if (what.startsWith('race ')) {
+      const opened = what.slice(5);
+      seen.push(opened);
+      const question = await page.locator('#race-question').innerText();
+      if (!answers(question)) continue;
+      await page.locator('#race-answer').fill(answerOf(question));
+      await page.locator('#race-answer').press('Enter');
+      await page.waitForFunction((o) => document.body.dataset.race !== 'open' || document.body.dataset.raceOpened !== o, opened, { timeout: 30000 });
+      answered += 1;
+      continue;
+    }
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    const mv = await clickAMove(page);
+    await page.waitForFunction(([s, st]) => document.body.dataset.steps !== st
+      || document.querySelector(`[data-testid=status-${s}]`)?.textContent !== 'to move'
+      || document.querySelector('#message.error:not([hidden])'), [seat, before], { timeout: 30000 });
+    if (await page.locator('#message.error:not([hidden])').count()) {
+      const text = await page.locator('#message').innerText();
+      if (!/rate|too many/i.test(text)) throw new Error(`the move ${mv} was refused: ${text}`);
+      await page.waitForTimeout(1000);
+    }
+    moves += 1;
+    assert.ok(moves < maxMoves, `more than ${maxMoves} moves`);
+  }
+  return { moves, races: seen.length, answered };
+}
+
+test('the live Cauldron between two browsers: a wrong answer locks out, a right one wins the round; then the whole game', async () => {
+  const t0 = Date.now();
+  const c = await apiCreate({ game: 'witchs-brew', options: { cauldron: 'live' }, time: { kind: 'untimed' }, trivia: { bank: 'sample' }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const a = await newPage();
+  await a.goto(`${BASE}${c.links.p1}`);
+  await join(a, 'Ann');
+  const b = await newPage({ width: 390, height: 844 }); // a phone
+  await b.goto(`${BASE}${c.links.p2}`);
+  await join(b, 'Bob');
+  const watcher = await newPage();
+  await watcher.goto(`${BASE}${c.links.spectator}`);
+  for (const p of [a, b, watcher]) await p.waitForFunction(() => document.body.dataset.race === 'open');
+  const question = await a.locator('#race-question').innerText();
+  assert.equal(await b.locator('#race-question').innerText(), question);
+  assert.equal(await watcher.locator('#race-question').innerText(), question, 'a spectator sees the question');
+  assert.equal(await watcher.locator('#race-form').isHidden(), true, 'a spectator has no answer box');
+  assert.match(await a.locator('#race-category').innerText(), /Category: (MM|DM|FM|free)/);
+  assert.match(await a.locator('#race-clock').innerText(), /^[23]:\d\d left to answer$/);
+  // Nobody's page holds the accepted answers while the race runs.
+  for (const p of [a, b, watcher]) assert.equal(await p.locator('[data-testid=race-answers]').count(), 0);
+
+  // Ann answers wrong (Enter submits): locked out, with a countdown; Bob sees it.
+  await a.locator('#race-answer').fill('certainly not this');
+  await a.locator('#race-answer').press('Enter');
+  await a.waitForFunction(() => document.querySelector('#race-lockout')?.dataset.locked === 'true');
+  assert.match(await a.locator('#race-lockout').innerText(), /locked out for 0:(30|2\d)/);
+  assert.equal(await a.locator('#race-answer').isDisabled(), true, 'the box is disabled while locked out');
+  assert.match(await a.locator('#race-feedback').innerText(), /is wrong/);
+  await b.waitForFunction(() => /Ann is locked out for 0:\d\d/.test(document.querySelector('[data-race-seat=p1]')?.textContent || ''));
+  await watcher.waitForFunction(() => /locked out/.test(document.querySelector('[data-race-seat=p1]')?.textContent || ''));
+  const l1 = await a.locator('#race-lockout').innerText();
+  await a.waitForTimeout(1200);
+  assert.notEqual(await a.locator('#race-lockout').innerText(), l1, 'the lockout counts down');
+  if (SHOTS) await a.screenshot({ path: joinPath(SHOTS, 'cauldron-race.png'), fullPage: true });
+
+  // Bob answers right (the button): both see who won, and the accepted answers.
+  const right = answerOf(question);
+  await b.locator('#race-answer').fill(right);
+  await b.locator('#race-submit').click();
+  for (const p of [a, b, watcher]) await p.waitForFunction(() => document.body.dataset.race === 'over');
+  assert.match(await a.locator('[data-testid=race-winner]').first().innerText(), /Bob won the round/);
+  assert.match(await b.locator('[data-testid=race-winner]').first().innerText(), /You won the round/);
+  assert.match(await watcher.locator('[data-testid=race-winner]').first().innerText(), /Bob won the round/);
+  assert.ok((await a.locator('[data-testid=race-answers]').innerText()).includes(right));
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'cauldron-race-over-phone.png'), fullPage: true });
+
+  // The rest of the game, from both sides: each race answered right by one of them.
+  const pick = (seat) => (q) => (q.length % 2 === 0) === (seat === 'p1');
+  const [ra, rb] = await Promise.all([playLive(a, 'p1', { answers: pick('p1') }), playLive(b, 'p2', { answers: pick('p2') })]);
+  await watcher.waitForFunction(() => document.body.dataset.status === 'finished');
+  assert.ok((await a.locator('[data-testid=result-reason]').innerText()).length > 10);
+  for (const p of [a, b, watcher]) assert.deepEqual(p.errors, []);
+  console.log(`# live Cauldron, two browsers: ${ra.races} more races (${ra.answered} + ${rb.answered} answered), ${ra.moves} + ${rb.moves} moves in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  for (const p of [a, b, watcher]) await p.context().close();
+});
+
+test('the live Cauldron against a bot, set up in the lobby: a full game of The Witch\u2019s Brew', async () => {
+  const t0 = Date.now();
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('witchs-brew');
+  assert.equal(await page.locator('#trivia').isHidden(), true, 'no trivia settings for a simulated Cauldron');
+  await page.locator('select[data-option=cauldron]').selectOption('live');
+  await page.locator('input[name=opponent][value=bot]').check();
+  await page.locator('#level').selectOption('random');
+  assert.equal(await page.locator('#trivia').isVisible(), true);
+  assert.equal(await page.locator('#race-bot').isVisible(), true);
+  await page.locator('#race-accuracy').fill('100');
+  await page.locator('#race-mean').fill('0.05');
+  await page.locator('#race-min').fill('0.02');
+  await page.locator('#race-max').fill('0.2');
+  await page.locator('#time').selectOption('untimed');
+  await page.locator('#name').fill('Ada');
+  await page.locator('#create button[type=submit]').click();
+  await page.locator('[data-testid=play-link]').click();
+  await page.waitForURL(/\/m\//);
+  await join(page, 'Ada');
+  const r = await playLive(page, 'p1');
+  await page.locator('[data-testid=result-reason]').waitFor();
+  // Every race went to the bot (accuracy 1, answers in 20 to 200 ms).
+  const log = await page.locator('#log').innerText();
+  assert.ok(/\u2192 p2/.test(log) && !/\u2192 p1/.test(log), `the bot won every race: ${log}`);
+  assert.deepEqual(page.errors, []);
+  console.log(`# live Cauldron against a bot: ${r.moves} moves clicked, ${r.races} open races seen in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await page.context().close();
 });

@@ -60,12 +60,65 @@ async function main() {
     summary.textContent = g.summary;
     rulesLink.href = `/rules/${g.id}`;
     rulesLink.textContent = `${g.name} rules`;
-    optionsBox.replaceChildren(...g.options.map((o) => h('label', { class: 'option' },
-      h('span', {}, o.name),
-      h('input', { type: 'text', name: `opt-${o.name}`, 'data-option': o.name, placeholder: o.default, title: `${o.help} (${o.allowed})` }),
-      h('small', {}, `${o.help}; ${o.allowed}; default ${o.default}`))));
+    optionsBox.replaceChildren(...g.options.map((o) => {
+      // An option with two named values ("simulated or live") is a choice; others are typed.
+      const two = /^([\w-]+) or ([\w-]+)$/.exec(o.allowed);
+      const input = two
+        ? h('select', { name: `opt-${o.name}`, 'data-option': o.name, title: o.help, onchange: showTrivia },
+          h('option', { value: '' }, `${o.default} (default)`),
+          [two[1], two[2]].filter((v) => v !== o.default).map((v) => h('option', { value: v }, v)))
+        : h('input', { type: 'text', name: `opt-${o.name}`, 'data-option': o.name, placeholder: o.default, title: `${o.help} (${o.allowed})` });
+      return h('label', { class: 'option' }, h('span', {}, o.name), input, h('small', {}, `${o.help}; ${o.allowed}; default ${o.default}`));
+    }));
     levelSel.replaceChildren(...g.bots.map((b) => h('option', { value: b }, b)));
     timeInfo.textContent = `Default: ${describeTime(g.time_control)}.`;
+    showTrivia();
+  }
+
+  // The Witch's Brew with cauldron = live: the question bank, and how a bot opponent answers.
+  const bankSel = h('select', { id: 'trivia-bank', name: 'trivia-bank' },
+    h('option', { value: 'sample' }, 'the sample bank (the rules of the six games)'),
+    h('option', { value: 'toml' }, 'my own questions (TOML)'));
+  const bankToml = h('textarea', { id: 'trivia-toml', rows: 6, spellcheck: 'false', 'aria-label': 'question bank in TOML',
+    placeholder: '[[question]]\nid = "q1"\nquestion = "..."\nanswers = ["..."]\ncategory = "free"' });
+  const num = (id, label, placeholder, unit, attrs = {}) => h('label', { class: 'option' }, h('span', {}, label),
+    h('input', { id, type: 'number', min: 0, step: 'any', placeholder, ...attrs }), h('small', {}, unit));
+  const botBox = h('div', { id: 'race-bot' },
+    h('p', { class: 'hint' }, 'How the bot answers the Cauldron\u2019s questions (blank = the server\u2019s default):'),
+    num('race-accuracy', 'accuracy', '60', 'percent of its answers that are right', { max: 100 }),
+    num('race-mean', 'mean time', '25', 'seconds, on average'),
+    num('race-min', 'fastest', '8', 'seconds at the least'),
+    num('race-max', 'slowest', '60', 'seconds at the most'));
+  const triviaBox = h('fieldset', { id: 'trivia', hidden: true }, h('legend', {}, 'The live Cauldron'),
+    h('div', { class: 'field' }, h('label', { for: 'trivia-bank' }, 'Questions'), bankSel), bankToml, botBox);
+  function showTrivia() {
+    const cauldron = optionsBox.querySelector('[data-option=cauldron]');
+    const live = gameSel.value === 'witchs-brew' && cauldron?.value.trim() === 'live';
+    triviaBox.hidden = !live;
+    bankToml.hidden = bankSel.value !== 'toml';
+    const opponent = document.querySelector('input[name=opponent]:checked')?.value;
+    botBox.hidden = opponent !== 'bot';
+  }
+  bankSel.addEventListener('change', showTrivia);
+  /** The race_bot setting from the form: null when all blank; an error text when unreadable. */
+  function raceBot() {
+    const read = (id) => { const v = document.getElementById(id).value.trim(); return v === '' ? null : Number(v); };
+    const acc = read('race-accuracy');
+    let mean = read('race-mean');
+    let min = read('race-min');
+    let max = read('race-max');
+    if ([acc, mean, min, max].every((v) => v === null)) return null;
+    if ([acc, mean, min, max].some((v) => v !== null && !(v >= 0))) return 'the bot\u2019s accuracy and times must be numbers, 0 or more';
+    if (acc !== null && acc > 100) return 'the bot\u2019s accuracy is a percentage, at most 100';
+    const ms = (x) => Math.round(x * 1000);
+    mean = mean === null ? null : ms(mean);
+    min = min === null ? null : ms(min);
+    max = max === null ? null : ms(max);
+    if (mean === null) mean = Math.min(Math.max(25000, min ?? 0), max ?? Infinity);
+    if (min === null) min = Math.min(8000, mean);
+    if (max === null) max = Math.max(60000, mean);
+    if (!(min <= mean && mean <= max)) return 'the bot\u2019s times must be fastest \u2264 mean \u2264 slowest';
+    return { accuracy: acc === null ? 0.6 : acc / 100, mean_ms: mean, min_ms: min, max_ms: max };
   }
   gameSel.addEventListener('change', showGame);
   timeSel.addEventListener('change', () => { seconds.disabled = timeSel.value !== 'custom'; });
@@ -78,17 +131,20 @@ async function main() {
     h('fieldset', {}, h('legend', {}, 'Opponent'),
       opp('friend', 'a friend (you get an invite link)', true),
       opp('bot', 'a bot: ', false), levelSel),
+    triviaBox,
     h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
     h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
     timeInfo,
     h('div', { class: 'field' }, h('label', { for: 'name' }, 'Your name'), nameIn),
     h('button', { type: 'submit', class: 'primary' }, 'Create match'));
 
+  form.addEventListener('change', showTrivia);
+
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const g = list.find((x) => x.id === gameSel.value);
     const options = {};
-    for (const inp of optionsBox.querySelectorAll('input[data-option]')) {
+    for (const inp of optionsBox.querySelectorAll('[data-option]')) {
       if (inp.value.trim() !== '') options[inp.dataset.option] = inp.value.trim();
     }
     const name = nameIn.value.trim();
@@ -99,6 +155,17 @@ async function main() {
     const them = opponent === 'bot' ? { kind: 'bot', level: levelSel.value } : { kind: 'human' };
     const seats = mySeat === 'p1' ? [me, them] : [them, me];
     const body = { game: g.id, options, seats };
+    if (!triviaBox.hidden) {
+      if (bankSel.value === 'toml') {
+        if (!bankToml.value.trim()) { result.replaceChildren(notice('error', 'Paste your questions (TOML), or choose the sample bank.')); return; }
+        body.trivia = { bank: { toml: bankToml.value } };
+      } else body.trivia = { bank: 'sample' };
+      if (opponent === 'bot') {
+        const rb = raceBot();
+        if (typeof rb === 'string') { result.replaceChildren(notice('error', `Not created: ${rb}.`)); return; }
+        if (rb) body.race_bot = rb;
+      }
+    }
     if (timeSel.value === 'untimed') body.time = { kind: 'untimed' };
     if (timeSel.value === 'custom') {
       const n = Number(seconds.value);
