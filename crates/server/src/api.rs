@@ -140,6 +140,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
+        .route("/api/seasons/questions", post(season_questions::<S>))
         .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -376,6 +377,13 @@ async fn answer<S: Store>(
         race: body.race,
     };
     act_and_answer(&state, &id, &headers, action).await
+}
+
+async fn season_questions<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Body(body): Body<crate::hub::SeasonRequest>,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.hub.season_questions(body).await?))
 }
 
 async fn record<S: Store>(

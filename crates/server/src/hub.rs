@@ -856,6 +856,69 @@ impl<S: Store> Hub<S> {
     }
 }
 
+/// One finished match of a season, as a host names it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonEntry {
+    /// The match id.
+    pub id: String,
+    /// How questions call it: `day 3`, `match 12`.
+    pub label: String,
+}
+
+/// A season: a name and its finished matches in order.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonRequest {
+    /// The season's name.
+    pub name: String,
+    /// The matches.
+    pub matches: Vec<SeasonEntry>,
+}
+
+impl<S: Store> Hub<S> {
+    /// Trivia questions about a season of this server's finished matches ("Who won the Square
+    /// Goofspiel match on day 3?"), with their answers and as a TOML bank for a live Cauldron.
+    /// Each match's decisive game (the last, after a replayed draw) is asked about; players are
+    /// named as they joined.
+    pub async fn season_questions(self: &Arc<Self>, req: SeasonRequest) -> Result<Value, ApiError> {
+        if req.matches.is_empty() || req.matches.len() > 200 {
+            return Err(ApiError::bad_request("a season has 1 to 200 matches"));
+        }
+        let mut matches = Vec::new();
+        for entry in &req.matches {
+            let table = self.table(&entry.id).await?;
+            let records = self.records(&table).await.map_err(|_| {
+                ApiError::conflict(
+                    "not_finished",
+                    format!("match {} ({}) is not over yet", entry.id, entry.label),
+                )
+            })?;
+            let names = table.state.lock().await.meta.names.clone();
+            let record = records
+                .last()
+                .cloned()
+                .ok_or_else(|| ApiError::internal("season", "a match without a record"))?;
+            matches.push(colosseum_trivia::SeasonMatch {
+                label: entry.label.clone(),
+                record,
+                players: names,
+            });
+        }
+        let season = colosseum_trivia::Season {
+            name: req.name,
+            matches,
+        };
+        let questions = colosseum_trivia::season_questions(&season)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        Ok(json!({
+            "season": season.name,
+            "toml": colosseum_trivia::Bank::to_toml(&questions),
+            "questions": questions,
+        }))
+    }
+}
+
 fn summary(meta: &StoredMatch) -> Value {
     let seat = |i: usize| {
         json!({

@@ -654,3 +654,107 @@ async fn a_thinking_bot_does_not_stall_other_tables() {
     .await
     .expect("the bot moves within 30 s");
 }
+
+/// Season questions from the server's own finished matches: each answer checked against the
+/// match it was made from, and the TOML bank usable as a live Cauldron's questions.
+#[tokio::test]
+async fn season_questions_come_from_finished_matches_and_make_a_bank() {
+    let s = server();
+    let mut ids = Vec::new();
+    for (day, (p1, p2)) in [("Ann", "Bo"), ("Cy", "Di")].iter().enumerate() {
+        let (_, created) = s
+            .call(
+                "POST",
+                "/api/matches",
+                None,
+                Some(
+                    json!({"game": "goofspiel", "options": {"cards": "3", "order": "descending"}}),
+                ),
+            )
+            .await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
+        for (token, name) in t.iter().zip([p1, p2]) {
+            s.call(
+                "POST",
+                &format!("/api/matches/{id}/join"),
+                Some(token),
+                Some(json!({"name": name})),
+            )
+            .await;
+        }
+        // Prizes 3, 2, 1: p1 bids 3 2 1 and p2 1 2 3 on day 1 (p1 wins 3 to 1), the other way
+        // round on day 2 (p2 wins).
+        let bids = if day == 0 {
+            [(3, 1), (2, 2), (1, 3)]
+        } else {
+            [(1, 3), (2, 2), (3, 1)]
+        };
+        for (a, b) in bids {
+            s.call(
+                "POST",
+                &format!("/api/matches/{id}/submit"),
+                Some(&t[0]),
+                Some(json!({"move": a.to_string()})),
+            )
+            .await;
+            s.call(
+                "POST",
+                &format!("/api/matches/{id}/submit"),
+                Some(&t[1]),
+                Some(json!({"move": b.to_string()})),
+            )
+            .await;
+        }
+        ids.push(id);
+    }
+    // A live match cannot be asked about.
+    let (_, live) = s
+        .call("POST", "/api/matches", None, Some(goofspiel(3)))
+        .await;
+    let (st, v) = s
+        .call(
+            "POST",
+            "/api/seasons/questions",
+            None,
+            Some(json!({"name": "S1", "matches": [{"id": live["id"], "label": "day 0"}]})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+
+    let (st, v) = s
+        .call(
+            "POST",
+            "/api/seasons/questions",
+            None,
+            Some(json!({"name": "S1", "matches": [{"id": ids[0], "label": "day 1"}, {"id": ids[1], "label": "day 2"}]})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let questions = v["questions"].as_array().unwrap();
+    let winner_of = |day: &str| {
+        questions
+            .iter()
+            .find(|q| {
+                let text = q["question"].as_str().unwrap();
+                text.starts_with("Who won") && text.contains(day)
+            })
+            .unwrap_or_else(|| panic!("no winner question for {day}: {v}"))["answers"][0]
+            .clone()
+    };
+    assert_eq!(winner_of("day 1"), "Ann");
+    assert_eq!(winner_of("day 2"), "Di");
+    // The bank reads back and serves a live Cauldron.
+    let toml = v["toml"].as_str().unwrap();
+    let bank = colosseum_trivia::Bank::from_toml(toml).unwrap();
+    assert_eq!(bank.questions().len(), questions.len());
+    let (st, created) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "witchs-brew", "options": {"cauldron": "live"}, "trivia": {"bank": {"toml": toml}}})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CREATED, "{created}");
+}

@@ -156,6 +156,20 @@ const SAMPLE: &str = include_str!("../data/rules.toml");
 const FIELDS: &str = "id, question, answers, category, note";
 
 impl Bank {
+    /// Writes `questions` as a bank in the TOML format that [`Bank::from_toml`] reads (for
+    /// example season questions, to save or to paste into a match's custom bank).
+    #[must_use]
+    pub fn to_toml(questions: &[Question]) -> String {
+        #[derive(Serialize)]
+        struct File<'a> {
+            question: &'a [Question],
+        }
+        toml::to_string(&File {
+            question: questions,
+        })
+        .expect("questions serialize as TOML")
+    }
+
     /// Loads and validates a bank written in TOML (see the module docs for the format).
     pub fn from_toml(text: &str) -> Result<Bank, BankError> {
         let table: toml::Table = text
