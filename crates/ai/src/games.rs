@@ -10,7 +10,7 @@ use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, CELLS, SIDE};
 const SQUARE_ENDGAME_NODES: usize = 4000;
 use colosseum_games::thwart_omega::{Colour, ThwartOmega};
 use colosseum_games::witchs_brew::{
-    self, conditions, Condition, ConditionSet, Prize, Sight, Stage, WitchsBrewView,
+    self, Condition, ConditionSet, Prize, Sight, Stage, WitchsBrewView,
 };
 use colosseum_games::witchs_brew::{Move as BrewMove, WitchsBrew};
 use rand::seq::SliceRandom;
@@ -665,28 +665,6 @@ fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// A victory condition's check on bitboards, in `Condition::index` order.
-const BREW_CHECKS: [fn(&Sight) -> bool; witchs_brew::CONDITION_COUNT as usize] = [
-    conditions::five_in_a_row_own_or_neutral,
-    conditions::five_of_yours_in_a_3x3,
-    conditions::six_on_row_3_or_4,
-    conditions::opponent_diagonally_surrounded,
-    conditions::four_frozen_in_a_row,
-    conditions::four_frozen_neutrals,
-    conditions::four_in_a_row_own,
-    conditions::square_own,
-    conditions::opponent_orthogonally_surrounded,
-    conditions::more_corners,
-    conditions::three_on_column_4,
-    conditions::more_opponent_frozen,
-    conditions::own_stone_orthogonally_enclosed,
-    conditions::own_stone_diagonally_enclosed,
-    conditions::square_neutral,
-    conditions::column_own_or_neutral,
-    conditions::row_own_or_neutral,
-    conditions::four_in_a_row_neutral,
-];
-
 /// The conditions still to be checked, per seat: (condition, points, placement rounds left
 /// before its check).
 fn brew_open_conditions(view: &WitchsBrewView, seat: Seat) -> Vec<(Condition, f64, u8)> {
@@ -746,7 +724,7 @@ fn brew_estimate(
                     gray,
                     frozen: grid.frozen(),
                 };
-                if BREW_CHECKS[usize::from(condition.index())](&sight) {
+                if condition.holds(&sight) {
                     total += sign * points;
                 }
             }
@@ -979,7 +957,8 @@ mod tests {
     use super::*;
     use colosseum_games::witchs_brew::Grid;
 
-    /// `BREW_CHECKS` is the game's own list of checks, in the same order.
+    /// A `Sight` built from the grid's public accessors, as the heuristic builds its imagined
+    /// grids, judges every condition as the grid itself does.
     #[test]
     fn brew_checks_match_the_game() {
         let mut rng = colosseum_engine::seeded_rng(3);
@@ -1002,11 +981,7 @@ mod tests {
                 };
                 for i in 0..witchs_brew::CONDITION_COUNT {
                     let c = Condition::from_index(i).unwrap();
-                    assert_eq!(
-                        BREW_CHECKS[usize::from(i)](&sight),
-                        grid.meets(seat, c),
-                        "{c}"
-                    );
+                    assert_eq!(c.holds(&sight), grid.meets(seat, c), "{c}");
                 }
             }
         }

@@ -729,7 +729,7 @@ impl Grid {
             gray: self.gray,
             frozen: self.frozen,
         };
-        (CONDITION_CHECKS[usize::from(condition.0)])(&s)
+        condition.holds(&s)
     }
 
     /// The conditions of `set` that hold for `seat`.
@@ -948,6 +948,13 @@ impl Condition {
     #[must_use]
     pub fn points(self) -> u32 {
         u32::from(self.0 / 6 + 1)
+    }
+
+    /// Whether it holds for the seat that sees the grid as `sight` (bots check imagined grids
+    /// this way).
+    #[must_use]
+    pub fn holds(self, sight: &Sight) -> bool {
+        CONDITION_CHECKS[usize::from(self.0)](sight)
     }
 
     /// What it asks for, in a short phrase.
