@@ -232,11 +232,7 @@ impl BotGame for ThwartOmega {
 
     fn evaluate(&self) -> f64 {
         if let Some(o) = self.outcome() {
-            return match o.winner {
-                Some(Seat::P1) => 1.0,
-                Some(Seat::P2) => 0.0,
-                None => 0.5,
-            };
+            return crate::p1_value(&o);
         }
         let score = |c: Colour| (self.groups(c).product() as f64).max(0.5);
         let (b, w) = (score(Colour::Black), score(Colour::White));
@@ -450,11 +446,7 @@ impl BotGame for Galespiel {
     /// more needs 60): 5 materials of difference is about 73%.
     fn evaluate(&self) -> f64 {
         if let Some(o) = self.outcome() {
-            return match o.winner {
-                Some(Seat::P1) => 1.0,
-                Some(Seat::P2) => 0.0,
-                None => 0.5,
-            };
+            return crate::p1_value(&o);
         }
         let need = |s: Seat| f64::from(self.need(s).unwrap_or(60).min(60));
         logistic((need(Seat::P2) - need(Seat::P1)) / 5.0)
@@ -607,11 +599,7 @@ impl BotGame for WitchsBrew {
     /// two points of difference is about 73%.
     fn evaluate(&self) -> f64 {
         if let Some(o) = self.outcome() {
-            return match o.winner {
-                Some(Seat::P1) => 1.0,
-                Some(Seat::P2) => 0.0,
-                None => 0.5,
-            };
+            return crate::p1_value(&o);
         }
         let view = self.view(colosseum_engine::Viewer::Spectator);
         let open = [

@@ -31,9 +31,20 @@ pub mod solver;
 
 use std::time::Duration;
 
-use colosseum_engine::{Game, Seat, SeededRng, TextStep};
+use colosseum_engine::{Game, Outcome, Seat, SeededRng, TextStep};
 
 pub use mcts::{Mcts, MctsConfig, SearchStats, Selection};
+
+/// What a finished game is worth to `p1`: 1 for a win, 0 for a loss, ½ for a draw (the scale of
+/// [`BotGame::evaluate`] and of the solver's values).
+#[must_use]
+pub fn p1_value(outcome: &Outcome) -> f64 {
+    match outcome.winner {
+        Some(Seat::P1) => 1.0,
+        Some(Seat::P2) => 0.0,
+        None => 0.5,
+    }
+}
 pub use observation::{public_history, seat_history, Observation};
 
 /// How much a search bot may think per decision.
@@ -115,14 +126,7 @@ pub trait BotGame: Game {
     /// How good the state is for `p1`, in `[0, 1]`. On a finished game the default gives 1 for
     /// a `p1` win, 0 for a loss and 0.5 for a draw; before the end it gives 0.5.
     fn evaluate(&self) -> f64 {
-        match self.outcome() {
-            Some(o) => match o.winner {
-                Some(Seat::P1) => 1.0,
-                Some(Seat::P2) => 0.0,
-                None => 0.5,
-            },
-            None => 0.5,
-        }
+        self.outcome().map_or(0.5, |o| p1_value(&o))
     }
 
     /// Rewrites the chance steps of `steps` (the steps that led to `self`, the real state) so

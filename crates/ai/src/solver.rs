@@ -280,11 +280,7 @@ fn endgame_node<G: Game, K: std::hash::Hash + Eq>(
 ) -> Option<NodeSolution<G::Move>> {
     match state.pending() {
         Pending::Over => {
-            let value = match state.outcome()?.winner {
-                Some(Seat::P1) => 1.0,
-                Some(Seat::P2) => 0.0,
-                None => 0.5,
-            };
+            let value = crate::p1_value(&state.outcome()?);
             return Some((value, Vec::new(), Vec::new()));
         }
         Pending::Both => {}
@@ -418,11 +414,7 @@ mod tests {
             let mut next = state.clone();
             next.apply(Step::Both { p1: x, p2: y }).unwrap();
             if next.pending() == Pending::Over {
-                match next.outcome().unwrap().winner {
-                    Some(Seat::P1) => 1.0,
-                    Some(Seat::P2) => 0.0,
-                    None => 0.5,
-                }
+                crate::p1_value(&next.outcome().unwrap())
             } else {
                 solve_endgame(&next, &square_goofspiel_key, 100_000)
                     .unwrap()
@@ -472,11 +464,7 @@ mod tests {
                                 .map(|&y| {
                                     let mut next = state.clone();
                                     next.apply(Step::Both { p1: x, p2: y }).unwrap();
-                                    match next.outcome().unwrap().winner {
-                                        Some(Seat::P1) => 1.0,
-                                        Some(Seat::P2) => 0.0,
-                                        None => 0.5,
-                                    }
+                                    crate::p1_value(&next.outcome().unwrap())
                                 })
                                 .collect()
                         })
