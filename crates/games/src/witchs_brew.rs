@@ -2620,6 +2620,15 @@ impl Game for WitchsBrew {
         "witchs-brew"
     }
 
+    /// `race` while a Cauldron race's result is due (a live host runs its trivia race then),
+    /// `move` otherwise.
+    fn decision_kind(&self) -> &'static str {
+        match self.stage {
+            Stage::Race => "race",
+            _ => "move",
+        }
+    }
+
     fn pending(&self) -> Pending {
         match self.stage {
             Stage::DrawPair | Stage::Race => Pending::Chance,

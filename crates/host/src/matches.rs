@@ -825,8 +825,7 @@ impl Match {
 
     /// Whether the pending chance step is a race the host must run (a live Cauldron).
     fn race_due(&self) -> bool {
-        self.trivia.as_ref().is_some_and(|t| t.fed)
-            && self.game.view_json(Viewer::Spectator)["stage"]["stage"] == "race"
+        self.trivia.as_ref().is_some_and(|t| t.fed) && self.game.decision_kind() == "race"
     }
 
     /// Opens a race at `now` with the next question: drawn by the host's generator among the
