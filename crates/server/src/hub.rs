@@ -499,16 +499,20 @@ impl<S: Store> Hub<S> {
         })
     }
 
-    /// Fires every deadline up to now at every table (for tests with a manual clock; the timer
-    /// tasks do this in a running server).
-    pub async fn tick_all(self: &Arc<Self>) -> Result<(), ApiError> {
-        let tables: Vec<_> = self
-            .tables
+    /// The tables this process serves now (a snapshot: the map's lock is not held after).
+    fn tables_now(&self) -> Vec<Arc<Table>> {
+        self.tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .values()
             .cloned()
-            .collect();
+            .collect()
+    }
+
+    /// Fires every deadline up to now at every table (for tests with a manual clock; the timer
+    /// tasks do this in a running server).
+    pub async fn tick_all(self: &Arc<Self>) -> Result<(), ApiError> {
+        let tables = self.tables_now();
         for table in tables {
             self.tick(&table).await?;
         }
@@ -775,13 +779,7 @@ impl<S: Store> Hub<S> {
 
     /// The lobby: open and live matches (newest first), then recent finished ones.
     pub async fn lobby(self: &Arc<Self>) -> Result<Value, ApiError> {
-        let tables: Vec<_> = self
-            .tables
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .values()
-            .cloned()
-            .collect();
+        let tables = self.tables_now();
         let mut open = Vec::new();
         for t in tables {
             let st = t.state.lock().await;
