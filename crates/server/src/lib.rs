@@ -25,6 +25,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use anyhow::Context;
 use axum::serve::ListenerExt;
 
 pub use api::{app, AppState, Limits};
@@ -47,15 +48,24 @@ pub enum StoreChoice {
 /// once it accepts connections.
 pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyhow::Result<()> {
     let store = match store {
-        StoreChoice::Sqlite(path) => AnyStore::Sqlite(SqliteStore::open(&path)?),
-        StoreChoice::Postgres(url) => AnyStore::Postgres(PostgresStore::connect(&url).await?),
+        StoreChoice::Sqlite(path) => AnyStore::Sqlite(
+            SqliteStore::open(&path)
+                .with_context(|| format!("opening the database {}", path.display()))?,
+        ),
+        StoreChoice::Postgres(url) => AnyStore::Postgres(
+            PostgresStore::connect(&url)
+                .await
+                .context("connecting to PostgreSQL (--postgres)")?,
+        ),
     };
     let hub = Hub::new(store, Arc::new(SystemClock), true);
     let resumed = hub
         .resume()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+        format!("listening on {addr} (is another server using it? --addr chooses another)")
+    })?;
     let local = listener.local_addr()?;
     println!("listening on http://{local} ({resumed} unfinished matches resumed)");
     let router = app(AppState::new(hub, limits));
