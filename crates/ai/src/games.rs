@@ -13,7 +13,7 @@ use colosseum_games::witchs_brew::{
     self, Condition, ConditionSet, Prize, Sight, Stage, WitchsBrewView,
 };
 use colosseum_games::witchs_brew::{Move as BrewMove, WitchsBrew};
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 
 use crate::{BotGame, Observation};
@@ -289,18 +289,16 @@ impl BotGame for AllInGoofspiel {
     const HAS_HEURISTIC: bool = true;
     const HIDDEN_INFORMATION: bool = true;
     const FACE_DOWN_MOVES: bool = true;
+    const PURIFY: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
         "goes all-in (whole hand, largest number) when winning the round reaches 28; otherwise as starter puts down a few high cards in valuable rounds, as responder answers a short play with one card more, lets a long one (4+ cards) go, and beats a play of no cards with its lowest card"
     }
 
-    fn widening() -> Option<(f64, f64)> {
-        Some((1.0, 0.5))
-    }
-
-    /// The representative legal moves plus the heuristic's choice.
+    /// Plays that make sense, by count and strength ([`all_in_candidates`]), plus the
+    /// heuristic's choice: no widening, since random card lists are nearly all nonsense.
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<Play>) {
-        self.legal_moves(seat, out);
+        all_in_candidates(self, seat, out);
         if self.pending() == Pending::One(seat) {
             let mv = Self::heuristic_move(&Observation::new(self, seat, &[]), rng);
             if !out.contains(&mv) {
@@ -309,12 +307,8 @@ impl BotGame for AllInGoofspiel {
         }
     }
 
-    fn sample_search_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Play> {
-        self.random_move_any_count(seat, rng)
-    }
-
-    /// Playouts mix the heuristic with random plays of any length: random playouts alone almost
-    /// never empty a hand at 28 points, so nearly all of them end in a draw and carry no signal.
+    /// Playouts mix the heuristic with the candidate plays: random card lists almost never empty
+    /// a hand at 28 points, so playouts of them nearly all end in a draw and carry no signal.
     /// (Playouts run on determinized states, so the heuristic's observation is of a sample.)
     fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<Play> {
         if self.pending() != Pending::One(seat) {
@@ -326,7 +320,9 @@ impl BotGame for AllInGoofspiel {
                 rng,
             ))
         } else {
-            self.random_move_any_count(seat, rng)
+            let mut candidates = Vec::new();
+            all_in_candidates(self, seat, &mut candidates);
+            candidates.choose(rng).copied()
         }
     }
 
@@ -343,6 +339,18 @@ impl BotGame for AllInGoofspiel {
         }
         cards.shuffle(rng);
         Play::new(&cards[..count])
+    }
+
+    /// The starter's heuristic play, worked out from the position before it put its cards down,
+    /// when it has as many cards as the ones face down.
+    fn model_withheld(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self> {
+        let starter = self.starter();
+        if starter == seat || self.face_down_count().is_none() {
+            return None;
+        }
+        let before = self.before_face_down();
+        let play = Self::heuristic_move(&Observation::new(&before, starter, &[]), rng);
+        self.with_face_down(play)
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Play {
@@ -406,6 +414,109 @@ impl BotGame for AllInGoofspiel {
         let skip = if high.len() > count + 2 { 1 } else { 0 };
         let _ = rng;
         Play::new(&high[skip..skip + count]).unwrap_or(Play::PASS)
+    }
+}
+
+/// The cards in the order that makes the largest number (`9 8 ... 12 11 1 10 0`), negatives last.
+fn all_in_largest(cards: &mut [i8]) {
+    cards.sort_by(|&a, &b| match (a < 0, b < 0) {
+        (false, true) => std::cmp::Ordering::Less,
+        (true, false) => std::cmp::Ordering::Greater,
+        (true, true) => b.cmp(&a),
+        (false, false) => all_in_goofspiel::number(&[b, a]).cmp(&all_in_goofspiel::number(&[a, b])),
+    });
+}
+
+/// The strongest `k`-card number from `cards` (non-negative ones): two-digit cards first, then
+/// the highest, arranged for the largest number.
+fn all_in_strongest(nonnegative: &[i8], k: usize) -> Vec<i8> {
+    let mut by_strength = nonnegative.to_vec();
+    by_strength.sort_by_key(|&c| std::cmp::Reverse((c >= 10, c)));
+    let mut chosen = by_strength[..k.min(by_strength.len())].to_vec();
+    all_in_largest(&mut chosen);
+    chosen
+}
+
+/// All-In Goofspiel's search candidates for `seat`: pass; every card alone; for every count,
+/// the strongest number and the strongest with the negative cards dumped after it; the cheapest
+/// one to four cards; the negatives alone; and, for a responder, the cheapest play of the fewest
+/// cards that beats anything the starter can have made with its count (alone and with the
+/// negatives after it).
+pub(crate) fn all_in_candidates(state: &AllInGoofspiel, seat: Seat, out: &mut Vec<Play>) {
+    if state.pending() != Pending::One(seat) {
+        return;
+    }
+    let push = |out: &mut Vec<Play>, cards: &[i8]| {
+        if let Some(play) = Play::new(cards) {
+            if !out.contains(&play) {
+                out.push(play);
+            }
+        }
+    };
+    let hand: Vec<i8> = state.hand(seat).iter().collect();
+    let nonnegative: Vec<i8> = hand.iter().copied().filter(|&c| c >= 0).collect();
+    let negatives: Vec<i8> = hand.iter().copied().filter(|&c| c < 0).collect();
+    push(out, &[]);
+    for &c in hand.iter().rev() {
+        push(out, &[c]);
+    }
+    for k in 2..=nonnegative.len() {
+        push(out, &all_in_strongest(&nonnegative, k));
+    }
+    if !negatives.is_empty() {
+        push(out, &negatives);
+        for k in 1..=nonnegative.len() {
+            let mut cards = all_in_strongest(&nonnegative, k);
+            cards.extend(negatives.iter().copied());
+            push(out, &cards);
+        }
+    }
+    let mut low = nonnegative.clone();
+    low.sort_unstable();
+    for k in 2..=low.len().min(4) {
+        let mut cards = low[..k].to_vec();
+        all_in_largest(&mut cards);
+        push(out, &cards);
+    }
+    if state.starter() != seat {
+        if let Some(count) = state.face_down_count() {
+            let theirs: Vec<i8> = state
+                .hand(seat.other())
+                .iter()
+                .filter(|&c| c >= 0)
+                .collect();
+            let best = all_in_goofspiel::number(&all_in_strongest(&theirs, count)).max(0);
+            if let Some(k) = (1..=nonnegative.len())
+                .find(|&k| all_in_goofspiel::number(&all_in_strongest(&nonnegative, k)) > best)
+            {
+                // Start from the strongest k cards and swap each for the lowest spare card that
+                // still beats `best`.
+                let mut chosen = all_in_strongest(&nonnegative, k);
+                for i in 0..k {
+                    for &spare in &low {
+                        if chosen.contains(&spare) || spare >= chosen[i] {
+                            continue;
+                        }
+                        let mut trial = chosen.clone();
+                        trial[i] = spare;
+                        all_in_largest(&mut trial);
+                        if all_in_goofspiel::number(&trial) > best {
+                            chosen = trial;
+                            break;
+                        }
+                    }
+                }
+                all_in_largest(&mut chosen);
+                push(out, &chosen);
+                if !negatives.is_empty() {
+                    let mut cards = chosen.clone();
+                    cards.extend(negatives.iter().copied());
+                    if all_in_goofspiel::number(&cards) > best {
+                        push(out, &cards);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -944,6 +1055,92 @@ fn galespiel_heuristic(
 mod tests {
     use super::*;
     use colosseum_games::witchs_brew::Grid;
+
+    /// Plays `texts` in turn from a new All-In Goofspiel game.
+    fn all_in_after(texts: &[&str]) -> AllInGoofspiel {
+        let mut game = AllInGoofspiel::new(Default::default());
+        for text in texts {
+            let Pending::One(seat) = game.pending() else {
+                panic!("nobody acts");
+            };
+            let mv = game.parse_move(seat, text).unwrap();
+            game.apply(Step::One { seat, mv }).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn all_in_candidates_cover_counts_and_the_cheapest_answer() {
+        // p1 starts round 1 with two cards face down: the most two of its cards make is 1211.
+        let game = all_in_after(&["12 11"]);
+        let mut moves = Vec::new();
+        all_in_candidates(&game, Seat::P2, &mut moves);
+        let texts: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+        for expected in [
+            "pass",
+            "-3",
+            "12",
+            "12 11",
+            "12 11 10",
+            "-3 -2 -1",
+            "12 11 -3 -2 -1",
+        ] {
+            assert!(
+                texts.contains(&expected.to_string()),
+                "{expected} in {texts:?}"
+            );
+        }
+        for (i, m) in moves.iter().enumerate() {
+            assert!(game.check_move(Seat::P2, m).is_ok(), "{}", texts[i]);
+            assert!(!moves[..i].contains(m), "{} twice", texts[i]);
+        }
+        // The fewest cards that beat anything p1 can have made, without its best cards.
+        let cheapest = moves
+            .iter()
+            .filter(|m| m.len() == 3 && m.number() > 1211)
+            .find(|m| m.cards().iter().all(|&c| c < 12))
+            .unwrap_or_else(|| panic!("no cheap three-card answer in {texts:?}"));
+        assert!(cheapest.cards().iter().filter(|&&c| c >= 10).count() <= 1);
+        // The starter gets the same kinds of plays (every card alone, every count); a seat that
+        // does not act gets nothing.
+        let opening = all_in_after(&[]);
+        let mut starter = Vec::new();
+        all_in_candidates(&opening, Seat::P1, &mut starter);
+        assert!((1..=13).all(|k| starter.iter().any(|m| m.len() == k)));
+        assert!(starter
+            .iter()
+            .all(|m| opening.check_move(Seat::P1, m).is_ok()));
+        let mut none = Vec::new();
+        all_in_candidates(&game, Seat::P1, &mut none);
+        assert!(none.is_empty());
+    }
+
+    /// The opponent model's guess at the starter's face-down cards comes from the position
+    /// before it put them down, never from the cards themselves.
+    #[test]
+    fn the_modelled_face_down_play_ignores_the_real_one() {
+        let mut rng = colosseum_engine::seeded_rng(5);
+        // The heuristic opens round 1 with its lowest negative card, one card.
+        let modelled = |first: &str, rng: &mut SeededRng| {
+            all_in_after(&[first])
+                .model_withheld(Seat::P2, rng)
+                .map(|g| {
+                    g.view(Viewer::Seat(Seat::P1))
+                        .current
+                        .unwrap()
+                        .face_down_cards
+                })
+        };
+        assert_eq!(modelled("12", &mut rng), Some(Some(vec![-3])));
+        assert_eq!(modelled("-3", &mut rng), Some(Some(vec![-3])));
+        assert_eq!(modelled("5", &mut rng), Some(Some(vec![-3])));
+        // Two cards face down: the heuristic would not have put down two, so no model.
+        assert_eq!(modelled("12 11", &mut rng), None);
+        // The starter knows its own cards: nothing to model.
+        assert!(all_in_after(&["12"])
+            .model_withheld(Seat::P1, &mut rng)
+            .is_none());
+    }
 
     /// A `Sight` built from the grid's public accessors, as the heuristic builds its imagined
     /// grids, judges every condition as the grid itself does.

@@ -90,6 +90,12 @@ pub trait BotGame: Game {
     /// node), so that the levels take comparable time in every game. Default 1.
     const SEARCH_SCALE: f64 = 1.0;
 
+    /// Where search draws its move from the root's mixed strategy, moves whose probability is
+    /// below this share of the most likely move's are dropped first (visit counts of a few
+    /// hundred iterations are noisy). Default 0.1; higher where noise costs more than
+    /// predictability (All-In Goofspiel, whose candidate plays spend very different cards).
+    const PURIFY: f64 = 0.1;
+
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.
@@ -143,6 +149,17 @@ pub trait BotGame: Game {
     /// with its probability. Search bots play it instead of searching. Default: `None`.
     fn endgame(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
         let _ = seat;
+        None
+    }
+
+    /// A determinization (of `self`, itself one) in which the other seat's withheld move is the
+    /// one its heuristic would have made, when that move agrees with everything `seat` sees
+    /// (All-In Goofspiel: the starter's face-down cards, when the heuristic puts down as many).
+    /// Search with an opponent model ([`MctsConfig::opponent_model`]) plans on it in that share of
+    /// its iterations, so that a face-down move already made is modelled as the moves still to
+    /// come are. Default: `None` (no withheld move, or none to model).
+    fn model_withheld(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self> {
+        let _ = (seat, rng);
         None
     }
 

@@ -45,8 +45,9 @@ pub struct MctsConfig {
     /// Thinking budget per decision.
     pub budget: Budget,
     /// At the root, moves whose probability is below this share of the most likely move's are
-    /// dropped before drawing (noise from few visits), then the rest is renormalised.
-    pub purify: f64,
+    /// dropped before drawing (noise from few visits), then the rest is renormalised. `None`:
+    /// the game's own share ([`BotGame::PURIFY`]).
+    pub purify: Option<f64>,
     /// The opponent model: at a node where the other seat acts, the probability that its move
     /// in this iteration is its heuristic's ([`BotGame::heuristic_move`], worked out once per
     /// node from what that seat sees) instead of its own selection. 0 searches for an
@@ -63,7 +64,7 @@ impl MctsConfig {
         MctsConfig {
             selection: Selection::Uct { c: 0.7 },
             budget,
-            purify: 0.1,
+            purify: None,
             opponent_model: 0.0,
         }
     }
@@ -74,7 +75,7 @@ impl MctsConfig {
         MctsConfig {
             selection: Selection::RegretMatching { gamma: 0.1 },
             budget,
-            purify: 0.1,
+            purify: None,
             opponent_model: 0.0,
         }
     }
@@ -136,7 +137,15 @@ impl Mcts {
                 Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
                 _ => {}
             }
-            let state = observation.determinize(rng);
+            let mut state = observation.determinize(rng);
+            if G::FACE_DOWN_MOVES
+                && self.config.opponent_model > 0.0
+                && rng.random_bool(self.config.opponent_model.min(1.0))
+            {
+                if let Some(modelled) = state.model_withheld(seat, rng) {
+                    state = modelled;
+                }
+            }
             tree.iterate(state, rng);
             iterations += 1;
         }
@@ -168,11 +177,14 @@ impl<G: BotGame> Bot<G> for Mcts {
             Selection::Uct { .. } => "uct",
             Selection::RegretMatching { .. } => "rm",
         };
-        let model = if self.config.opponent_model > 0.0 {
+        let mut model = if self.config.opponent_model > 0.0 {
             format!(", model {}", self.config.opponent_model)
         } else {
             String::new()
         };
+        if let Some(p) = self.config.purify {
+            model.push_str(&format!(", purify {p}"));
+        }
         match self.config.budget {
             Budget::Iterations(n) => format!("mcts({algo}, {} iterations{model})", scaled::<G>(n)),
             Budget::Time(t) => format!("mcts({algo}, {} ms{model})", t.as_millis()),
@@ -209,11 +221,10 @@ impl<G: BotGame> Bot<G> for Mcts {
                 return m.clone();
             }
         }
+        let purify = self.config.purify.unwrap_or(G::PURIFY);
         let kept: Vec<&(G::Move, f64)> = strategy
             .iter()
-            .filter(|(m, p)| {
-                *p > 0.0 && *p >= self.config.purify * best && observation.check_move(m).is_ok()
-            })
+            .filter(|(m, p)| *p > 0.0 && *p >= purify * best && observation.check_move(m).is_ok())
             .collect();
         let total: f64 = kept.iter().map(|(_, p)| p).sum();
         if kept.is_empty() || total <= 0.0 {

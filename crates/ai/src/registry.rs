@@ -64,7 +64,7 @@ pub enum BotSpec {
 
 /// A bot name that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm][,model=P], cmd:PROGRAM ARGS")]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm][,model=P][,purify=P], cmd:PROGRAM ARGS")]
 pub struct BotSpecError {
     /// The text given.
     pub given: String,
@@ -104,6 +104,7 @@ impl FromStr for BotSpec {
                 let mut budget = None;
                 let mut uct = false;
                 let mut model = 0.0;
+                let mut purify = None;
                 for part in rest.split(',') {
                     let (key, value) = part
                         .split_once('=')
@@ -124,12 +125,23 @@ impl FromStr for BotSpec {
                                 .filter(|p| (0.0..=1.0).contains(p))
                                 .ok_or_else(|| err("model takes a probability from 0 to 1"))?;
                         }
+                        "purify" => {
+                            purify = Some(
+                                value
+                                    .parse::<f64>()
+                                    .ok()
+                                    .filter(|p| (0.0..=1.0).contains(p))
+                                    .ok_or_else(|| err("purify takes a share from 0 to 1"))?,
+                            );
+                        }
                         "algo" => match value.trim() {
                             "uct" => uct = true,
                             "rm" => uct = false,
                             _ => return Err(err("algo is uct or rm")),
                         },
-                        _ => return Err(err("mcts settings are iters, ms, algo and model")),
+                        _ => {
+                            return Err(err("mcts settings are iters, ms, algo, model and purify"))
+                        }
                     }
                 }
                 let budget = budget.ok_or_else(|| err("mcts needs a level, iters=N or ms=N"))?;
@@ -140,6 +152,7 @@ impl FromStr for BotSpec {
                 };
                 MctsConfig {
                     opponent_model: model,
+                    purify,
                     ..config
                 }
             }
@@ -428,6 +441,20 @@ mod tests {
         assert_eq!(
             "cmd:python3 bot.py".parse::<BotSpec>().unwrap(),
             BotSpec::Command(vec!["python3".into(), "bot.py".into()])
+        );
+        assert_eq!(
+            "mcts:iters=500,algo=uct,purify=0.5"
+                .parse::<BotSpec>()
+                .unwrap(),
+            BotSpec::Mcts(MctsConfig {
+                purify: Some(0.5),
+                ..MctsConfig::uct(Budget::Iterations(500))
+            })
+        );
+        let error = "mcts:iters=500,purify=2".parse::<BotSpec>().unwrap_err();
+        assert!(
+            error.why.contains("purify takes a share from 0 to 1"),
+            "{error}"
         );
         assert!("mcts:fast".parse::<BotSpec>().is_err());
         assert!("chess-engine".parse::<BotSpec>().is_err());

@@ -592,6 +592,30 @@ impl AllInGoofspiel {
         self.face_down.map(|p| p.len())
     }
 
+    /// The same position with the starter's face-down cards taken back: the starter to put down
+    /// its cards (the state as it was before). Unchanged when nothing is face down.
+    #[must_use]
+    pub fn before_face_down(&self) -> Self {
+        let mut before = self.clone();
+        before.face_down = None;
+        before
+    }
+
+    /// The same position with `play` as the starter's face-down cards instead of the ones put
+    /// down: `None` unless cards are face down and `play` has as many, all from the starter's
+    /// hand (so that the responder sees no difference). For bots, which plan on such states.
+    #[must_use]
+    pub fn with_face_down(&self, play: Play) -> Option<Self> {
+        let count = self.face_down?.len();
+        let hand = self.hands[self.starter().index()];
+        if play.len() != count || !play.cards().iter().all(|&c| hand.contains(c)) {
+            return None;
+        }
+        let mut other = self.clone();
+        other.face_down = Some(play);
+        Some(other)
+    }
+
     /// A random move for playouts that should look more like real play: the number of cards is
     /// drawn uniformly from 0 to the hand's size, then a uniformly random ordered list of that
     /// many cards. This is deliberately *not* uniform over moves: [`Game::random_move`] is, and
@@ -1841,6 +1865,37 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(Seat::P1, &mut moves);
         assert_eq!(moves, [Play::PASS, Play::new(&[7]).unwrap()]);
+    }
+
+    #[test]
+    fn another_face_down_play_must_look_the_same_to_the_responder() {
+        let mut game = new_game(Seat::P1);
+        // Nothing face down yet: nothing to replace.
+        assert!(game.with_face_down(Play::new(&[12]).unwrap()).is_none());
+        step(&mut game, "12 11");
+        let responder_view =
+            |g: &AllInGoofspiel| serde_json::to_value(g.view(Viewer::Seat(Seat::P2))).unwrap();
+        // The same count from the starter's hand: the responder sees no difference.
+        let other = game.with_face_down(Play::new(&[-3, 5]).unwrap()).unwrap();
+        assert_eq!(other.face_down, Play::new(&[-3, 5]));
+        assert_eq!(responder_view(&other), responder_view(&game));
+        // Another count, or a card the starter does not hold, is refused.
+        assert!(game.with_face_down(Play::new(&[5]).unwrap()).is_none());
+        let mut short = game.clone();
+        short.hands[0] = hand_of(&[1, 2, 3]);
+        short.face_down = Play::new(&[1, 2]);
+        assert!(short.with_face_down(Play::new(&[1, 7]).unwrap()).is_none());
+        // Taking the cards back gives the starter its decision again, hand unchanged.
+        let before = game.before_face_down();
+        assert_eq!(before.pending(), Pending::One(Seat::P1));
+        assert_eq!(before.hand(Seat::P1), game.hand(Seat::P1));
+        let fresh = new_game(Seat::P1);
+        for seat in Seat::BOTH {
+            assert_eq!(
+                serde_json::to_value(before.view(Viewer::Seat(seat))).unwrap(),
+                serde_json::to_value(fresh.view(Viewer::Seat(seat))).unwrap()
+            );
+        }
     }
 
     #[test]
