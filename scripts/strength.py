@@ -35,9 +35,9 @@ COUNTS = {
     "goofspiel": [200, 200, 200, 200, 200, 200],
     "square-goofspiel": [200, 200, 100, 60, 0, 0],
     "thwart-omega": [200, 100, 50, 30, 0, 0],
-    "all-in-goofspiel": [200, 100, 50, 30, 0, 0],
-    "galespiel": [200, 60, 40, 24, 0, 0],
-    "witchs-brew": [200, 60, 30, 20, 0, 0],
+    "all-in-goofspiel": [200, 200, 200, 200, 200, 200],
+    "galespiel": [200, 200, 200, 200, 0, 0],
+    "witchs-brew": [200, 200, 200, 60, 0, 0],
 }
 PAIRINGS = [
     ("heuristic", "random"),

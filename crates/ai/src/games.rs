@@ -526,8 +526,10 @@ pub(crate) fn all_in_candidates(state: &AllInGoofspiel, seat: Seat, out: &mut Ve
 impl BotGame for Galespiel {
     const HIDDEN_INFORMATION: bool = true;
     const HAS_HEURISTIC: bool = true;
-    /// An iteration lists the heuristic's build at each new node: a tenth of the budget.
-    const SEARCH_SCALE: f64 = 0.1;
+    /// An iteration lists the heuristic's build at each new node: 0.4 of the budget
+    /// (`mcts:hard` 2000 iterations, about 0.3-0.5 s per decision).
+    const SEARCH_SCALE: f64 = 0.4;
+    const PURIFY: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
         "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
@@ -667,23 +669,26 @@ fn galespiel_masked_order(
 /// hidden.
 impl BotGame for WitchsBrew {
     const HAS_HEURISTIC: bool = true;
-    /// An iteration runs the heuristic at each new node and the estimate at each leaf: a tenth
-    /// of the budget.
-    const SEARCH_SCALE: f64 = 0.1;
+    /// An iteration ranks the moves at each new node and runs the estimate at each leaf: 0.4 of
+    /// the budget (`mcts:hard` 2000 iterations, about 0.3 s per decision).
+    const SEARCH_SCALE: f64 = 0.4;
+    const PURIFY: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
         "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"
     }
 
-    /// Action abstraction: the heuristic's move and up to five other legal moves drawn at random
-    /// (a seat may have over a hundred Leaps, Shifts or card plays).
+    /// Action abstraction: the heuristic's ranking ([`witchs_brew_ranked`]: every card it holds
+    /// with its best secondary choice, the six best stones, Leaps or Shifts by its estimate),
+    /// then random legal moves up to six where the ranking has fewer (the pick, the assignment).
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<BrewMove>) {
         if !self.pending().includes(seat) {
             return;
         }
-        out.push(Self::heuristic_move(
+        out.extend(witchs_brew_ranked(
             &Observation::new(self, seat, &[]),
             rng,
+            6,
         ));
         let mut all = Vec::new();
         self.legal_moves(seat, &mut all);
@@ -736,7 +741,9 @@ impl BotGame for WitchsBrew {
     ///   before its check are dropped on random empty cells (16 fillings, shared by every
     ///   candidate); its own conditions count for it, the opponent's against, by their points.
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> BrewMove {
-        witchs_brew_heuristic(observation, rng)
+        witchs_brew_ranked(observation, rng, 1)
+            .into_iter()
+            .next()
             .filter(|m| observation.check_move(m).is_ok())
             .or_else(|| observation.random_move(rng))
             .expect("the seat acts")
@@ -832,11 +839,16 @@ fn brew_estimate(
     total / orders.len().max(1) as f64
 }
 
-/// The Witch's Brew's heuristic move, or `None` to fall back to a random one.
-fn witchs_brew_heuristic(
+/// The Witch's Brew's moves for the observation's seat, best first by the heuristic's judgement
+/// (its move first): the pick, the Discard answer and the assignment alone; a card play for each
+/// card held with its best secondary choice (and a Guess of every card the opponent holds, and
+/// the Duplicard as the highest card); every stone, Leap or Shift ranked by the placement
+/// estimate, the `keep` best. Empty when the heuristic has nothing to say.
+fn witchs_brew_ranked(
     observation: &Observation<'_, WitchsBrew>,
     rng: &mut SeededRng,
-) -> Option<BrewMove> {
+    keep: usize,
+) -> Vec<BrewMove> {
     let seat = observation.seat();
     let state = observation.determinize(rng);
     let view = observation.view();
@@ -844,7 +856,9 @@ fn witchs_brew_heuristic(
     observation.legal_moves(&mut legal);
     match state.stage() {
         Stage::Pick(_) => {
-            let pair = view.prize_pair?;
+            let Some(pair) = view.prize_pair else {
+                return Vec::new();
+            };
             let worth = |p: &Prize| match *p {
                 Prize::Card(c) => u32::from(c),
                 Prize::Condition(c) => c.points(),
@@ -854,51 +868,87 @@ fn witchs_brew_heuristic(
             } else {
                 pair[0]
             };
-            Some(BrewMove::Pick(pick))
+            vec![BrewMove::Pick(pick)]
         }
-        Stage::Discard(_) => Some(BrewMove::Discard(false)),
+        Stage::Discard(_) => vec![BrewMove::Discard(false)],
         Stage::Assign => {
             let mut held: Vec<Condition> = state.conditions(seat).iter().collect();
             held.sort_by_key(|c| std::cmp::Reverse(c.points()));
             let mut sets = [Vec::new(), Vec::new(), Vec::new()];
             for (k, c) in held.into_iter().enumerate() {
                 // Rounds 12, 9, 6 in turn, three each.
-                let slot = 2usize.checked_sub(k / witchs_brew::PER_SCORING_ROUND as usize)?;
+                let Some(slot) = 2usize.checked_sub(k / witchs_brew::PER_SCORING_ROUND as usize)
+                else {
+                    return Vec::new();
+                };
                 sets[slot].push(c);
             }
-            Some(BrewMove::Assign(witchs_brew::Assignment(
+            vec![BrewMove::Assign(witchs_brew::Assignment(
                 sets.map(ConditionSet::of),
-            )))
+            ))]
         }
         Stage::PlayCards => {
             let them = seat.other();
             let grid = state.grid();
-            let their_high = state.hand(them).cards().max().unwrap_or(8);
+            let their_cards: Vec<u8> = state.hand(them).cards().collect();
+            let their_high = their_cards.iter().copied().max().unwrap_or(8);
             let mine = grid.stones(seat);
-            legal
+            let secondary_score = |p: &witchs_brew::Play| match p.secondary {
+                witchs_brew::Secondary::Column(c) => {
+                    let col = witchs_brew::column_mask(usize::from(c));
+                    let free = col & !grid.occupied() != 0;
+                    i32::from(free) * 10 - (grid.stones(them) & col).count_ones() as i32
+                }
+                witchs_brew::Secondary::Guess(g) => i32::from(g == their_high),
+                witchs_brew::Secondary::Freeze { cells, len } => cells[..usize::from(len)]
+                    .iter()
+                    .map(|c| if mine & c.bit() != 0 { 1 } else { -1 })
+                    .sum(),
+                witchs_brew::Secondary::None => 0,
+            };
+            // Reversed, so that of equal plays the last legal one comes first after the stable
+            // sort (as the heuristic always chose).
+            let mut plays: Vec<(witchs_brew::Play, BrewMove)> = legal
                 .iter()
-                .copied()
-                .filter_map(|m| match m {
-                    BrewMove::Play(p) if !p.duplicard => Some((p, m)),
+                .rev()
+                .filter_map(|&m| match m {
+                    BrewMove::Play(p) => Some((p, m)),
                     _ => None,
                 })
-                .max_by_key(|(p, _)| {
-                    let secondary = match p.secondary {
-                        witchs_brew::Secondary::Column(c) => {
-                            let col = witchs_brew::column_mask(usize::from(c));
-                            let free = col & !grid.occupied() != 0;
-                            i32::from(free) * 10 - (grid.stones(them) & col).count_ones() as i32
-                        }
-                        witchs_brew::Secondary::Guess(g) => i32::from(g == their_high),
-                        witchs_brew::Secondary::Freeze { cells, len } => cells[..usize::from(len)]
-                            .iter()
-                            .map(|c| if mine & c.bit() != 0 { 1 } else { -1 })
-                            .sum(),
-                        witchs_brew::Secondary::None => 0,
-                    };
-                    (p.card, secondary)
-                })
-                .map(|(_, m)| m)
+                .collect();
+            // Plain cards before the Duplicard, then the highest card, then the best secondary.
+            plays.sort_by_key(|(p, _)| {
+                std::cmp::Reverse((!p.duplicard, p.card, secondary_score(p)))
+            });
+            let mut ranked: Vec<BrewMove> = Vec::new();
+            let mut seen: Vec<(bool, u8)> = Vec::new();
+            let mut duplicard = false;
+            for &(p, m) in &plays {
+                if p.duplicard {
+                    if !duplicard {
+                        duplicard = true;
+                        ranked.push(m);
+                    }
+                    continue;
+                }
+                let guess_held = matches!(p.secondary, witchs_brew::Secondary::Guess(g) if their_cards.contains(&g));
+                if !seen.contains(&(false, p.card)) {
+                    seen.push((false, p.card));
+                    ranked.push(m);
+                } else if guess_held && !ranked.contains(&m) {
+                    ranked.push(m);
+                }
+            }
+            // The heuristic's own move (the highest plain card) stays first; the Duplicard goes
+            // after the plain cards.
+            if let Some(i) = ranked
+                .iter()
+                .position(|m| matches!(m, BrewMove::Play(p) if p.duplicard))
+            {
+                let d = ranked.remove(i);
+                ranked.push(d);
+            }
+            ranked
         }
         Stage::WinnerStone
         | Stage::LoserStone
@@ -916,20 +966,20 @@ fn witchs_brew_heuristic(
                     o
                 })
                 .collect();
-            let mut best: Option<(f64, BrewMove)> = None;
+            let mut scored: Vec<(f64, BrewMove)> = Vec::new();
             for &mv in &legal {
                 let mut next = state.clone();
                 if next.apply(Step::One { seat, mv }).is_err() {
                     continue;
                 }
-                let value = brew_estimate(next.grid(), seat, &open, &orders);
-                if best.is_none_or(|(b, _)| value > b) {
-                    best = Some((value, mv));
-                }
+                scored.push((brew_estimate(next.grid(), seat, &open, &orders), mv));
             }
-            best.map(|(_, m)| m)
+            // Best first; equal values keep the legal order (the first best, as before).
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            scored.truncate(keep.max(1));
+            scored.into_iter().map(|(_, m)| m).collect()
         }
-        _ => None,
+        _ => Vec::new(),
     }
 }
 
@@ -1140,6 +1190,56 @@ mod tests {
         assert!(all_in_after(&["12"])
             .model_withheld(Seat::P1, &mut rng)
             .is_none());
+    }
+
+    /// At every card play of random games, the search's candidates hold every card the seat
+    /// has, the heuristic's move first; at every stone the heuristic's move is first and the
+    /// rest are legal and distinct.
+    #[test]
+    fn witchs_brew_candidates_cover_every_card_held() {
+        let mut rng = colosseum_engine::seeded_rng(11);
+        let mut card_plays = 0;
+        for _ in 0..3 {
+            let mut game = WitchsBrew::new(Default::default());
+            while game.pending() != Pending::Over {
+                let step = match game.pending() {
+                    Pending::Chance => Step::Chance(game.sample_chance(&mut rng).unwrap()),
+                    Pending::One(seat) => Step::One {
+                        seat,
+                        mv: game.random_move(seat, &mut rng).unwrap(),
+                    },
+                    Pending::Both => Step::Both {
+                        p1: game.random_move(Seat::P1, &mut rng).unwrap(),
+                        p2: game.random_move(Seat::P2, &mut rng).unwrap(),
+                    },
+                    Pending::Over => unreachable!(),
+                };
+                for seat in game.pending().seats().iter().copied() {
+                    let mut moves = Vec::new();
+                    game.search_moves(seat, &mut colosseum_engine::seeded_rng(1), &mut moves);
+                    let heuristic = WitchsBrew::heuristic_move(
+                        &Observation::new(&game, seat, &[]),
+                        &mut colosseum_engine::seeded_rng(1),
+                    );
+                    assert_eq!(moves.first(), Some(&heuristic), "{:?}", game.stage());
+                    for (i, m) in moves.iter().enumerate() {
+                        assert!(game.check_move(seat, m).is_ok(), "{m}");
+                        assert!(!moves[..i].contains(m), "{m} twice");
+                    }
+                    if game.stage() == Stage::PlayCards {
+                        card_plays += 1;
+                        for card in game.hand(seat).cards() {
+                            assert!(
+                                moves.iter().any(|m| matches!(m, BrewMove::Play(p) if p.card == card && !p.duplicard)),
+                                "card {card} missing from {moves:?}"
+                            );
+                        }
+                    }
+                }
+                game.apply(step).unwrap();
+            }
+        }
+        assert!(card_plays > 20, "{card_plays} card plays seen");
     }
 
     /// A `Sight` built from the grid's public accessors, as the heuristic builds its imagined

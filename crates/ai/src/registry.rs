@@ -26,15 +26,15 @@ use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot};
 pub const LEVELS: &[(&str, &str)] = &[
     (
         "easy",
-        "decoupled UCT, 300 iterations per decision, opponent model 0.5",
+        "decoupled UCT, 300 iterations per decision (0.4 of that in Galespiel and The Witch's Brew), opponent model 0.5",
     ),
     (
         "medium",
-        "decoupled UCT, 1500 iterations per decision, opponent model 0.5",
+        "decoupled UCT, 1500 iterations per decision (0.4 of that in Galespiel and The Witch's Brew), opponent model 0.5",
     ),
     (
         "hard",
-        "decoupled UCT, 5000 iterations per decision, opponent model 0.5",
+        "decoupled UCT, 5000 iterations per decision (0.4 of that in Galespiel and The Witch's Brew), opponent model 0.5",
     ),
 ];
 

@@ -73,8 +73,8 @@ enum Command {
     Arena {
         /// The game's id.
         game: String,
-        /// Bot A: `random`, `heuristic`, `mcts:LEVEL`, `mcts:iters=N[,algo=uct|rm]`,
-        /// `mcts:ms=N`, `cmd:PROGRAM ARGS`.
+        /// Bot A: `random`, `heuristic`, `mcts:LEVEL`,
+        /// `mcts:iters=N|ms=N[,algo=uct|rm][,model=P][,purify=P]`, `cmd:PROGRAM ARGS`.
         bot_a: String,
         /// Bot B.
         bot_b: String,
