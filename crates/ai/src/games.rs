@@ -535,10 +535,38 @@ impl BotGame for Galespiel {
         "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
     }
 
-    /// The listed moves (bids, single-bridge builds) plus the heuristic's, which may build
-    /// several bridges at once.
+    /// The listed moves (bids, items, upgrades) plus the heuristic's. Builds are abstracted:
+    /// instead of every single bridge, the heuristic's build, building nothing, the heuristic's
+    /// first one or two bridges (saving materials), and the same greedy build leaning all on its
+    /// own crossing or harder on blocking.
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<GaleMove>) {
-        self.legal_moves(seat, out);
+        let mut legal = Vec::new();
+        self.legal_moves(seat, &mut legal);
+        if let Some(GaleMove::Build { .. }) = legal.first() {
+            let mut push = |spots: u64| {
+                let mv = GaleMove::Build {
+                    spots,
+                    emergency: false,
+                };
+                if !out.contains(&mv) {
+                    out.push(mv);
+                }
+            };
+            let all = |order: &[u64]| order.iter().fold(0, |all, spot| all | spot);
+            let heuristic = galespiel_greedy_build(self, seat, &legal, 0.5);
+            push(all(&heuristic));
+            push(0);
+            push(all(&heuristic[..heuristic.len().min(1)]));
+            push(all(&heuristic[..heuristic.len().min(2)]));
+            for defence in [0.0, 1.5] {
+                push(all(&galespiel_greedy_build(self, seat, &legal, defence)));
+            }
+            out.retain(|m| self.check_move(seat, m).is_ok());
+            if !out.is_empty() {
+                return;
+            }
+        }
+        out.extend(legal);
         if self.pending().includes(seat) {
             let mv = Self::heuristic_move(&Observation::new(self, seat, &[]), rng);
             if !out.contains(&mv) {
@@ -983,6 +1011,71 @@ fn witchs_brew_ranked(
     }
 }
 
+/// The heuristic's way to build (see [`Galespiel::heuristic_move`]): one bridge at a time, the
+/// affordable spot that most raises the seat's score, until none helps; the spots in the order
+/// chosen. The score is minus its own cheapest crossing plus `defence` times the opponent's.
+fn galespiel_greedy_build(
+    state: &Galespiel,
+    seat: Seat,
+    legal: &[GaleMove],
+    defence: f64,
+) -> Vec<u64> {
+    let spots: Vec<u64> = legal
+        .iter()
+        .filter_map(|m| match *m {
+            GaleMove::Build {
+                spots,
+                emergency: false,
+            } if spots != 0 => Some(spots),
+            _ => None,
+        })
+        .collect();
+    let score = |g: &Galespiel| -> f64 {
+        if let Some(o) = g.outcome() {
+            return match o.winner {
+                Some(w) if w == seat => 1e6,
+                Some(_) => -1e6,
+                None => 0.0,
+            };
+        }
+        let mine = g.cheapest(seat).map_or(-1e4, |c| -f64::from(c));
+        let theirs = g.cheapest(seat.other()).map_or(1e4, f64::from);
+        mine + defence * theirs
+    };
+    let mut chosen = 0u64;
+    let mut order = Vec::new();
+    let mut current = score(state);
+    loop {
+        let mut best: Option<(f64, u64)> = None;
+        for &spot in &spots {
+            if chosen & spot != 0 {
+                continue;
+            }
+            let mv = GaleMove::Build {
+                spots: chosen | spot,
+                emergency: false,
+            };
+            let mut next = state.clone();
+            if next.apply(Step::One { seat, mv }).is_err() {
+                continue;
+            }
+            let value = score(&next);
+            if value > current + 1e-9 && best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, spot));
+            }
+        }
+        match best {
+            Some((value, spot)) => {
+                chosen |= spot;
+                order.push(spot);
+                current = value;
+            }
+            None => break,
+        }
+    }
+    order
+}
+
 /// Galespiel's heuristic move (see its `heuristic_move`), or `None` to fall back to a random one.
 fn galespiel_heuristic(
     observation: &Observation<'_, Galespiel>,
@@ -1036,63 +1129,12 @@ fn galespiel_heuristic(
             };
             Some(GaleMove::Bid { slot, aid: false })
         }
-        GaleMove::Build { .. } => {
-            let spots: Vec<u64> = legal
+        GaleMove::Build { .. } => Some(GaleMove::Build {
+            spots: galespiel_greedy_build(&state, seat, &legal, 0.5)
                 .iter()
-                .filter_map(|m| match *m {
-                    GaleMove::Build {
-                        spots,
-                        emergency: false,
-                    } if spots != 0 => Some(spots),
-                    _ => None,
-                })
-                .collect();
-            let score = |g: &Galespiel| -> f64 {
-                if let Some(o) = g.outcome() {
-                    return match o.winner {
-                        Some(w) if w == seat => 1e6,
-                        Some(_) => -1e6,
-                        None => 0.0,
-                    };
-                }
-                let mine = g.cheapest(seat).map_or(-1e4, |c| -f64::from(c));
-                let theirs = g.cheapest(seat.other()).map_or(1e4, f64::from);
-                mine + 0.5 * theirs
-            };
-            let mut chosen = 0u64;
-            let mut current = score(&state);
-            loop {
-                let mut best: Option<(f64, u64)> = None;
-                for &spot in &spots {
-                    if chosen & spot != 0 {
-                        continue;
-                    }
-                    let mv = GaleMove::Build {
-                        spots: chosen | spot,
-                        emergency: false,
-                    };
-                    let mut next = state.clone();
-                    if next.apply(Step::One { seat, mv }).is_err() {
-                        continue;
-                    }
-                    let value = score(&next);
-                    if value > current + 1e-9 && best.is_none_or(|(b, _)| value > b) {
-                        best = Some((value, spot));
-                    }
-                }
-                match best {
-                    Some((value, spot)) => {
-                        chosen |= spot;
-                        current = value;
-                    }
-                    None => break,
-                }
-            }
-            Some(GaleMove::Build {
-                spots: chosen,
-                emergency: false,
-            })
-        }
+                .fold(0, |all, spot| all | spot),
+            emergency: false,
+        }),
         GaleMove::Upgrade(_) => legal.iter().copied().max_by_key(|m| match *m {
             // Higher slots are higher cards: prefer them, most significant first.
             GaleMove::Upgrade(set) => set,
@@ -1240,6 +1282,70 @@ mod tests {
             }
         }
         assert!(card_plays > 20, "{card_plays} card plays seen");
+    }
+
+    /// At every build of random Galespiel games, the search's candidates are a handful of legal
+    /// builds: the heuristic's (first), building nothing, and its first bridge alone.
+    #[test]
+    fn galespiel_build_candidates_are_few_and_hold_the_heuristic() {
+        let mut rng = colosseum_engine::seeded_rng(4);
+        let mut builds = 0;
+        for _ in 0..2 {
+            let mut game = Galespiel::new(Default::default());
+            while game.pending() != Pending::Over {
+                for seat in game.pending().seats().iter().copied() {
+                    let mut legal = Vec::new();
+                    game.legal_moves(seat, &mut legal);
+                    if !matches!(legal.first(), Some(GaleMove::Build { .. })) {
+                        continue;
+                    }
+                    builds += 1;
+                    let mut moves = Vec::new();
+                    game.search_moves(seat, &mut colosseum_engine::seeded_rng(1), &mut moves);
+                    let heuristic = Galespiel::heuristic_move(
+                        &Observation::new(&game, seat, &[]),
+                        &mut colosseum_engine::seeded_rng(1),
+                    );
+                    assert_eq!(moves.first(), Some(&heuristic));
+                    assert!(moves.len() <= 6, "{moves:?}");
+                    let nothing = GaleMove::Build {
+                        spots: 0,
+                        emergency: false,
+                    };
+                    assert_eq!(moves.contains(&nothing), legal.contains(&nothing));
+                    for (i, m) in moves.iter().enumerate() {
+                        assert!(game.check_move(seat, m).is_ok(), "{m:?}");
+                        assert!(!moves[..i].contains(m), "{m:?} twice");
+                    }
+                    if let GaleMove::Build { spots, .. } = heuristic {
+                        if spots.count_ones() > 1 {
+                            // Its first bridge alone is there too.
+                            assert!(moves.iter().any(|m| matches!(m, GaleMove::Build { spots: s, .. } if s.count_ones() == 1 && s & spots == *s)));
+                        }
+                    }
+                }
+                let step = match game.pending() {
+                    Pending::Chance => Step::Chance(game.sample_chance(&mut rng).unwrap()),
+                    Pending::One(seat) => Step::One {
+                        seat,
+                        mv: Galespiel::heuristic_move(
+                            &Observation::new(&game, seat, &[]),
+                            &mut rng,
+                        ),
+                    },
+                    Pending::Both => Step::Both {
+                        p1: Galespiel::heuristic_move(
+                            &Observation::new(&game, Seat::P1, &[]),
+                            &mut rng,
+                        ),
+                        p2: game.random_move(Seat::P2, &mut rng).unwrap(),
+                    },
+                    Pending::Over => unreachable!(),
+                };
+                game.apply(step).unwrap();
+            }
+        }
+        assert!(builds > 10, "{builds} builds seen");
     }
 
     /// A `Sight` built from the grid's public accessors, as the heuristic builds its imagined
