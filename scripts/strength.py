@@ -39,7 +39,7 @@ COUNTS = {
     "thwart-omega": [200, 200, 200, 200, 0, 0],
     "all-in-goofspiel": [200, 200, 200, 200, 200, 200],
     "galespiel": [200, 200, 200, 200, 0, 200],
-    "witchs-brew": [200, 200, 200, 60, 0, 0],
+    "witchs-brew": [200, 200, 200, 200, 0, 0],
 }
 PAIRINGS = [
     ("heuristic", "random"),
