@@ -365,9 +365,7 @@ impl BotGame for AllInGoofspiel {
         };
         let worth = f64::from(current.worth);
         let mut high: Vec<i8> = hand.iter().copied().filter(|&c| c >= 0).collect();
-        high.sort_by(|&a, &b| {
-            all_in_goofspiel::number(&[b, a]).cmp(&all_in_goofspiel::number(&[a, b]))
-        });
+        all_in_goofspiel::order_for_largest(&mut high);
         let negatives: Vec<i8> = hand.iter().copied().filter(|&c| c < 0).collect();
         let whole = || {
             let mut cards = high.clone();
@@ -417,23 +415,13 @@ impl BotGame for AllInGoofspiel {
     }
 }
 
-/// The cards in the order that makes the largest number (`9 8 ... 12 11 1 10 0`), negatives last.
-fn all_in_largest(cards: &mut [i8]) {
-    cards.sort_by(|&a, &b| match (a < 0, b < 0) {
-        (false, true) => std::cmp::Ordering::Less,
-        (true, false) => std::cmp::Ordering::Greater,
-        (true, true) => b.cmp(&a),
-        (false, false) => all_in_goofspiel::number(&[b, a]).cmp(&all_in_goofspiel::number(&[a, b])),
-    });
-}
-
 /// The strongest `k`-card number from `cards` (non-negative ones): two-digit cards first, then
 /// the highest, arranged for the largest number.
 fn all_in_strongest(nonnegative: &[i8], k: usize) -> Vec<i8> {
     let mut by_strength = nonnegative.to_vec();
     by_strength.sort_by_key(|&c| std::cmp::Reverse((c >= 10, c)));
     let mut chosen = by_strength[..k.min(by_strength.len())].to_vec();
-    all_in_largest(&mut chosen);
+    all_in_goofspiel::order_for_largest(&mut chosen);
     chosen
 }
 
@@ -475,7 +463,7 @@ pub(crate) fn all_in_candidates(state: &AllInGoofspiel, seat: Seat, out: &mut Ve
     low.sort_unstable();
     for k in 2..=low.len().min(4) {
         let mut cards = low[..k].to_vec();
-        all_in_largest(&mut cards);
+        all_in_goofspiel::order_for_largest(&mut cards);
         push(out, &cards);
     }
     if state.starter() != seat {
@@ -499,14 +487,14 @@ pub(crate) fn all_in_candidates(state: &AllInGoofspiel, seat: Seat, out: &mut Ve
                         }
                         let mut trial = chosen.clone();
                         trial[i] = spare;
-                        all_in_largest(&mut trial);
+                        all_in_goofspiel::order_for_largest(&mut trial);
                         if all_in_goofspiel::number(&trial) > best {
                             chosen = trial;
                             break;
                         }
                     }
                 }
-                all_in_largest(&mut chosen);
+                all_in_goofspiel::order_for_largest(&mut chosen);
                 push(out, &chosen);
                 if !negatives.is_empty() {
                     let mut cards = chosen.clone();
@@ -944,37 +932,28 @@ fn witchs_brew_ranked(
                     _ => None,
                 })
                 .collect();
-            // Plain cards before the Duplicard, then the highest card, then the best secondary.
-            plays.sort_by_key(|(p, _)| {
+            // Plain cards before the Duplicard, then the highest card, then the best secondary
+            // (the key worked out once per play).
+            plays.sort_by_cached_key(|(p, _)| {
                 std::cmp::Reverse((!p.duplicard, p.card, secondary_score(p)))
             });
+            // The first (best) play of each card, every Guess of a card the opponent holds, and
+            // the Duplicard's best play, last.
             let mut ranked: Vec<BrewMove> = Vec::new();
-            let mut seen: Vec<(bool, u8)> = Vec::new();
+            let mut cards_seen: Vec<u8> = Vec::new();
             let mut duplicard = false;
             for &(p, m) in &plays {
-                if p.duplicard {
-                    if !duplicard {
-                        duplicard = true;
-                        ranked.push(m);
-                    }
-                    continue;
-                }
-                let guess_held = matches!(p.secondary, witchs_brew::Secondary::Guess(g) if their_cards.contains(&g));
-                if !seen.contains(&(false, p.card)) {
-                    seen.push((false, p.card));
-                    ranked.push(m);
-                } else if guess_held && !ranked.contains(&m) {
+                let keep = if p.duplicard {
+                    !std::mem::replace(&mut duplicard, true)
+                } else if !cards_seen.contains(&p.card) {
+                    cards_seen.push(p.card);
+                    true
+                } else {
+                    matches!(p.secondary, witchs_brew::Secondary::Guess(g) if their_cards.contains(&g))
+                };
+                if keep {
                     ranked.push(m);
                 }
-            }
-            // The heuristic's own move (the highest plain card) stays first; the Duplicard goes
-            // after the plain cards.
-            if let Some(i) = ranked
-                .iter()
-                .position(|m| matches!(m, BrewMove::Play(p) if p.duplicard))
-            {
-                let d = ranked.remove(i);
-                ranked.push(d);
             }
             ranked
         }

@@ -783,13 +783,22 @@ fn uniform_play<R: Rng + ?Sized>(hand: Hand, rng: &mut R) -> Play {
     random_ordered_list(hand, count, rng)
 }
 
-/// The largest number that can be made from `hand`'s non-negative cards, as a play: the cards
-/// ordered so that for any two, the one whose digits read first give the larger number goes
-/// first (9 before 12, 12 before 11, 1 before 10).
+/// Orders `cards` for the largest number they make: the non-negative cards first, ordered so
+/// that for any two, the one whose digits read first give the larger number goes first (9
+/// before 12, 12 before 11, 1 before 10); then the negative cards in the order given (each
+/// subtracts its own value wherever it stands after them).
+pub fn order_for_largest(cards: &mut [i8]) {
+    let joined = |a: i8, b: i8| number(&[a, b]);
+    cards.sort_by(|&a, &b| match (a < 0, b < 0) {
+        (false, false) => joined(b, a).cmp(&joined(a, b)),
+        (negative_a, negative_b) => negative_a.cmp(&negative_b),
+    });
+}
+
+/// The largest number that can be made from `hand`'s non-negative cards, as a play.
 fn largest_number_play(hand: Hand) -> Play {
     let mut cards: Vec<i8> = hand.iter().filter(|&c| c >= 0).collect();
-    let joined = |a: i8, b: i8| number(&[a, b]);
-    cards.sort_by(|&a, &b| joined(b, a).cmp(&joined(a, b)));
+    order_for_largest(&mut cards);
     Play::new(&cards).unwrap_or_default()
 }
 
@@ -1865,6 +1874,14 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(Seat::P1, &mut moves);
         assert_eq!(moves, [Play::PASS, Play::new(&[7]).unwrap()]);
+    }
+
+    #[test]
+    fn cards_ordered_for_the_largest_number() {
+        let mut cards = [-2, 10, 1, 9, -3, 12, 11, 0];
+        order_for_largest(&mut cards);
+        assert_eq!(cards, [9, 12, 11, 1, 10, 0, -2, -3]);
+        assert_eq!(number(&cards), 91211110 - 2 - 3);
     }
 
     #[test]
