@@ -157,7 +157,8 @@ pub trait BotGame: Game {
     /// (All-In Goofspiel: the starter's face-down cards, when the heuristic puts down as many).
     /// Search with an opponent model ([`MctsConfig::opponent_model`]) plans on it in that share of
     /// its iterations, so that a face-down move already made is modelled as the moves still to
-    /// come are. Default: `None` (no withheld move, or none to model).
+    /// come are. Called only in games with [`BotGame::FACE_DOWN_MOVES`]. Default: `None` (no
+    /// withheld move, or none to model).
     fn model_withheld(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self> {
         let _ = (seat, rng);
         None

@@ -177,17 +177,18 @@ impl<G: BotGame> Bot<G> for Mcts {
             Selection::Uct { .. } => "uct",
             Selection::RegretMatching { .. } => "rm",
         };
-        let mut model = if self.config.opponent_model > 0.0 {
-            format!(", model {}", self.config.opponent_model)
-        } else {
-            String::new()
-        };
+        let mut settings = String::new();
+        if self.config.opponent_model > 0.0 {
+            settings.push_str(&format!(", model {}", self.config.opponent_model));
+        }
         if let Some(p) = self.config.purify {
-            model.push_str(&format!(", purify {p}"));
+            settings.push_str(&format!(", purify {p}"));
         }
         match self.config.budget {
-            Budget::Iterations(n) => format!("mcts({algo}, {} iterations{model})", scaled::<G>(n)),
-            Budget::Time(t) => format!("mcts({algo}, {} ms{model})", t.as_millis()),
+            Budget::Iterations(n) => {
+                format!("mcts({algo}, {} iterations{settings})", scaled::<G>(n))
+            }
+            Budget::Time(t) => format!("mcts({algo}, {} ms{settings})", t.as_millis()),
         }
     }
 

@@ -226,27 +226,36 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 }
 
+/// A random step for the pending decision: uniformly random moves for the seats that act, or a
+/// chance outcome drawn from `rng`. `None` when the game is over.
+pub fn random_step<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    rng: &mut R,
+) -> Option<Step<G::Move, G::Chance>> {
+    Some(match game.pending() {
+        Pending::Over => return None,
+        Pending::Chance => Step::Chance(game.sample_chance(rng).expect("chance has outcomes")),
+        Pending::One(seat) => Step::One {
+            seat,
+            mv: game
+                .random_move(seat, rng)
+                .expect("a seat to act has a move"),
+        },
+        Pending::Both => Step::Both {
+            p1: game.random_move(Seat::P1, rng).expect("p1 has a move"),
+            p2: game.random_move(Seat::P2, rng).expect("p2 has a move"),
+        },
+    })
+}
+
 /// Plays `game` to the end with uniformly random moves and chance drawn from `rng`; returns the
 /// number of decisions applied. The benchmark and property tests use this.
 pub fn random_playout<G: Game, R: Rng + ?Sized>(game: &mut G, rng: &mut R) -> usize {
     let mut steps = 0;
-    loop {
-        let step = match game.pending() {
-            Pending::Over => return steps,
-            Pending::Chance => Step::Chance(game.sample_chance(rng).expect("chance has outcomes")),
-            Pending::One(seat) => Step::One {
-                seat,
-                mv: game
-                    .random_move(seat, rng)
-                    .expect("a seat to act has a move"),
-            },
-            Pending::Both => Step::Both {
-                p1: game.random_move(Seat::P1, rng).expect("p1 has a move"),
-                p2: game.random_move(Seat::P2, rng).expect("p2 has a move"),
-            },
-        };
+    while let Some(step) = random_step(game, rng) {
         game.apply(step)
             .expect("a random legal step is always accepted");
         steps += 1;
     }
+    steps
 }

@@ -19,7 +19,7 @@ mod seat;
 
 pub use erased::{AnyGame, Erased, TextStep};
 pub use error::{IllegalMove, NotationError, OptionsError, StepError};
-pub use game::{random_playout, Game, Outcome, Score, Step};
+pub use game::{random_playout, random_step, Game, Outcome, Score, Step};
 pub use options::{parse_pairs, OptionDoc, OptionReader, RawOptions};
 pub use record::{
     replay, Record, RecordError, Replay, ReplayError, ReplayErrorKind, ReplayFailure,
