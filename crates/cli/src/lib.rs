@@ -45,6 +45,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check a hosted match's record: the server seed against its commitment, every chance step
+    /// and every bot move against the seeds. Exits 1 naming what does not fit.
+    Verify {
+        /// The record (JSON) as `GET /api/matches/ID/record` gives it (`{"records": [...]}`),
+        /// one record, or a list of records; `-` reads standard input.
+        file: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play a game in the terminal: against a bot with --vs, or hot-seat without.
     Play {
         /// The game's id.
@@ -170,6 +180,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { file, json } => replay_command(&file, json, out),
+        Command::Verify { file, json } => verify_command(&file, json, out),
         Command::Play {
             game,
             vs,
@@ -292,8 +303,36 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-fn replay_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -> Result<ExitCode> {
-    let text = if file.as_os_str() == "-" {
+fn verify_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let text = read_input(file)?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", file.display()))?;
+    let list = match value.get("records") {
+        Some(records) => records.clone(),
+        None if value.is_array() => value,
+        None => json!([value]),
+    };
+    let records: Vec<Record> = serde_json::from_value(list).with_context(|| {
+        format!(
+            "{}: not match records (give what GET /api/matches/ID/record answers, one record, or a list)",
+            file.display()
+        )
+    })?;
+    let report = colosseum_server::verify::verify(&records);
+    if as_json {
+        writeln!(out, "{}", json!(report))?;
+    } else {
+        write!(out, "{}", report.text())?;
+    }
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn read_input(file: &std::path::Path) -> Result<String> {
+    Ok(if file.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
@@ -302,7 +341,11 @@ fn replay_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -
     } else {
         std::fs::read_to_string(file)
             .with_context(|| format!("reading the record {}", file.display()))?
-    };
+    })
+}
+
+fn replay_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let text = read_input(file)?;
     let record = Record::from_json(&text).with_context(|| format!("{}", file.display()))?;
     let result =
         colosseum_games::replay_record(&record).with_context(|| format!("{}", file.display()))?;

@@ -12,6 +12,7 @@
 
 mod erased;
 mod error;
+pub mod fair;
 mod game;
 mod options;
 mod record;
@@ -19,6 +20,7 @@ mod seat;
 
 pub use erased::{AnyGame, Erased, TextStep};
 pub use error::{IllegalMove, NotationError, OptionsError, StepError};
+pub use fair::Fairness;
 pub use game::{random_playout, random_step, Game, Outcome, Score, Step};
 pub use options::{parse_pairs, OptionDoc, OptionReader, RawOptions};
 pub use record::{

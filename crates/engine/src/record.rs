@@ -36,6 +36,13 @@ pub struct Record {
     /// The decisions, in order.
     #[serde(default)]
     pub steps: Vec<TextStep>,
+    /// A hosted match whose seed its creator chose: chance was not provably fair.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
+    /// A hosted match's server seed, its commitment and the seats' client seeds, which make
+    /// `seed` checkable ([`crate::fair`]); `colosseum verify` checks them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<crate::fair::Fairness>,
 }
 
 /// The record's text is not a record.
@@ -58,6 +65,8 @@ impl Record {
             options,
             seed,
             steps: Vec::new(),
+            practice: false,
+            fairness: None,
         }
     }
 
@@ -84,7 +93,15 @@ impl Record {
         if !self.steps.is_empty() {
             out.push_str("\n  ");
         }
-        out.push_str("]\n}\n");
+        out.push(']');
+        if self.practice {
+            out.push_str(",\n  \"practice\": true");
+        }
+        if let Some(f) = &self.fairness {
+            out.push_str(",\n  \"fairness\": ");
+            out.push_str(&serde_json::to_string(f).unwrap_or_default());
+        }
+        out.push_str("\n}\n");
         out
     }
 }

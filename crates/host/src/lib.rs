@@ -77,5 +77,5 @@ pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
 pub use config::{BankSource, Clocks, EmptyBank, MatchConfig, Player, TimeControl, TriviaSettings};
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
-    ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,
+    races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,
 };

@@ -158,7 +158,14 @@ pub struct Match {
     earlier: Vec<EarlierGame>,
     pending: [Option<Submission>; 2],
     clocks: [SeatClock; 2],
+    /// Draws the game's chance steps, and nothing else: seeded with the record's seed, so that
+    /// [`colosseum_engine::replay`] of the record without its chance steps draws the same ones
+    /// (what `colosseum verify` checks).
+    chance_rng: SeededRng,
+    /// The host's own choices: default moves at timeouts and trivia questions.
     rng: SeededRng,
+    /// Where the host made a seat's move at a timeout: (game index from 0, step index, seat).
+    defaults: Vec<(usize, usize, Seat)>,
     log: Vec<LogEntry>,
     result: Option<MatchResult>,
     now: u64,
@@ -177,6 +184,18 @@ impl fmt::Debug for Match {
     }
 }
 
+/// Whether the host runs trivia races whose results are the game's `race` chance steps (The
+/// Witch's Brew with `cauldron = live`): such a step is decided by the race, not drawn.
+#[must_use]
+pub fn races_decide(game: &str, options: &RawOptions) -> bool {
+    game == "witchs-brew"
+        && WitchsBrewOptions::from_raw(options).is_ok_and(|o| o.cauldron == CauldronMode::Live)
+}
+
+/// Mixed into the match seed for the host's own generator (defaults, trivia questions), so that
+/// its draws never shift the chance steps' generator.
+const HOST_STREAM: u64 = 0x686f_7374_5f72_6e67; // "host_rng"
+
 impl Match {
     /// Starts a match at time 0: creates the game, draws any chance that comes first and starts
     /// the first decision's clocks.
@@ -192,9 +211,7 @@ impl Match {
                 return Err(ConfigError::ZeroTime);
             }
         }
-        let live = entry.id == "witchs-brew"
-            && WitchsBrewOptions::from_raw(&config.options)
-                .is_ok_and(|o| o.cauldron == CauldronMode::Live);
+        let live = races_decide(entry.id, &config.options);
         let trivia = match (&config.trivia, live) {
             (Some(_), false) => {
                 let mode = config
@@ -227,7 +244,9 @@ impl Match {
         let bank = time.clocks().map_or(0, |c| c.bank_ms);
         let record = Record::new(entry.id, config.options.clone(), config.seed);
         let mut m = Match {
-            rng: seeded_rng(config.seed),
+            chance_rng: seeded_rng(config.seed),
+            rng: seeded_rng(config.seed ^ HOST_STREAM),
+            defaults: Vec::new(),
             time,
             entry,
             game,
@@ -543,6 +562,27 @@ impl Match {
         self.earlier.len() + 1
     }
 
+    /// The pending decision's number: how many steps (chance included) the match's games have
+    /// had so far. It changes whenever a decision is made, so a move meant for an earlier
+    /// decision can be told from one for the pending decision.
+    #[must_use]
+    pub fn decision(&self) -> u64 {
+        let steps: usize = self
+            .earlier
+            .iter()
+            .map(|g| g.record.steps.len())
+            .sum::<usize>()
+            + self.record.steps.len();
+        steps as u64
+    }
+
+    /// Where the host made a seat's move because its time ran out: (game index from 0, step
+    /// index in that game's record, seat).
+    #[must_use]
+    pub fn defaults(&self) -> &[(usize, usize, Seat)] {
+        &self.defaults
+    }
+
     /// The records of every game of the match, earlier (drawn, replayed) games first.
     #[must_use]
     pub fn records(&self) -> Vec<Record> {
@@ -726,6 +766,8 @@ impl Match {
                     seat,
                     text: text.clone(),
                 });
+                self.defaults
+                    .push((self.earlier.len(), self.record.steps.len(), seat));
                 self.pending[i] = Some(Submission {
                     text,
                     locked: true,
@@ -812,7 +854,7 @@ impl Match {
                 Pending::Chance => {
                     let step = self
                         .game
-                        .apply_random_chance(&mut self.rng)
+                        .apply_random_chance(&mut self.chance_rng)
                         .expect("a pending chance event can be drawn");
                     self.record.steps.push(step.clone());
                     self.log.push(LogEntry::ChanceDrawn { at: now, step });
@@ -962,6 +1004,7 @@ impl Match {
                     outcome,
                 });
                 self.game = game;
+                self.chance_rng = seeded_rng(self.config.seed);
                 self.log.push(LogEntry::GameReplayed { at: now, options });
                 return self.after_step(now);
             }
@@ -1033,6 +1076,8 @@ impl PartialEq for Match {
             && self.pending == other.pending
             && self.clocks == other.clocks
             && self.rng == other.rng
+            && self.chance_rng == other.chance_rng
+            && self.defaults == other.defaults
             && self.log == other.log
             && self.result == other.result
             && self.trivia == other.trivia

@@ -380,7 +380,9 @@ async fn client(
             .sent[seat] = Some(now);
         submitted_at = Some(steps);
         tx.send(Message::Text(
-            json!({"type": "submit", "move": mv}).to_string().into(),
+            json!({"type": "submit", "move": mv, "decision": v["decision"]})
+                .to_string()
+                .into(),
         ))
         .await?;
     }

@@ -32,6 +32,7 @@ const el = {
   score: h('section', { id: 'score', class: 'panel' }),
   reveal: h('section', { id: 'reveal', class: 'panel' }),
   log: h('section', { id: 'log', class: 'panel' }),
+  fair: h('section', { id: 'fairness', class: 'panel', 'aria-labelledby': 'fairness-title' }),
   buttons: h('div', { class: 'buttons' }),
   input: h('input', { id: 'notation', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 2000, 'aria-label': 'your move in notation', placeholder: 'type a move, e.g. 7' }),
 };
@@ -96,7 +97,51 @@ function send(msg) {
 function submit(text) {
   el.input.value = text;
   showMessage('info', `Sending ${text}\u2026`);
-  send({ type: 'submit', move: text });
+  // The decision this move is for: if it was decided meanwhile, the server refuses the move
+  // (stale_decision) instead of taking it for the next one.
+  send({ type: 'submit', move: text, decision: state ? state.decision : undefined });
+}
+
+// A random client seed for provably fair chance (the player may type their own).
+function randomSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+let verified = null; // the verification report of the finished match, once fetched
+
+function short(hex) {
+  return hex ? `${hex.slice(0, 12)}…${hex.slice(-6)}` : '';
+}
+
+// The fairness panel: how chance was made, and on a finished match the check anyone can run.
+function renderFairness() {
+  const f = state.fairness;
+  const parts = [h('h2', { id: 'fairness-title' }, 'Fair chance')];
+  if (state.practice) {
+    parts.push(h('p', { 'data-testid': 'practice' }, 'Practice match: its creator chose the seed, so chance here is not provably fair.'));
+  } else if (f) {
+    parts.push(h('p', {}, 'Before anyone joined, the server committed to a secret seed: ',
+      h('code', { 'data-testid': 'commitment', title: f.commitment }, short(f.commitment)),
+      '. Chance comes from that seed mixed with both players\u2019 client seeds, so neither the server nor a player could choose it.'));
+    const seeds = ['p1', 'p2'].map((p) => `${state.names?.[p] || p}: ${f.client_seeds?.[p] ?? 'not yet'}`).join(' \u00b7 ');
+    parts.push(h('p', { class: 'muted' }, `Client seeds \u2014 ${seeds}`));
+    if (f.server_seed) {
+      parts.push(h('p', {}, 'Server seed, revealed at the end: ', h('code', { 'data-testid': 'server-seed', title: f.server_seed }, short(f.server_seed))));
+      const link = h('a', { href: f.verify, id: 'verify-link', target: '_blank' }, 'Check every chance step');
+      parts.push(h('p', {}, link, verified && !verified.pending ? h('span', { 'data-testid': 'verified', class: verified.ok ? 'ok' : 'bad' }, verified.ok ? ' \u2014 verified: every chance step is what the seeds give.' : ` \u2014 NOT verified: ${verified.failure || verified.games?.find((g) => g.failure)?.failure}`) : ''));
+      if (!verified) {
+        verified = { pending: true };
+        fetch(f.verify).then((r) => r.json()).then((v) => { verified = v; renderFairness(); }).catch(() => { verified = null; });
+      }
+    } else {
+      parts.push(h('p', { class: 'muted' }, 'The server seed is revealed when the match ends; then anyone can check every chance step.'));
+    }
+  } else {
+    parts.push(h('p', { class: 'muted' }, 'This match was stored before provably fair chance.'));
+  }
+  el.fair.replaceChildren(...parts);
 }
 
 function stop(node) {
@@ -376,12 +421,17 @@ function renderAll() {
     el.join.hidden = false;
     if (!el.join.firstChild) {
       const nameIn = h('input', { id: 'join-name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
-      const f = h('form', { class: 'card' }, h('h2', {}, 'Take your seat'), h('label', { for: 'join-name' }, 'Your name '), nameIn, ' ', h('button', { type: 'submit', class: 'primary' }, 'Join'));
+      const seedIn = h('input', { id: 'client-seed', type: 'text', maxlength: 64, value: randomSeed(), pattern: '[A-Za-z0-9_.\\-]{1,64}', autocomplete: 'off', spellcheck: 'false' });
+      const seedBox = h('details', { class: 'client-seed' }, h('summary', {}, 'Your client seed (optional)'),
+        h('p', { class: 'hint' }, 'Chance in this match mixes the server\u2019s committed seed with a seed from each player. One was made at random for you; you may type your own (letters, digits, _ . -).'),
+        h('label', { for: 'client-seed' }, 'Client seed '), seedIn);
+      const f = h('form', { class: 'card' }, h('h2', {}, 'Take your seat'), h('label', { for: 'join-name' }, 'Your name '), nameIn, ' ', h('button', { type: 'submit', class: 'primary' }, 'Join'), seedBox);
       f.addEventListener('submit', (e) => {
         e.preventDefault();
         const n = nameIn.value.trim();
         if (n) localStorage.setItem('colosseum.name', n);
-        send(n ? { type: 'join', name: n } : { type: 'join' });
+        const seed = seedIn.value.trim() || randomSeed();
+        send(n ? { type: 'join', name: n, client_seed: seed } : { type: 'join', client_seed: seed });
       });
       el.join.replaceChildren(f);
     }
@@ -397,7 +447,8 @@ function renderAll() {
     el.result.hidden = false;
     el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
       h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
-      h('p', {}, h('a', { href: `/replay/${state.id}`, class: 'button' }, 'Replay this match'), ' ', h('a', { href: '/', class: 'button' }, 'Lobby'))));
+      h('p', {}, h('a', { href: `/replay/${state.id}`, class: 'button' }, 'Replay this match'), ' ', h('a', { href: '/', class: 'button' }, 'Lobby'),
+        state.fairness?.verify ? [' ', h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance')] : null)));
   } else {
     el.result.hidden = true;
   }
@@ -433,7 +484,7 @@ function renderAll() {
     }, mv)))] : canAct && state.legal_moves === null ? [h('p', { class: 'hint' }, 'Too many moves to list: click the board or type one.')] : []));
     form.querySelectorAll('input, button').forEach((x) => { x.disabled = !canAct; });
     const btns = [];
-    if (canAct && mine.submitted && !mine.locked) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock' }) }, 'Lock my move'));
+    if (canAct && mine.submitted && !mine.locked) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: state.decision }) }, 'Lock my move'));
     if (state.status === 'live' && !m.result) {
       btns.push(h('button', {
         type: 'button', id: 'resign', class: 'danger', onclick: (e) => {
@@ -447,6 +498,7 @@ function renderAll() {
     el.buttons.replaceChildren(...btns);
   }
   renderRace();
+  renderFairness();
   updateClocks();
   document.body.dataset.steps = String(state.steps);
   document.body.dataset.status = state.status;
@@ -474,7 +526,7 @@ async function main() {
   }
   title = await gameName(res.data.match.game);
   document.title = `${title} \u00b7 Colosseum`;
-  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.reveal, el.log);
+  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.reveal, el.log, el.fair);
   mount(el.head, el.conn, el.message, el.result, el.join, el.players, race.box,
     h('div', { class: 'table' }, el.board, side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));

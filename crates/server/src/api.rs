@@ -139,6 +139,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/answer", post(answer::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
+        .route("/api/matches/{id}/verify", get(verify::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
         .fallback(crate::pages::fallback)
@@ -296,9 +297,10 @@ async fn act_and_answer<S: Store>(
     id: &str,
     headers: &HeaderMap,
     action: Action,
+    decision: Option<u64>,
 ) -> Result<Json<Value>, ApiError> {
     let (table, seat) = seat_of(state, id, headers).await?;
-    state.hub.act(&table, seat, action).await?;
+    state.hub.act_on(&table, seat, action, decision).await?;
     Ok(Json(state.hub.state(&table, Viewer::Seat(seat)).await))
 }
 
@@ -307,6 +309,8 @@ async fn act_and_answer<S: Store>(
 struct JoinBody {
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    client_seed: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -314,6 +318,28 @@ struct JoinBody {
 struct MoveBody {
     #[serde(rename = "move")]
     text: String,
+    #[serde(default)]
+    decision: Option<u64>,
+}
+
+/// A body that only names the decision (lock, resign): optional.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DecisionBody {
+    #[serde(default)]
+    decision: Option<u64>,
+}
+
+fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    body: &[u8],
+    shape: &str,
+) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(T::default())
+    } else {
+        serde_json::from_slice::<T>(body)
+            .map_err(|e| ApiError::bad_request(format!("the body is {shape}: {e}")))
+    }
 }
 
 async fn join<S: Store>(
@@ -322,15 +348,16 @@ async fn join<S: Store>(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    // The body is optional: empty, or {"name": ...}.
-    let name = if body.iter().all(u8::is_ascii_whitespace) {
-        None
-    } else {
-        serde_json::from_slice::<JoinBody>(&body)
-            .map_err(|e| ApiError::bad_request(format!("a join body is {{\"name\": TEXT}}: {e}")))?
-            .name
+    // The body is optional: empty, or {"name": ..., "client_seed": ...}.
+    let body: JoinBody = optional_body(
+        &body,
+        "empty or {\"name\": TEXT, \"client_seed\": 1-64 of A-Z a-z 0-9 _ . -}",
+    )?;
+    let action = Action::JoinSeeded {
+        name: body.name,
+        client_seed: body.client_seed,
     };
-    act_and_answer(&state, &id, &headers, Action::Join(name)).await
+    act_and_answer(&state, &id, &headers, action, None).await
 }
 
 async fn submit<S: Store>(
@@ -339,15 +366,24 @@ async fn submit<S: Store>(
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<Value>, ApiError> {
-    act_and_answer(&state, &id, &headers, Action::Submit(body.text)).await
+    act_and_answer(
+        &state,
+        &id,
+        &headers,
+        Action::Submit(body.text),
+        body.decision,
+    )
+    .await
 }
 
 async fn lock<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    act_and_answer(&state, &id, &headers, Action::Lock).await
+    let body: DecisionBody = optional_body(&body, "empty or {\"decision\": N}")?;
+    act_and_answer(&state, &id, &headers, Action::Lock, body.decision).await
 }
 
 async fn resign<S: Store>(
@@ -355,7 +391,7 @@ async fn resign<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    act_and_answer(&state, &id, &headers, Action::Resign).await
+    act_and_answer(&state, &id, &headers, Action::Resign, None).await
 }
 
 #[derive(Deserialize)]
@@ -376,7 +412,7 @@ async fn answer<S: Store>(
         text: body.text,
         race: body.race,
     };
-    act_and_answer(&state, &id, &headers, action).await
+    act_and_answer(&state, &id, &headers, action, None).await
 }
 
 async fn season_questions<S: Store>(
@@ -401,6 +437,22 @@ async fn replay<S: Store>(
 ) -> Result<Json<Value>, ApiError> {
     let table = state.hub.table(&id).await?;
     Ok(Json(state.hub.replay(&table).await?))
+}
+
+async fn verify<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let table = state.hub.table(&id).await?;
+    let records = state.hub.records(&table).await?;
+    // Re-running bots can take a while: off the async workers.
+    let report = tokio::task::spawn_blocking(move || crate::verify::verify(&records))
+        .await
+        .map_err(|e| ApiError::internal("verifying", e))?;
+    let text = report.text();
+    let mut v = json!(report);
+    v["text"] = json!(text);
+    Ok(Json(v))
 }
 
 #[derive(Deserialize)]
@@ -439,12 +491,19 @@ enum ClientMessage {
     Join {
         #[serde(default)]
         name: Option<String>,
+        #[serde(default)]
+        client_seed: Option<String>,
     },
     Submit {
         #[serde(rename = "move")]
         text: String,
+        #[serde(default)]
+        decision: Option<u64>,
     },
-    Lock,
+    Lock {
+        #[serde(default)]
+        decision: Option<u64>,
+    },
     Resign,
     Answer {
         text: String,
@@ -541,13 +600,15 @@ async fn handle_message<S: Store>(
             ))
         }
     };
-    let (action, name) = match message {
+    let (action, name, decision) = match message {
         ClientMessage::Ping => return Some(json!({"type": "pong"})),
-        ClientMessage::Join { name } => (Action::Join(name), "join"),
-        ClientMessage::Submit { text } => (Action::Submit(text), "submit"),
-        ClientMessage::Lock => (Action::Lock, "lock"),
-        ClientMessage::Resign => (Action::Resign, "resign"),
-        ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer"),
+        ClientMessage::Join { name, client_seed } => {
+            (Action::JoinSeeded { name, client_seed }, "join", None)
+        }
+        ClientMessage::Submit { text, decision } => (Action::Submit(text), "submit", decision),
+        ClientMessage::Lock { decision } => (Action::Lock, "lock", decision),
+        ClientMessage::Resign => (Action::Resign, "resign", None),
+        ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer", None),
     };
     let Viewer::Seat(seat) = role else {
         return Some(error_message(
@@ -555,8 +616,10 @@ async fn handle_message<S: Store>(
             Some(name),
         ));
     };
-    Some(match state.hub.act(table, seat, action).await {
-        Ok(()) => json!({"type": "ok", "to": name}),
-        Err(e) => error_message(&e, Some(name)),
-    })
+    Some(
+        match state.hub.act_on(table, seat, action, decision).await {
+            Ok(()) => json!({"type": "ok", "to": name}),
+            Err(e) => error_message(&e, Some(name)),
+        },
+    )
 }

@@ -68,7 +68,9 @@ pub struct CreateMatch {
     /// The game's options.
     #[serde(default)]
     pub options: RawOptions,
-    /// The seed; absent means a random one.
+    /// A seed chosen by the creator: the match becomes a *practice* match (marked so to both
+    /// seats, spectators, the lobby and the record). Absent (the normal case), chance comes
+    /// from a server seed committed to at creation and the seats' client seeds.
     #[serde(default)]
     pub seed: Option<u64>,
     /// Who plays `p1` and `p2`; absent means two humans.
@@ -112,8 +114,15 @@ pub struct Created {
 /// Something a seat does.
 #[derive(Clone, Debug)]
 pub enum Action {
-    /// Takes the seat, with a display name.
+    /// Takes the seat, with a display name; the server makes its client seed.
     Join(Option<String>),
+    /// Takes the seat, with a display name and a client seed (absent: the server makes one).
+    JoinSeeded {
+        /// The display name.
+        name: Option<String>,
+        /// The seat's client seed for provably fair chance.
+        client_seed: Option<String>,
+    },
     /// Submits (or changes) a move in notation.
     Submit(String),
     /// Locks the submission.
@@ -296,13 +305,37 @@ impl<S: Store> Hub<S> {
             bot.check()
                 .map_err(|e| ApiError::bad_request(format!("race_bot: {e}")))?;
         }
+        let is_bot = |i: usize| matches!(seats[i], Player::Bot { .. });
+        // Chance: a practice seed from the creator, or a server seed committed to now and mixed
+        // with the seats' client seeds when both have joined. Until then the match runs on a
+        // throwaway seed (nothing is played or stored before the start).
+        let practice = req.seed.is_some();
+        let fairness = (!practice).then(|| {
+            let server_seed = random_hex(32);
+            let mut fair = colosseum_engine::Fairness {
+                commitment: colosseum_engine::fair::commitment(&server_seed)
+                    .expect("64 hex digits"),
+                server_seed: Some(server_seed),
+                ..Default::default()
+            };
+            for seat in Seat::BOTH {
+                if let Player::Bot { level } = &seats[seat.index()] {
+                    fair.client_seeds.set(seat, Some(random_hex(16)));
+                    fair.bots.set(seat, Some(level.clone()));
+                }
+            }
+            fair
+        });
+        let seed = match (&req.seed, &fairness) {
+            (Some(seed), _) => *seed,
+            (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
+            _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
+        };
         let config = MatchConfig {
             trivia: req.trivia,
             game: req.game.trim().to_string(),
             options: req.options,
-            seed: req
-                .seed
-                .unwrap_or_else(|| rand::rngs::OsRng.try_next_u64().unwrap_or(0)),
+            seed,
             seats: seats.clone(),
             time: req.time,
             replay_on_draw: req.replay_on_draw,
@@ -310,7 +343,6 @@ impl<S: Store> Hub<S> {
         };
         // Refuse bad games, options and time controls before anything is stored.
         let game = Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let is_bot = |i: usize| matches!(seats[i], Player::Bot { .. });
         let tokens = [0, 1].map(|i| (!is_bot(i)).then(|| random_hex(16)));
         let now = self.clock.now_ms();
         let joined = [is_bot(0), is_bot(1)];
@@ -327,6 +359,8 @@ impl<S: Store> Hub<S> {
             started_at: (joined == [true, true]).then_some(now),
             result: None,
             race_bot: req.race_bot,
+            practice,
+            fairness,
         };
         self.store
             .create(&meta)
@@ -414,19 +448,41 @@ impl<S: Store> Hub<S> {
         ))
     }
 
-    /// `seat` does `action` at `table`.
+    /// `seat` does `action` at `table`, whatever decision is pending (see [`Hub::act_on`]).
     pub async fn act(
         self: &Arc<Self>,
         table: &Arc<Table>,
         seat: Seat,
         action: Action,
     ) -> Result<(), ApiError> {
+        self.act_on(table, seat, action, None).await
+    }
+
+    /// `seat` does `action` at `table`. `decision`, when given, is the pending decision the
+    /// seat saw (the state's `decision`): if another is pending now, nothing happens and the
+    /// answer is 409 `stale_decision`, so a move is never applied to a decision it was not meant
+    /// for.
+    pub async fn act_on(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: Seat,
+        action: Action,
+        decision: Option<u64>,
+    ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
         if st.meta.finished() {
             return Err(ApiError::conflict("over", "the match is over"));
         }
+        let action = match action {
+            Action::Join(name) => Action::JoinSeeded {
+                name,
+                client_seed: None,
+            },
+            other => other,
+        };
         let result = match action {
-            Action::Join(name) => {
+            Action::Join(_) => unreachable!("made a JoinSeeded above"),
+            Action::JoinSeeded { name, client_seed } => {
                 if let Some(n) = &name {
                     if n.chars().count() > 40 || n.chars().any(char::is_control) {
                         return Err(ApiError::bad_request(
@@ -434,12 +490,14 @@ impl<S: Store> Hub<S> {
                         ));
                     }
                 }
+                self.take_client_seed(&mut st, seat, client_seed)?;
                 st.meta.joined[seat.index()] = true;
                 if name.is_some() {
                     st.meta.names[seat.index()] = name;
                 }
                 if st.meta.started_at.is_none() && st.meta.joined == [true, true] {
                     st.meta.started_at = Some(self.clock.now_ms());
+                    self.start_with_fair_seed(&mut st)?;
                 }
                 self.store
                     .update(&st.meta)
@@ -455,6 +513,19 @@ impl<S: Store> Hub<S> {
                     ));
                 };
                 let now = self.clock.now_ms().saturating_sub(start);
+                if let Some(asked) = decision {
+                    let pending = st.game.decision();
+                    if asked != pending {
+                        return Err(ApiError::conflict(
+                            "stale_decision",
+                            format!(
+                                "this was sent for decision {asked}, but the pending decision is {pending}: \
+                                 decision {asked} is {}; nothing was changed, look at the new state and move again",
+                                if asked < pending { "over" } else { "not reached yet" }
+                            ),
+                        ));
+                    }
+                }
                 match other {
                     Action::Submit(text) => {
                         if text.len() > MAX_TEXT {
@@ -478,7 +549,7 @@ impl<S: Store> Hub<S> {
                         .map(|_| ())
                     }
                     Action::Resign => st.game.resign(seat, now),
-                    Action::Join(_) => unreachable!("handled above"),
+                    Action::Join(_) | Action::JoinSeeded { .. } => unreachable!("handled above"),
                 }
             }
         };
@@ -497,6 +568,55 @@ impl<S: Store> Hub<S> {
             MatchError::Answer(_) => ApiError::conflict("answer_refused", e.to_string()),
             MatchError::StaleRace { .. } => ApiError::conflict("stale_race", e.to_string()),
         })
+    }
+
+    /// Takes `seat`'s client seed at its join: checked, fixed once the match has started, made
+    /// by the server when the seat gives none.
+    fn take_client_seed(
+        &self,
+        st: &mut TableState,
+        seat: Seat,
+        client_seed: Option<String>,
+    ) -> Result<(), ApiError> {
+        let started = st.meta.started_at.is_some();
+        // A practice match (the creator chose the seed) takes no client seeds: one sent
+        // changes nothing, and the state says `practice`.
+        let Some(fair) = st.meta.fairness.as_mut() else {
+            return Ok(());
+        };
+        if let Some(given) = &client_seed {
+            colosseum_engine::fair::check_client_seed(given)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        }
+        match (fair.client_seeds.get(seat), client_seed) {
+            (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(
+                "seed_fixed",
+                "the match has started: your client seed is fixed (it is in the state's `fairness`)",
+            )),
+            (_, Some(given)) if !started => {
+                fair.client_seeds.set(seat, Some(given));
+                Ok(())
+            }
+            (None, _) => {
+                fair.client_seeds.set(seat, Some(random_hex(16)));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// At the start: the match seed from the committed server seed and both client seeds, and
+    /// the match made again from it (nothing of the throwaway one was stored or shown).
+    fn start_with_fair_seed(&self, st: &mut TableState) -> Result<(), ApiError> {
+        if let Some(fair) = &st.meta.fairness {
+            st.meta.config.seed = fair
+                .match_seed()
+                .map_err(|e| ApiError::internal("deriving the match seed", e))?;
+        }
+        st.game = Match::new(st.meta.config.clone())
+            .map_err(|e| ApiError::internal("starting the match", e))?;
+        st.persisted = 0;
+        Ok(())
     }
 
     /// The tables this process serves now (a snapshot: the map's lock is not held after).
@@ -539,7 +659,8 @@ impl<S: Store> Hub<S> {
         st: &mut TableState,
     ) -> Result<(), ApiError> {
         let new = &st.game.log()[st.persisted..];
-        if !new.is_empty() {
+        // Before the start the match runs on a throwaway seed: nothing of it is stored.
+        if !new.is_empty() && st.meta.started_at.is_some() {
             self.store
                 .append(&table.id, st.persisted, new)
                 .await
@@ -581,10 +702,8 @@ impl<S: Store> Hub<S> {
             st.bot_busy[seat.index()] = Some(key);
             let level = level.clone();
             let record = st.game.record().clone();
-            let seed = st.meta.config.seed
-                ^ ((key.0 as u64) << 48)
-                ^ (key.1 as u64)
-                ^ ((seat.index() as u64) << 40);
+            let seed = crate::verify::bot_seed(st.meta.config.seed, key.0, key.1, seat);
+            let decision = st.game.decision();
             let hub = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
@@ -618,7 +737,10 @@ impl<S: Store> Hub<S> {
                         && !st.meta.finished()
                 };
                 if still {
-                    if let Err(e) = hub.act(&table, seat, Action::Submit(mv.clone())).await {
+                    if let Err(e) = hub
+                        .act_on(&table, seat, Action::Submit(mv.clone()), Some(decision))
+                        .await
+                    {
                         tracing::warn!("bot move `{mv}` in match {}: {e}", table.id);
                     }
                 }
@@ -754,6 +876,9 @@ impl<S: Store> Hub<S> {
             "server_now": self.clock.now_ms(),
             "legal_moves": legal,
             "steps": st.game.record().steps.len(),
+            "decision": st.game.decision(),
+            "practice": st.meta.practice,
+            "fairness": fairness_view(&st.meta),
             "match": st.game.view(role),
         })
     }
@@ -812,7 +937,22 @@ impl<S: Store> Hub<S> {
                 "the record is published when the match is over",
             ));
         }
-        Ok(st.game.records())
+        let mut records = st.game.records();
+        for (i, record) in records.iter_mut().enumerate() {
+            record.practice = st.meta.practice;
+            if let Some(fair) = &st.meta.fairness {
+                let mut fair = fair.clone();
+                fair.defaults = st
+                    .game
+                    .defaults()
+                    .iter()
+                    .filter(|d| d.0 == i)
+                    .map(|&(_, step, seat)| colosseum_engine::fair::DefaultMove { step, seat })
+                    .collect();
+                record.fairness = Some(fair);
+            }
+        }
+        Ok(records)
     }
 
     /// A finished match as replay frames: for each game, the spectator's view before the first
@@ -932,7 +1072,22 @@ fn summary(meta: &StoredMatch) -> Value {
         "seats": {"p1": seat(0), "p2": seat(1)},
         "created_at": meta.created_at,
         "result": meta.result,
+        "practice": meta.practice,
         "spectate": format!("/m/{}", meta.id),
+    })
+}
+
+/// The fairness data anyone may see: the commitment and the client seeds at once, the server
+/// seed only once the match is over.
+fn fairness_view(meta: &StoredMatch) -> Value {
+    let Some(fair) = &meta.fairness else {
+        return Value::Null;
+    };
+    json!({
+        "commitment": fair.commitment,
+        "client_seeds": fair.client_seeds,
+        "server_seed": if meta.finished() { fair.server_seed.clone() } else { None },
+        "verify": format!("/api/matches/{}/verify", meta.id),
     })
 }
 

@@ -9,6 +9,7 @@
 //!   JSON errors. Every response is built from the caller's view.
 //! * [`clock`]: wall time, injected.
 //! * [`pages`]: the browser table (lobby, table, replay, rules), assets embedded.
+//! * [`verify`]: checks a finished match's chance and bot moves against its seeds.
 //!
 //! The protocol is documented in `docs/server-api.md`.
 
@@ -20,6 +21,7 @@ pub mod error;
 pub mod hub;
 pub mod pages;
 pub mod store;
+pub mod verify;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -26,6 +26,8 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         started_at: None,
         result: None,
         race_bot: None,
+        practice: false,
+        fairness: None,
     }
 }
 

@@ -44,6 +44,14 @@ pub struct StoredMatch {
     /// How bot seats answer a live Cauldron's trivia (The Witch's Brew with `cauldron=live`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race_bot: Option<colosseum_trivia::BotAnswerer>,
+    /// Whether the creator chose the seed (a practice match: chance not provably fair).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
+    /// The server seed, its commitment and the client seeds (absent in a practice match, and
+    /// in matches stored before provably fair chance). The server seed is secret until the
+    /// match is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<colosseum_engine::Fairness>,
 }
 
 impl StoredMatch {

@@ -1,0 +1,360 @@
+//! Provably fair chance and numbered decisions, through the router: the creator cannot choose
+//! chance in a normal match, the commitment is public from the start and the server seed from
+//! the end, `verify` accepts every game's finished match and names an altered step, and a move
+//! sent for a decision that is over is refused, never applied to the next.
+
+mod common;
+
+use axum::http::StatusCode;
+use colosseum_engine::fair::sha256_hex;
+use colosseum_engine::Record;
+use colosseum_server::verify::verify;
+use common::{server, Server};
+use serde_json::{json, Value};
+
+async fn join(s: &Server, id: &str, token: &str, body: Value) -> (StatusCode, Value) {
+    s.call(
+        "POST",
+        &format!("/api/matches/{id}/join"),
+        Some(token),
+        Some(body),
+    )
+    .await
+}
+
+async fn records(s: &Server, id: &str) -> Vec<Record> {
+    let (status, v) = s
+        .call("GET", &format!("/api/matches/{id}/record"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    serde_json::from_value(v["records"].clone()).unwrap()
+}
+
+fn chance_steps(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .flat_map(|r| r.steps.iter().filter_map(|s| s.chance.clone()))
+        .collect()
+}
+
+/// A finished two-human match of `game` with the given client seeds.
+async fn finished(s: &Server, body: Value, seeds: [&str; 2], play_seed: u64) -> (String, Value) {
+    let (id, tokens) = s.create(body).await;
+    for (i, t) in tokens.iter().enumerate() {
+        let (status, v) = join(
+            s,
+            &id,
+            t.as_deref().unwrap(),
+            json!({"client_seed": seeds[i]}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let end = s.play_out(&id, &tokens, play_seed).await;
+    (id, end)
+}
+
+#[tokio::test]
+async fn the_same_request_twice_deals_different_chance_and_verifies() {
+    let s = server();
+    let body = json!({"game": "goofspiel", "options": {"cards": "13"}});
+    let (a, _) = finished(&s, body.clone(), ["same", "same"], 1).await;
+    let (b, _) = finished(&s, body, ["same", "same"], 1).await;
+    let (ra, rb) = (records(&s, &a).await, records(&s, &b).await);
+    assert_eq!(chance_steps(&ra).len(), 13);
+    assert_ne!(
+        chance_steps(&ra),
+        chance_steps(&rb),
+        "the server seed differs, so the prize order does"
+    );
+    for r in [&ra, &rb] {
+        assert!(!r[0].practice);
+        let report = verify(r);
+        assert!(report.ok, "{}", report.text());
+        assert_eq!(report.games[0].chance_checked, 13);
+    }
+}
+
+#[tokio::test]
+async fn a_creator_seed_makes_a_practice_match_marked_everywhere() {
+    let s = server();
+    let body = json!({"game": "goofspiel", "options": {"cards": "6"}, "seed": 4242});
+    let (a, _) = finished(&s, body.clone(), ["x", "y"], 2).await;
+    let (b, tokens) = s.create(body).await;
+    // Marked to both seats and spectators while it waits.
+    for token in [tokens[0].as_deref(), tokens[1].as_deref(), None] {
+        let v = s.state(&b, token).await;
+        assert_eq!(v["practice"], true, "{v}");
+        assert!(v["fairness"].is_null());
+    }
+    // A client seed (the browser always sends one) changes nothing in a practice match.
+    let (status, v) = join(
+        &s,
+        &b,
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "abc"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v["fairness"].is_null());
+    let (_, lobby) = s.call("GET", "/api/matches", None, None).await;
+    let listed = lobby["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == b.as_str())
+        .unwrap();
+    assert_eq!(listed["practice"], true);
+    let finished = lobby["finished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == a.as_str())
+        .unwrap();
+    assert_eq!(finished["practice"], true);
+    let r = records(&s, &a).await;
+    assert!(r[0].practice && r[0].fairness.is_none());
+    assert_eq!(r[0].seed, 4242);
+    let report = verify(&r);
+    assert!(report.ok && report.practice, "{}", report.text());
+    assert!(report.text().contains("NOT provably fair"));
+}
+
+#[tokio::test]
+async fn the_commitment_is_public_at_once_and_the_server_seed_at_the_end() {
+    let s = server();
+    let (id, tokens) = s
+        .create(json!({"game": "goofspiel", "options": {"cards": "4"}}))
+        .await;
+    let spectator = s.state(&id, None).await;
+    let commitment = spectator["fairness"]["commitment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(commitment.len(), 64);
+    assert!(spectator["fairness"]["server_seed"].is_null());
+    assert_eq!(spectator["practice"], false);
+    let (status, v) = join(
+        &s,
+        &id,
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "bad seed!"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("client seed"),
+        "{v}"
+    );
+    join(
+        &s,
+        &id,
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "alice-1"}),
+    )
+    .await;
+    // A seat that gives no client seed gets one from the server.
+    join(&s, &id, tokens[1].as_deref().unwrap(), json!({})).await;
+    let live = s.state(&id, tokens[1].as_deref()).await;
+    assert_eq!(live["fairness"]["client_seeds"]["p1"], "alice-1");
+    assert!(live["fairness"]["client_seeds"]["p2"].is_string());
+    assert!(live["fairness"]["server_seed"].is_null());
+    assert_eq!(live["fairness"]["commitment"], commitment.as_str());
+    // Once started, a client seed is fixed.
+    let (status, v) = join(
+        &s,
+        &id,
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "other"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "seed_fixed");
+    let end = s.play_out(&id, &tokens, 3).await;
+    let server_seed = end["fairness"]["server_seed"].as_str().unwrap();
+    let bytes: Vec<u8> = (0..32)
+        .map(|i| u8::from_str_radix(&server_seed[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    assert_eq!(sha256_hex(&bytes), commitment);
+    let (status, report) = s
+        .call("GET", &format!("/api/matches/{id}/verify"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(report["ok"], true, "{report}");
+}
+
+#[tokio::test]
+async fn verify_accepts_a_finished_match_of_every_game() {
+    let s = server();
+    for (i, entry) in colosseum_games::registry().iter().enumerate() {
+        let (id, _) = finished(
+            &s,
+            json!({"game": entry.id, "time": {"kind": "untimed"}}),
+            ["p1-seed", "p2-seed"],
+            i as u64,
+        )
+        .await;
+        let r = records(&s, &id).await;
+        let report = verify(&r);
+        assert!(report.ok, "{}: {}", entry.id, report.text());
+        assert!(r[0].fairness.as_ref().unwrap().server_seed.is_some());
+    }
+}
+
+#[tokio::test]
+async fn verify_names_an_altered_chance_step_seed_or_commitment() {
+    let s = server();
+    let (id, _) = finished(
+        &s,
+        json!({"game": "goofspiel", "options": {"cards": "6"}}),
+        ["a", "b"],
+        4,
+    )
+    .await;
+    let good = records(&s, &id).await;
+    assert!(verify(&good).ok);
+
+    // A chance step swapped with a later one.
+    let mut r = good.clone();
+    let chance: Vec<usize> = (0..r[0].steps.len())
+        .filter(|&i| r[0].steps[i].is_chance())
+        .collect();
+    let (x, y) = (chance[1], chance[2]);
+    let (cx, cy) = (r[0].steps[x].chance.clone(), r[0].steps[y].chance.clone());
+    r[0].steps[x].chance = cy;
+    r[0].steps[y].chance = cx;
+    let report = verify(&r);
+    assert!(!report.ok);
+    let failure = report.games[0].failure.clone().unwrap();
+    assert!(
+        failure.starts_with(&format!("steps[{x}] is the chance step")),
+        "{failure}"
+    );
+
+    // Another seed.
+    let mut r = good.clone();
+    r[0].seed ^= 1;
+    assert!(verify(&r).games[0]
+        .failure
+        .clone()
+        .unwrap()
+        .contains("seeds make"));
+
+    // A client seed changed afterwards.
+    let mut r = good.clone();
+    r[0].fairness.as_mut().unwrap().client_seeds.p2 = Some("c".into());
+    assert!(!verify(&r).ok);
+
+    // Another server seed: no longer the committed one.
+    let mut r = good.clone();
+    r[0].fairness.as_mut().unwrap().server_seed = Some("00".repeat(32));
+    let report = verify(&r);
+    assert!(report
+        .failure
+        .unwrap()
+        .contains("does not match the commitment"));
+
+    // No fairness data at all.
+    let mut r = good;
+    r[0].fairness = None;
+    assert!(verify(&r).failure.unwrap().contains("no fairness data"));
+}
+
+#[tokio::test]
+async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
+    let s = server();
+    let (id, tokens) = s
+        .create(json!({
+            "game": "goofspiel",
+            "options": {"cards": "5"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:iters=200"}],
+        }))
+        .await;
+    join(
+        &s,
+        &id,
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "me"}),
+    )
+    .await;
+    s.play_out(&id, &tokens, 5).await;
+    let good = records(&s, &id).await;
+    assert_eq!(
+        good[0].fairness.as_ref().unwrap().bots.p2.as_deref(),
+        Some("mcts:iters=200")
+    );
+    let report = verify(&good);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].bot_moves_checked, 5);
+    // The bot's last move replaced by another card: named.
+    let mut r = good;
+    let last = r[0].steps.len() - 1;
+    let mine = r[0].steps[last].p1.clone().unwrap();
+    let theirs = r[0].steps[last].p2.clone().unwrap();
+    if mine != theirs {
+        r[0].steps[last].p2 = Some(mine);
+        let report = verify(&r);
+        let failure = report.games[0].failure.clone().unwrap();
+        assert!(failure.contains("p2 is a bot"), "{failure}");
+    }
+}
+
+#[tokio::test]
+async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
+    let s = server();
+    let (id, tokens) = s
+        .create(json!({"game": "goofspiel", "options": {"cards": "5", "order": "descending"}}))
+        .await;
+    let [t1, t2] = tokens.clone().map(Option::unwrap);
+    for t in [&t1, &t2] {
+        join(&s, &id, t, json!({})).await;
+    }
+    let submit = |token: String, mv: &'static str, decision: Value| {
+        let s = &s;
+        let id = id.clone();
+        async move {
+            s.call(
+                "POST",
+                &format!("/api/matches/{id}/submit"),
+                Some(&token),
+                Some(json!({"move": mv, "decision": decision})),
+            )
+            .await
+        }
+    };
+    let d0 = s.state(&id, None).await["decision"].clone();
+    // p1 bids 5, then changes to 4 before p2 bids: the change counts for this prize.
+    assert_eq!(submit(t1.clone(), "5", d0.clone()).await.0, StatusCode::OK);
+    assert_eq!(submit(t1.clone(), "4", d0.clone()).await.0, StatusCode::OK);
+    assert_eq!(submit(t2.clone(), "1", d0.clone()).await.0, StatusCode::OK);
+    let after = s.state(&id, Some(&t1)).await;
+    let d1 = after["decision"].clone();
+    assert_ne!(d0, d1);
+    assert_eq!(after["match"]["seats"]["p1"]["submitted"], false);
+    // The other order: p2 bids first, and p1's change arrives after the reveal.
+    assert_eq!(submit(t1.clone(), "5", d1.clone()).await.0, StatusCode::OK);
+    assert_eq!(submit(t2.clone(), "2", d1.clone()).await.0, StatusCode::OK);
+    let (status, v) = submit(t1.clone(), "3", d1.clone()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "stale_decision");
+    let now = s.state(&id, Some(&t1)).await;
+    assert_eq!(
+        now["match"]["seats"]["p1"]["submitted"], false,
+        "the late change was not taken as a bid for the next prize"
+    );
+    // Locks are numbered too; a decision not reached yet is refused the same way.
+    let d2 = now["decision"].as_u64().unwrap();
+    let (status, v) = s
+        .call(
+            "POST",
+            &format!("/api/matches/{id}/lock"),
+            Some(&t1),
+            Some(json!({"decision": d2 + 7})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(v["error"]["code"], "stale_decision");
+}
