@@ -230,8 +230,9 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
     });
     // Create the matches first (HTTP, blocking client on the blocking pool).
     let mut created = Vec::new();
-    for i in 0..args.matches {
-        let body = json!({"game": args.game, "options": options, "seed": args.seed + i as u64, "time": {"kind": "untimed"}});
+    for _ in 0..args.matches {
+        // A normal (provably fair) match: the server commits to its seed, the clients add theirs.
+        let body = json!({"game": args.game, "options": options, "time": {"kind": "untimed"}});
         let url = format!("{base}/api/matches");
         let v: Value = tokio::task::spawn_blocking(move || -> Result<Value> {
             let mut res = ureq::post(&url).send_json(&body)?;
@@ -322,8 +323,12 @@ async fn client(
     .context("connect timed out")??;
     drop(permit);
     let (mut tx, mut rx) = ws.split();
-    tx.send(Message::Text(json!({"type": "join"}).to_string().into()))
-        .await?;
+    tx.send(Message::Text(
+        json!({"type": "join", "client_seed": format!("load-{seed:x}")})
+            .to_string()
+            .into(),
+    ))
+    .await?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let me = if seat == 0 { "p1" } else { "p2" };
     let mut submitted_at: Option<u64> = None;
