@@ -93,15 +93,24 @@ pub struct AppState<S: Store> {
     /// The limits.
     pub limits: Limits,
     buckets: Mutex<HashMap<String, Bucket>>,
+    /// The token of the admin endpoints (`/api/admin/...`); `None` turns them off.
+    admin_token: Option<String>,
 }
 
 impl<S: Store> AppState<S> {
     /// State over `hub` with `limits`.
     pub fn new(hub: Arc<Hub<S>>, limits: Limits) -> Arc<Self> {
+        Self::with_admin(hub, limits, None)
+    }
+
+    /// State over `hub` with `limits`, and the admin endpoints open to `admin_token` (off when
+    /// `None`).
+    pub fn with_admin(hub: Arc<Hub<S>>, limits: Limits, admin_token: Option<String>) -> Arc<Self> {
         Arc::new(AppState {
             hub,
             limits,
             buckets: Mutex::new(HashMap::new()),
+            admin_token: admin_token.filter(|t| !t.is_empty()),
         })
     }
 
@@ -141,6 +150,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
+        .route("/api/admin/quarantine", get(admin_quarantine::<S>))
         .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -384,6 +394,35 @@ async fn season_questions<S: Store>(
     Body(body): Body<crate::hub::SeasonRequest>,
 ) -> Result<Json<Value>, ApiError> {
     Ok(Json(state.hub.season_questions(body).await?))
+}
+
+/// `GET /api/admin/quarantine`: the matches set aside at start because they could not be
+/// rebuilt, for the bearer of the admin token.
+async fn admin_quarantine<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let Some(admin) = &state.admin_token else {
+        return Err(ApiError::not_found(
+            "the admin endpoints are off: start the server with --admin-token TOKEN (or \
+             COLOSSEUM_ADMIN_TOKEN=TOKEN) and send `Authorization: Bearer TOKEN`",
+        ));
+    };
+    match bearer(&headers) {
+        None => {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "send the admin token as `Authorization: Bearer TOKEN`",
+            ))
+        }
+        Some(t) if !crate::hub::same_secret(t, admin) => {
+            return Err(ApiError::forbidden("this is not the admin token"))
+        }
+        Some(_) => {}
+    }
+    let list = state.hub.quarantined().await?;
+    Ok(Json(json!({ "quarantined": list })))
 }
 
 async fn record<S: Store>(

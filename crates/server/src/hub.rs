@@ -24,7 +24,7 @@ use tokio::sync::{watch, Notify};
 
 use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::store::{Store, StoredMatch};
+use crate::store::{Quarantined, Store, StoreError, StoredMatch};
 
 /// The largest budget a server bot may be given (a bot name is chosen by whoever creates the
 /// match, so it must not be able to hold a core for minutes).
@@ -137,6 +137,58 @@ pub struct Hub<S: Store> {
     tables: Mutex<HashMap<String, Arc<Table>>>,
     /// Whether tables run timer tasks (off in tests that move a manual clock and tick by hand).
     timers: bool,
+    /// Matches set aside because they could not be rebuilt, with what a client is told.
+    quarantine: Mutex<HashMap<String, (Quarantined, String)>>,
+}
+
+/// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
+/// store) and a summary that quotes no stored data (for the log and for clients).
+struct Broken {
+    reason: String,
+    summary: String,
+}
+
+/// Rebuilds a match from its log, turning a panic in a game into an error like any other.
+fn rebuild_guarded(config: MatchConfig, log: &[colosseum_host::LogEntry]) -> Result<Match, Broken> {
+    let rebuilt =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Match::rebuild(config, log)));
+    match rebuilt {
+        Ok(Ok(game)) => Ok(game),
+        Ok(Err(e)) => Err(Broken {
+            summary: match &e {
+                colosseum_host::RebuildError::Diverged { index, .. } => {
+                    format!("its log does not rebuild: entry {index} differs when replayed")
+                }
+                colosseum_host::RebuildError::Config(c) => {
+                    format!("its configuration is refused: {c}")
+                }
+            },
+            reason: e.to_string(),
+        }),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(Broken {
+                summary: "rebuilding its log panicked".into(),
+                reason: format!("rebuilding the log panicked: {what}"),
+            })
+        }
+    }
+}
+
+/// The answer for a quarantined match.
+fn quarantined_error(id: &str, summary: &str) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "quarantined",
+        format!(
+            "match {id} is set aside and not served: {summary}; the server's operator sees it \
+             at GET /api/admin/quarantine and can repair it"
+        ),
+    )
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -148,7 +200,7 @@ fn random_hex(bytes: usize) -> String {
 }
 
 /// Compares secrets in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
@@ -193,6 +245,7 @@ impl<S: Store> Hub<S> {
             clock,
             tables: Mutex::new(HashMap::new()),
             timers,
+            quarantine: Mutex::new(HashMap::new()),
         })
     }
 
@@ -209,26 +262,59 @@ impl<S: Store> Hub<S> {
     /// Loads every unfinished match from the store and resumes it: its log is replayed, the
     /// deadlines that passed while the server was down fire at their own times, and timers and
     /// bots start again. Returns how many matches resumed.
+    ///
+    /// A match whose rows do not read or whose log does not rebuild is set aside (quarantined:
+    /// logged, kept in the store with the reason, listed by [`Hub::quarantined`], answered with
+    /// 503 `quarantined`) and every other match resumes. A quarantined match that rebuilds again
+    /// (it was repaired) leaves quarantine. Only a failing store stops the resume.
     pub async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let loaded = self
+        let ids = self
             .store
-            .unfinished()
+            .unfinished_ids()
             .await
             .map_err(|e| ApiError::internal("loading unfinished matches", e))?;
+        let earlier = self
+            .store
+            .quarantined()
+            .await
+            .map_err(|e| ApiError::internal("loading quarantined matches", e))?;
         let mut n = 0;
-        for (meta, log) in loaded {
-            let id = meta.id.clone();
+        for id in &ids {
             if !self
                 .store
-                .claim(&id)
+                .claim(id)
                 .await
                 .map_err(|e| ApiError::internal("claiming a match", e))?
             {
-                tracing::info!("match {id} is served by another process");
+                tracing::info!(match_id = %id, "match is served by another process");
                 continue;
             }
+            let (meta, log) = match self.store.load(id).await {
+                Ok(Some(loaded)) => loaded,
+                Ok(None) => continue,
+                Err(e @ StoreError::Corrupt { .. }) => {
+                    let broken = Broken {
+                        summary: "its stored rows do not read".into(),
+                        reason: e.to_string(),
+                    };
+                    self.set_aside(id, broken).await;
+                    continue;
+                }
+                Err(e) => return Err(ApiError::internal("loading a match", e)),
+            };
+            let table = match self.install(meta, &log).await {
+                Ok(table) => table,
+                Err(e) if e.code == "quarantined" => continue,
+                Err(e) => return Err(e),
+            };
             n += 1;
-            let table = self.install(meta, &log)?;
+            if earlier.iter().any(|q| &q.id == id) {
+                tracing::warn!(match_id = %id, "match rebuilds again: out of quarantine");
+                self.store
+                    .release(id)
+                    .await
+                    .map_err(|e| ApiError::internal("releasing a match", e))?;
+            }
             let mut st = table.state.lock().await;
             if let Some(start) = st.meta.started_at {
                 let now = self.clock.now_ms().saturating_sub(start);
@@ -237,19 +323,65 @@ impl<S: Store> Hub<S> {
             self.commit(&table, &mut st).await?;
             drop(st);
             self.start_timer(&table);
-            tracing::info!("resumed match {id}");
+            tracing::info!(match_id = %id, "resumed match");
+        }
+        // Finished matches set aside earlier stay aside (they are not retried at start).
+        let mut quarantine = self
+            .quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for q in earlier {
+            if !ids.contains(&q.id) {
+                let summary = "its stored data could not be rebuilt".to_string();
+                quarantine.entry(q.id.clone()).or_insert((q, summary));
+            }
         }
         Ok(n)
     }
 
-    fn install(
+    /// The matches set aside because they could not be rebuilt, oldest first (from the store,
+    /// so with several processes every process lists them all).
+    pub async fn quarantined(&self) -> Result<Vec<Quarantined>, ApiError> {
+        self.store
+            .quarantined()
+            .await
+            .map_err(|e| ApiError::internal("listing quarantined matches", e))
+    }
+
+    /// Sets match `id` aside: logged, stored, remembered; returns what a client is answered.
+    async fn set_aside(&self, id: &str, broken: Broken) -> ApiError {
+        let at = self.clock.now_ms();
+        tracing::error!(
+            match_id = %id,
+            reason = %broken.summary,
+            "match quarantined: it is not served until repaired (GET /api/admin/quarantine has the full reason)"
+        );
+        if let Err(e) = self.store.quarantine(id, &broken.reason, at).await {
+            tracing::error!(match_id = %id, "storing the quarantine: {e}");
+        }
+        let error = quarantined_error(id, &broken.summary);
+        let q = Quarantined {
+            id: id.to_string(),
+            reason: broken.reason,
+            at,
+        };
+        self.quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(id.to_string())
+            .or_insert((q, broken.summary));
+        error
+    }
+
+    async fn install(
         self: &Arc<Self>,
         meta: StoredMatch,
         log: &[colosseum_host::LogEntry],
     ) -> Result<Arc<Table>, ApiError> {
-        let game = Match::rebuild(meta.config.clone(), log)
-            .map_err(|e| ApiError::internal(&format!("rebuilding match {}", meta.id), e))?;
-        Ok(self.install_match(meta, game, log.len()))
+        match rebuild_guarded(meta.config.clone(), log) {
+            Ok(game) => Ok(self.install_match(meta, game, log.len())),
+            Err(broken) => Err(self.set_aside(&meta.id, broken).await),
+        }
     }
 
     fn install_match(
@@ -367,13 +499,28 @@ impl<S: Store> Hub<S> {
         {
             return Ok(t.clone());
         }
+        if let Some((_, summary)) = self
+            .quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+        {
+            return Err(quarantined_error(id, summary));
+        }
         let (meta, log) = match self.store.load(id).await {
             Ok(Some(loaded)) => loaded,
             Ok(None) => return Err(ApiError::not_found(format!("no match `{id}`"))),
+            Err(e @ StoreError::Corrupt { .. }) => {
+                let broken = Broken {
+                    summary: "its stored rows do not read".into(),
+                    reason: e.to_string(),
+                };
+                return Err(self.set_aside(id, broken).await);
+            }
             Err(e) => return Err(ApiError::internal("loading a match", e)),
         };
         if meta.finished() {
-            return self.install(meta, &log);
+            return self.install(meta, &log).await;
         }
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
@@ -388,7 +535,7 @@ impl<S: Store> Hub<S> {
                 "this match is served by another server process; connect to that one",
             ));
         }
-        let table = self.install(meta, &log)?;
+        let table = self.install(meta, &log).await?;
         self.tick(&table).await?;
         self.start_timer(&table);
         Ok(table)
