@@ -199,23 +199,44 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> 
     }
 }
 
+/// Every rejection of a JSON body is 400 `bad_request` with serde's sentence (axum answers 422
+/// for a body of the wrong types, 415 without `content-type: application/json`), except a body
+/// over the limit: 413 `too_large`.
 fn rejection_error(rejection: &JsonRejection) -> ApiError {
-    let status = rejection.status();
-    let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
-        "too_large"
-    } else {
-        "bad_request"
-    };
-    ApiError::new(status, code, rejection.body_text())
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            rejection.body_text(),
+        );
+    }
+    ApiError::bad_request(rejection.body_text())
 }
 
+/// The token of `Authorization: Bearer TOKEN` (the scheme in any case, as RFC 9110 says).
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(char::is_whitespace)?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// The WebSocket subprotocol that carries nothing but tells the server which protocol a client
+/// speaks; a browser that offers `colosseum.token.TOKEN` offers it too, and it is the one
+/// echoed back.
+pub const WS_PROTOCOL: &str = "colosseum";
+/// The prefix of the WebSocket subprotocol that carries a seat's token:
+/// `Sec-WebSocket-Protocol: colosseum, colosseum.token.TOKEN`.
+pub const WS_TOKEN_PROTOCOL: &str = "colosseum.token.";
+
+/// The token offered as a `colosseum.token.TOKEN` subprotocol, if any.
+fn protocol_token(upgrade: &WebSocketUpgrade) -> Option<String> {
+    upgrade.requested_protocols().find_map(|p| {
+        p.to_str()
+            .ok()?
+            .trim()
+            .strip_prefix(WS_TOKEN_PROTOCOL)
+            .map(str::to_string)
+    })
 }
 
 async fn games() -> Json<Value> {
@@ -456,9 +477,24 @@ async fn ws<S: Store>(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let table = state.hub.table(&id).await?;
-    let token = query.token.as_deref().or_else(|| bearer(&headers));
+    // The token, from where it is safest: a subprotocol (never in a URL), the Authorization
+    // header (clients that can set headers), or `?token=` (deprecated: proxies log URLs).
+    let offered = protocol_token(&upgrade);
+    let token = offered
+        .as_deref()
+        .or_else(|| bearer(&headers))
+        .or(query.token.as_deref());
     let role = state.hub.role(&table, token).await?;
     let max = state.limits.ws_message_bytes;
+    // A browser fails the connection unless one of the subprotocols it offered is echoed back:
+    // `colosseum` when offered (so the token is not sent back), else the token's own.
+    let upgrade = match &offered {
+        Some(t) => upgrade.protocols([
+            std::borrow::Cow::Borrowed(WS_PROTOCOL),
+            std::borrow::Cow::Owned(format!("{WS_TOKEN_PROTOCOL}{t}")),
+        ]),
+        None => upgrade.protocols([WS_PROTOCOL]),
+    };
     // Small buffers: messages are a few KiB, and tungstenite zeroes its whole read buffer.
     Ok(upgrade
         .read_buffer_size(8 * 1024)
@@ -491,6 +527,9 @@ enum ClientMessage {
         race: Option<u64>,
     },
     Ping,
+    Auth {
+        token: String,
+    },
 }
 
 /// Serves one WebSocket connection: the role's state now and after every change, and the
@@ -498,7 +537,7 @@ enum ClientMessage {
 pub async fn serve_socket<S, W, R, E>(
     state: Arc<AppState<S>>,
     table: Arc<Table>,
-    role: Viewer,
+    mut role: Viewer,
     mut sink: W,
     mut stream: R,
 ) where
@@ -525,7 +564,14 @@ pub async fn serve_socket<S, W, R, E>(
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
                     Some(Ok(Message::Text(text))) => {
                         if bucket.take(state.limits.ws_per_second, state.limits.ws_burst) {
-                            handle_message(&state, &table, role, text.as_str()).await
+                            let before = role;
+                            let reply =
+                                handle_message(&state, &table, &mut role, text.as_str()).await;
+                            if role != before {
+                                // Authenticated: the seat's own view follows the `ok`.
+                                updates.mark_changed();
+                            }
+                            reply
                         } else {
                             Some(error_message(&ApiError::new(
                                 StatusCode::TOO_MANY_REQUESTS,
@@ -565,7 +611,7 @@ fn error_message(e: &ApiError, to: Option<&str>) -> Value {
 async fn handle_message<S: Store>(
     state: &AppState<S>,
     table: &Arc<Table>,
-    role: Viewer,
+    role: &mut Viewer,
     text: &str,
 ) -> Option<Value> {
     let message: ClientMessage = match serde_json::from_str(text) {
@@ -574,7 +620,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -582,13 +628,16 @@ async fn handle_message<S: Store>(
     };
     let (action, name) = match message {
         ClientMessage::Ping => return Some(json!({"type": "pong"})),
+        ClientMessage::Auth { token } => {
+            return Some(authenticate(state, table, role, &token).await)
+        }
         ClientMessage::Join { name } => (Action::Join(name), "join"),
         ClientMessage::Submit { text } => (Action::Submit(text), "submit"),
         ClientMessage::Lock => (Action::Lock, "lock"),
         ClientMessage::Resign => (Action::Resign, "resign"),
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer"),
     };
-    let Viewer::Seat(seat) = role else {
+    let Viewer::Seat(seat) = *role else {
         return Some(error_message(
             &ApiError::forbidden("spectators watch; only a seat can act"),
             Some(name),
@@ -598,4 +647,30 @@ async fn handle_message<S: Store>(
         Ok(()) => json!({"type": "ok", "to": name}),
         Err(e) => error_message(&e, Some(name)),
     })
+}
+
+/// `{"type": "auth", "token": T}`: a spectator's connection becomes the seat of `T`. A wrong
+/// token is refused and the connection stays a spectator; a seat cannot become another.
+async fn authenticate<S: Store>(
+    state: &AppState<S>,
+    table: &Arc<Table>,
+    role: &mut Viewer,
+    token: &str,
+) -> Value {
+    match state.hub.role(table, Some(token)).await {
+        Ok(Viewer::Seat(seat)) if *role == Viewer::Spectator || *role == Viewer::Seat(seat) => {
+            *role = Viewer::Seat(seat);
+            json!({"type": "ok", "to": "auth", "you": seat})
+        }
+        Ok(Viewer::Spectator) => {
+            error_message(&ApiError::bad_request("the token is empty"), Some("auth"))
+        }
+        Ok(Viewer::Seat(_)) => error_message(
+            &ApiError::forbidden(
+                "this connection is already another seat's; open a new one for this token",
+            ),
+            Some("auth"),
+        ),
+        Err(e) => error_message(&e, Some("auth")),
+    }
 }

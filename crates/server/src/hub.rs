@@ -208,6 +208,54 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// The longest display name, in characters.
+pub const MAX_NAME: usize = 40;
+
+/// Checks a player's display name, the same at creation (`seats[i].name`) and at join, and
+/// returns it trimmed: not empty, at most [`MAX_NAME`] characters, no control characters, and
+/// not a bot's name (`bot ...`, `random`, `heuristic`, `mcts:...`, `cmd:...`, in any case), so a
+/// human can never pass for a bot. Uniqueness within a match is checked by the caller.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    const ALLOWED: &str = "a name is 1 to 40 characters, without control characters, \
+                           and not a bot's name (bot ..., random, heuristic, mcts:..., cmd:...)";
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the name is empty: {ALLOWED}"
+        )));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(ApiError::bad_request(format!(
+            "the name is too long: {ALLOWED}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "the name has a control character: {ALLOWED}"
+        )));
+    }
+    let lower = name.to_lowercase();
+    let bot_word = lower == "bot"
+        || lower
+            .strip_prefix("bot")
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace));
+    if bot_word
+        || lower.starts_with("mcts:")
+        || lower.starts_with("cmd:")
+        || lower.parse::<BotSpec>().is_ok()
+    {
+        return Err(ApiError::bad_request(format!(
+            "`{name}` is reserved for bots: {ALLOWED}"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether two display names are the same to a reader (case-insensitive).
+fn same_name(a: &str, b: &str) -> bool {
+    a.to_lowercase() == b.to_lowercase()
+}
+
 /// Checks a bot name for the server: the levels, bounded budgets, never a program.
 pub fn check_bot_level(game: &str, level: &str) -> Result<BotSpec, ApiError> {
     let spec: BotSpec = level
@@ -412,16 +460,21 @@ impl<S: Store> Hub<S> {
 
     /// Creates a match.
     pub async fn create(self: &Arc<Self>, req: CreateMatch) -> Result<Created, ApiError> {
-        let seats = req.seats.unwrap_or_default();
-        for player in &seats {
+        let mut seats = req.seats.unwrap_or_default();
+        for player in &mut seats {
             match player {
                 Player::Bot { level } => {
                     check_bot_level(&req.game, level)?;
                 }
-                Player::Human { name: Some(n) } if n.chars().count() > 40 => {
-                    return Err(ApiError::bad_request("a name has at most 40 characters"));
-                }
-                Player::Human { .. } => {}
+                Player::Human { name: Some(n) } => *n = check_name(n)?,
+                Player::Human { name: None } => {}
+            }
+        }
+        if let [Player::Human { name: Some(a) }, Player::Human { name: Some(b) }] = &seats {
+            if same_name(a, b) {
+                return Err(ApiError::bad_request(format!(
+                    "both seats are named `{b}`: names differ within a match (ignoring case)"
+                )));
             }
         }
         if let Some(bot) = &req.race_bot {
@@ -574,11 +627,13 @@ impl<S: Store> Hub<S> {
         }
         let result = match action {
             Action::Join(name) => {
-                if let Some(n) = &name {
-                    if n.chars().count() > 40 || n.chars().any(char::is_control) {
-                        return Err(ApiError::bad_request(
-                            "a name has at most 40 characters and no control characters",
-                        ));
+                let name = name.as_deref().map(check_name).transpose()?;
+                if let (Some(n), Some(theirs)) = (&name, &st.meta.names[seat.other().index()]) {
+                    if same_name(n, theirs) {
+                        return Err(ApiError::bad_request(format!(
+                            "`{theirs}` is the other seat's name: names differ within a match \
+                             (ignoring case)"
+                        )));
                     }
                 }
                 st.meta.joined[seat.index()] = true;
