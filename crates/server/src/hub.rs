@@ -522,6 +522,10 @@ impl<S: Store> Hub<S> {
             .await
             .map_err(|e| ApiError::internal("claiming a match", e))?;
         let id = meta.id.clone();
+        tracing::info!(match_id = %id, game = %meta.config.game, "match created");
+        if meta.started_at.is_some() {
+            tracing::info!(match_id = %id, game = %meta.config.game, "match started");
+        }
         let table = self.install_match(meta, game, 0);
         {
             let mut st = table.state.lock().await;
@@ -642,6 +646,7 @@ impl<S: Store> Hub<S> {
                 }
                 if st.meta.started_at.is_none() && st.meta.joined == [true, true] {
                     st.meta.started_at = Some(self.clock.now_ms());
+                    tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
                 }
                 self.store
                     .update(&st.meta)
@@ -755,6 +760,7 @@ impl<S: Store> Hub<S> {
                     .update(&st.meta)
                     .await
                     .map_err(|e| ApiError::internal("storing the result", e))?;
+                tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
             }
         }
         table.version.send_modify(|v| *v += 1);
