@@ -75,6 +75,23 @@ async fn exercise(store: &impl Store) {
     assert_eq!(ids(store.unfinished().await.unwrap()), ["bbbb"]);
     let recent = store.recent_finished(10).await.unwrap();
     assert_eq!(recent, vec![done]);
+    assert_eq!(store.unfinished_ids().await.unwrap(), ["bbbb"]);
+
+    // Quarantine: set aside twice keeps the first time and the last reason; release removes.
+    assert!(store.quarantined().await.unwrap().is_empty());
+    store.quarantine("bbbb", "first", 5).await.unwrap();
+    store.quarantine("zzzz", "no row", 7).await.unwrap();
+    store.quarantine("bbbb", "second", 9).await.unwrap();
+    let q = store.quarantined().await.unwrap();
+    assert_eq!(
+        q.iter()
+            .map(|q| (q.id.as_str(), q.reason.as_str(), q.at))
+            .collect::<Vec<_>>(),
+        [("bbbb", "second", 5), ("zzzz", "no row", 7)]
+    );
+    store.release("bbbb").await.unwrap();
+    store.release("zzzz").await.unwrap();
+    assert!(store.quarantined().await.unwrap().is_empty());
 }
 
 #[tokio::test]
