@@ -189,6 +189,11 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
             "--db",
         ])
         .arg(&db)
+        // A line per match created, started and finished would be load of its own.
+        .env(
+            "RUST_LOG",
+            std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
