@@ -115,7 +115,7 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
         [&garbage],
     )
     .unwrap();
-    // p1's first bid becomes a card it does not hold: replayed, it is refused, not submitted.
+    // p1's first bid becomes text that is no card: replayed, it is refused, not submitted.
     let (seq, entry): (i64, String) = conn
         .query_row(
             "SELECT seq, entry FROM log WHERE match_id = ?1 AND entry LIKE '%\"submitted\"%' \
@@ -126,7 +126,7 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
         .unwrap();
     let mut entry: Value = serde_json::from_str(&entry).unwrap();
     assert_eq!(entry["text"], "4", "{entry}");
-    entry["text"] = json!("99");
+    entry["text"] = json!("xyzzy");
     conn.execute(
         "UPDATE log SET entry = ?1 WHERE match_id = ?2 AND seq = ?3",
         rusqlite::params![entry.to_string(), &diverged, seq],
@@ -186,7 +186,7 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
             assert_eq!(v["error"]["code"], "quarantined", "{v}");
             let message = v["error"]["message"].as_str().unwrap();
             assert!(message.contains(id.as_str()), "{message}");
-            assert!(!message.contains("99"), "{message}");
+            assert!(!message.contains("xyzzy"), "{message}");
         }
     }
     let (_, v) = call(&router, "GET", &format!("/api/matches/{diverged}"), None).await;
@@ -307,5 +307,69 @@ async fn an_old_database_file_gains_the_quarantine_table() {
         .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
         .unwrap();
     assert_eq!(versions, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A finished match whose metadata is damaged: the lobby leaves it out instead of failing, and
+/// asking for it sets it aside.
+#[tokio::test]
+async fn a_damaged_finished_match_neither_breaks_the_lobby_nor_is_served() {
+    let (dir, db) = temp_db("finished");
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let mut ids = Vec::new();
+    {
+        let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
+        for _ in 0..2 {
+            let created = hub
+                .create(
+                    serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap(),
+                )
+                .await
+                .unwrap();
+            let table = hub.table(&created.id).await.unwrap();
+            for seat in Seat::BOTH {
+                hub.act(&table, seat, Action::Join(None)).await.unwrap();
+            }
+            hub.act(&table, Seat::P1, Action::Resign).await.unwrap();
+            ids.push(created.id);
+        }
+    }
+    sql(&db)
+        .execute(
+            "UPDATE matches SET meta = 'garbage' WHERE id = ?1",
+            [&ids[0]],
+        )
+        .unwrap();
+    let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock, false);
+    assert_eq!(hub.resume().await.unwrap(), 0);
+    let router = app(AppState::with_admin(hub, limits(), Some(ADMIN.into())));
+    let (st, v) = call(&router, "GET", "/api/matches", None).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let finished: Vec<&str> = v["finished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(finished, [ids[1].as_str()]);
+    let (st, v) = call(
+        &router,
+        "GET",
+        &format!("/api/matches/{}/record", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert_eq!(v["error"]["code"], "quarantined");
+    let (_, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN)).await;
+    assert_eq!(v["quarantined"][0]["id"], ids[0].as_str(), "{v}");
+    let (st, _) = call(
+        &router,
+        "GET",
+        &format!("/api/matches/{}/record", ids[1]),
+        None,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -124,7 +124,8 @@ pub trait Store: Send + Sync + 'static {
     /// process holds it. A process serves (ticks, appends to) only the unfinished matches it
     /// has claimed; with one process per store (SQLite) every claim succeeds.
     fn claim(&self, id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
-    /// The most recently created finished matches, newest first.
+    /// The most recently created finished matches, newest first; a row that does not read is
+    /// left out (and logged), not an error.
     fn recent_finished(
         &self,
         limit: usize,
@@ -265,6 +266,13 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
         id: id.to_string(),
         error: e.to_string(),
     })
+}
+
+/// A listed row that reads, or `None` (logged) for one that does not: one damaged match must
+/// not hide the others from a listing. Asking for it by id sets it aside (quarantine).
+pub(crate) fn readable(row: Result<StoredMatch, StoreError>) -> Option<StoredMatch> {
+    row.map_err(|e| tracing::warn!("left out of a listing: {e}"))
+        .ok()
 }
 
 pub(crate) fn ms_u64(n: i64) -> u64 {

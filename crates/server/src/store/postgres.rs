@@ -4,7 +4,7 @@ use colosseum_host::LogEntry;
 use tokio_postgres::{Client, NoTls};
 
 use super::{
-    as_i64, from_json, ms_i64, ms_u64, to_json, Loaded, Quarantined, Store, StoreError,
+    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Loaded, Quarantined, Store, StoreError,
     StoredMatch, MIGRATIONS,
 };
 
@@ -177,9 +177,10 @@ impl Store for PostgresStore {
                 &[&as_i64(limit)],
             )
             .await?;
-        rows.iter()
-            .map(|r| from_json(r.get::<_, &str>(0), r.get::<_, &str>(1)))
-            .collect()
+        Ok(rows
+            .iter()
+            .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect())
     }
 
     async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {

@@ -7,7 +7,7 @@ use colosseum_host::LogEntry;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    as_i64, from_json, ms_i64, ms_u64, to_json, Loaded, Quarantined, Store, StoreError,
+    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Loaded, Quarantined, Store, StoreError,
     StoredMatch, MIGRATIONS,
 };
 
@@ -198,7 +198,10 @@ impl Store for SqliteStore {
             let rows: Vec<(String, String)> = stmt
                 .query_map([as_i64(limit)], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
-            rows.iter().map(|(id, meta)| from_json(id, meta)).collect()
+            Ok(rows
+                .iter()
+                .filter_map(|(id, meta)| readable(from_json(id, meta)))
+                .collect())
         })
     }
 
