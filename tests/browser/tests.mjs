@@ -279,6 +279,8 @@ test('a lost connection is shown on screen and comes back by itself', async () =
   assert.match(await page.locator('#connection').innerText(), /Connection lost\. Reconnecting in .* \(attempt 1\)/);
   await page.waitForFunction(() => document.body.dataset.connected === 'true');
   assert.ok(sockets.length >= 2, 'a new connection');
+  // The seat's token rides in a subprotocol, never in the socket's URL (proxies log URLs).
+  for (const ws of sockets) assert.ok(!/token/.test(ws.url()), ws.url());
   assert.ok(await myTurn(page, 'p1'));
   const st = await page.evaluate(() => document.body.dataset.steps);
   await page.locator('#legal button[data-move]').first().click();

@@ -28,6 +28,29 @@ struct Cli {
     command: Command,
 }
 
+/// How `colosseum serve` writes its logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One line a event, for people.
+    Text,
+    /// One JSON object a line, for log collectors.
+    Json,
+}
+
+/// Sends `tracing` events to stderr in `format`, at the levels of `RUST_LOG` (default `info`).
+/// Does nothing if a subscriber is installed already.
+fn init_logging(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the games.
@@ -136,6 +159,15 @@ enum Command {
         /// Requests a second allowed from one address (HTTP).
         #[arg(long, default_value_t = 20.0)]
         http_rate: f64,
+        /// Opens GET /api/admin/quarantine to `Authorization: Bearer TOKEN` (at least 16
+        /// characters; or set COLOSSEUM_ADMIN_TOKEN, which keeps it out of `ps`); without it
+        /// the admin endpoints are off.
+        #[arg(long, value_name = "TOKEN")]
+        admin_token: Option<String>,
+        /// How logs are written to stderr: `text` (for people) or `json` (one object a line).
+        /// Levels come from RUST_LOG (default `info`).
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        log_format: LogFormat,
     },
     /// Run uniformly random playouts and print games per second.
     Bench {
@@ -260,7 +292,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             db,
             postgres,
             http_rate,
+            admin_token,
+            log_format,
         } => {
+            init_logging(log_format);
+            let admin_token = admin_token.or_else(|| {
+                std::env::var("COLOSSEUM_ADMIN_TOKEN")
+                    .ok()
+                    .filter(|t| !t.is_empty())
+            });
             let store = match postgres {
                 Some(config) => colosseum_server::StoreChoice::Postgres(config),
                 None => colosseum_server::StoreChoice::Sqlite(db),
@@ -271,7 +311,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 ..colosseum_server::Limits::default()
             };
             let runtime = tokio::runtime::Runtime::new()?;
-            runtime.block_on(colosseum_server::serve(addr, store, limits))?;
+            runtime.block_on(colosseum_server::serve(addr, store, limits, admin_token))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench {

@@ -260,3 +260,161 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `colosseum serve` with `args` after the database, its stderr read line by line on a thread.
+fn serve_logged(db: &Path, args: &[&str]) -> (Server, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(args)
+        .env("RUST_LOG", "info")
+        .env_remove("COLOSSEUM_ADMIN_TOKEN")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("colosseum serve starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .strip_prefix("listening on http://")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_string();
+    let server = Server {
+        child,
+        base: format!("http://{addr}"),
+    };
+    (server, rx)
+}
+
+/// Stderr lines as JSON objects until one satisfies `pred` (every line must be JSON).
+fn json_log_until(rx: &std::sync::mpsc::Receiver<String>, pred: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a log line within 20 s");
+        let v: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert!(v["level"].is_string() && v["timestamp"].is_string(), "{v}");
+        if pred(&v) {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
+    let dir = std::env::temp_dir().join(format!("colosseum-quarantine-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("matches.db");
+
+    // Two matches, each with a bid submitted; the server stops.
+    let (server, rx) = serve_logged(&db, &["--log-format", "json"]);
+    let started = json_log_until(&rx, |v| v["fields"]["message"] == "listening");
+    assert_eq!(started["level"], "INFO");
+    assert_eq!(
+        started["fields"]["address"],
+        server.base.strip_prefix("http://").unwrap()
+    );
+    assert_eq!(started["fields"]["resumed"], 0);
+    assert_eq!(started["fields"]["quarantined"], 0);
+    let mut ids = Vec::new();
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let (status, created) = post(
+            &server.base,
+            "/api/matches",
+            None,
+            &json!({"game": "goofspiel", "options": {"cards": "4", "order": "descending"}}),
+        );
+        assert_eq!(status, 201, "{created}");
+        let id = created["id"].as_str().unwrap().to_string();
+        let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
+        for token in &t {
+            let (s, v) = post(
+                &server.base,
+                &format!("/api/matches/{id}/join"),
+                Some(token),
+                &json!({}),
+            );
+            assert_eq!(s, 200, "{v}");
+        }
+        let (s, v) = post(
+            &server.base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[0]),
+            &json!({"move": "4"}),
+        );
+        assert_eq!(s, 200, "{v}");
+        ids.push(id);
+        tokens.push(t);
+    }
+    // Match events are logged with the id and the game, never a token.
+    let created = json_log_until(&rx, |v| v["fields"]["message"] == "match started");
+    assert_eq!(created["fields"]["game"], "goofspiel");
+    drop(server);
+
+    // The first match's log is damaged behind the server's back.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE log SET entry = 'garbage' WHERE match_id = ?1",
+        [&ids[0]],
+    )
+    .unwrap();
+    drop(conn);
+
+    let token = "an-admin-token-of-some-length";
+    let (server, rx) = serve_logged(&db, &["--log-format", "json", "--admin-token", token]);
+    let error = json_log_until(&rx, |v| v["level"] == "ERROR");
+    assert_eq!(error["fields"]["match_id"], ids[0].as_str(), "{error}");
+    let started = json_log_until(&rx, |v| v["fields"]["message"] == "listening");
+    assert_eq!(started["fields"]["resumed"], 1, "{started}");
+    assert_eq!(started["fields"]["quarantined"], 1, "{started}");
+
+    // Still running: the quarantine is listed, the broken match answered 503, the other plays.
+    let listed = get(&server.base, "/api/admin/quarantine", Some(token));
+    assert_eq!(listed["quarantined"][0]["id"], ids[0].as_str(), "{listed}");
+    assert!(listed["quarantined"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("does not read"));
+    let mut res = agent()
+        .get(format!("{}/api/matches/{}", server.base, ids[0]))
+        .call()
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 503);
+    let v: Value = res.body_mut().read_json().unwrap();
+    assert_eq!(v["error"]["code"], "quarantined");
+    let (s, v) = post(
+        &server.base,
+        &format!("/api/matches/{}/submit", ids[1]),
+        Some(&tokens[1][1]),
+        &json!({"move": "1"}),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        v["match"]["view"]["turns"].as_array().unwrap().len(),
+        1,
+        "{v}"
+    );
+    let mut server = server;
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server exited"
+    );
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

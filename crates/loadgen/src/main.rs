@@ -26,6 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 // The clients parse a JSON state per message, as the server builds one: the same allocator
@@ -188,6 +189,11 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
             "--db",
         ])
         .arg(&db)
+        // A line per match created, started and finished would be load of its own.
+        .env(
+            "RUST_LOG",
+            std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -249,17 +255,16 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
         let shared = Arc::new(Mutex::new(Shared::default()));
         let mut seats = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {
-            let url = format!(
-                "{}/api/matches/{id}/ws?token={token}",
-                base.replacen("http", "ws", 1),
-            );
+            // The token goes in a subprotocol, never in the URL (which proxies log).
+            let url = format!("{}/api/matches/{id}/ws", base.replacen("http", "ws", 1));
+            let token = token.clone();
             let shared = shared.clone();
             let totals = totals.clone();
             let ramp = ramp.clone();
             let think = args.think_ms;
             let seed = args.seed ^ ((i as u64) << 1) ^ seat as u64;
             seats.push(tokio::spawn(async move {
-                if let Err(e) = client(&url, seat, think, seed, &shared, &ramp).await {
+                if let Err(e) = client(&url, &token, seat, think, seed, &shared, &ramp).await {
                     totals
                         .errors
                         .lock()
@@ -308,6 +313,7 @@ fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
 /// One seat: joins and plays random legal moves until the match is over.
 async fn client(
     url: &str,
+    token: &str,
     seat: usize,
     think_ms: u64,
     seed: u64,
@@ -315,9 +321,14 @@ async fn client(
     ramp: &Semaphore,
 ) -> Result<()> {
     let permit = ramp.acquire().await?;
+    let mut request = url.into_client_request()?;
+    request.headers_mut().insert(
+        "sec-websocket-protocol",
+        format!("colosseum, colosseum.token.{token}").parse()?,
+    );
     let (ws, _) = tokio::time::timeout(
         Duration::from_secs(30),
-        tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), true),
+        tokio_tungstenite::connect_async_with_config(request, Some(ws_config()), true),
     )
     .await
     .context("connect timed out")??;

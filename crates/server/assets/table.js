@@ -171,10 +171,15 @@ async function check() {
 function connect() {
   if (stopped) return;
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const q = token ? `?token=${encodeURIComponent(token)}` : '';
-  const ws = new WebSocket(`${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws${q}`);
+  // The seat's token never goes in a URL (proxies log URLs): it rides in a subprotocol, which
+  // the server answers with `colosseum`; a token a subprotocol cannot hold is sent as the first
+  // message instead (the server refuses it either way if it is no seat's).
+  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
+  const inProtocol = token && /^[A-Za-z0-9._~-]+$/.test(token);
+  const ws = inProtocol ? new WebSocket(url, ['colosseum', `colosseum.token.${token}`]) : new WebSocket(url);
   socket = ws;
   ws.addEventListener('open', () => {
+    if (token && !inProtocol) ws.send(JSON.stringify({ type: 'auth', token }));
     attempts = 0;
     el.conn.hidden = false;
     el.conn.className = 'notice ok';

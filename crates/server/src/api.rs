@@ -93,15 +93,24 @@ pub struct AppState<S: Store> {
     /// The limits.
     pub limits: Limits,
     buckets: Mutex<HashMap<String, Bucket>>,
+    /// The token of the admin endpoints (`/api/admin/...`); `None` turns them off.
+    admin_token: Option<String>,
 }
 
 impl<S: Store> AppState<S> {
     /// State over `hub` with `limits`.
     pub fn new(hub: Arc<Hub<S>>, limits: Limits) -> Arc<Self> {
+        Self::with_admin(hub, limits, None)
+    }
+
+    /// State over `hub` with `limits`, and the admin endpoints open to `admin_token` (off when
+    /// `None`).
+    pub fn with_admin(hub: Arc<Hub<S>>, limits: Limits, admin_token: Option<String>) -> Arc<Self> {
         Arc::new(AppState {
             hub,
             limits,
             buckets: Mutex::new(HashMap::new()),
+            admin_token: admin_token.filter(|t| !t.is_empty()),
         })
     }
 
@@ -142,6 +151,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/verify", get(verify::<S>))
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
+        .route("/api/admin/quarantine", get(admin_quarantine::<S>))
         .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -190,23 +200,44 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> 
     }
 }
 
+/// Every rejection of a JSON body is 400 `bad_request` with serde's sentence (axum answers 422
+/// for a body of the wrong types, 415 without `content-type: application/json`), except a body
+/// over the limit: 413 `too_large`.
 fn rejection_error(rejection: &JsonRejection) -> ApiError {
-    let status = rejection.status();
-    let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
-        "too_large"
-    } else {
-        "bad_request"
-    };
-    ApiError::new(status, code, rejection.body_text())
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            rejection.body_text(),
+        );
+    }
+    ApiError::bad_request(rejection.body_text())
 }
 
+/// The token of `Authorization: Bearer TOKEN` (the scheme in any case, as RFC 9110 says).
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(char::is_whitespace)?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// The WebSocket subprotocol that carries nothing but tells the server which protocol a client
+/// speaks; a browser that offers `colosseum.token.TOKEN` offers it too, and it is the one
+/// echoed back.
+pub const WS_PROTOCOL: &str = "colosseum";
+/// The prefix of the WebSocket subprotocol that carries a seat's token:
+/// `Sec-WebSocket-Protocol: colosseum, colosseum.token.TOKEN`.
+pub const WS_TOKEN_PROTOCOL: &str = "colosseum.token.";
+
+/// The token offered as a `colosseum.token.TOKEN` subprotocol, if any.
+fn protocol_token(upgrade: &WebSocketUpgrade) -> Option<String> {
+    upgrade.requested_protocols().find_map(|p| {
+        p.to_str()
+            .ok()?
+            .trim()
+            .strip_prefix(WS_TOKEN_PROTOCOL)
+            .map(str::to_string)
+    })
 }
 
 async fn games() -> Json<Value> {
@@ -422,6 +453,35 @@ async fn season_questions<S: Store>(
     Ok(Json(state.hub.season_questions(body).await?))
 }
 
+/// `GET /api/admin/quarantine`: the matches set aside at start because they could not be
+/// rebuilt, for the bearer of the admin token.
+async fn admin_quarantine<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let Some(admin) = &state.admin_token else {
+        return Err(ApiError::not_found(
+            "the admin endpoints are off: start the server with --admin-token TOKEN (or \
+             COLOSSEUM_ADMIN_TOKEN=TOKEN) and send `Authorization: Bearer TOKEN`",
+        ));
+    };
+    match bearer(&headers) {
+        None => {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "send the admin token as `Authorization: Bearer TOKEN`",
+            ))
+        }
+        Some(t) if !crate::hub::same_secret(t, admin) => {
+            return Err(ApiError::forbidden("this is not the admin token"))
+        }
+        Some(_) => {}
+    }
+    let list = state.hub.quarantined().await?;
+    Ok(Json(json!({ "quarantined": list })))
+}
+
 async fn record<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
@@ -469,9 +529,24 @@ async fn ws<S: Store>(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let table = state.hub.table(&id).await?;
-    let token = query.token.as_deref().or_else(|| bearer(&headers));
+    // The token, from where it is safest: a subprotocol (never in a URL), the Authorization
+    // header (clients that can set headers), or `?token=` (deprecated: proxies log URLs).
+    let offered = protocol_token(&upgrade);
+    let token = offered
+        .as_deref()
+        .or_else(|| bearer(&headers))
+        .or(query.token.as_deref());
     let role = state.hub.role(&table, token).await?;
     let max = state.limits.ws_message_bytes;
+    // A browser fails the connection unless one of the subprotocols it offered is echoed back:
+    // `colosseum` when offered (so the token is not sent back), else the token's own.
+    let upgrade = match &offered {
+        Some(t) => upgrade.protocols([
+            std::borrow::Cow::Borrowed(WS_PROTOCOL),
+            std::borrow::Cow::Owned(format!("{WS_TOKEN_PROTOCOL}{t}")),
+        ]),
+        None => upgrade.protocols([WS_PROTOCOL]),
+    };
     // Small buffers: messages are a few KiB, and tungstenite zeroes its whole read buffer.
     Ok(upgrade
         .read_buffer_size(8 * 1024)
@@ -511,6 +586,9 @@ enum ClientMessage {
         race: Option<u64>,
     },
     Ping,
+    Auth {
+        token: String,
+    },
 }
 
 /// Serves one WebSocket connection: the role's state now and after every change, and the
@@ -518,7 +596,7 @@ enum ClientMessage {
 pub async fn serve_socket<S, W, R, E>(
     state: Arc<AppState<S>>,
     table: Arc<Table>,
-    role: Viewer,
+    mut role: Viewer,
     mut sink: W,
     mut stream: R,
 ) where
@@ -545,7 +623,14 @@ pub async fn serve_socket<S, W, R, E>(
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
                     Some(Ok(Message::Text(text))) => {
                         if bucket.take(state.limits.ws_per_second, state.limits.ws_burst) {
-                            handle_message(&state, &table, role, text.as_str()).await
+                            let before = role;
+                            let reply =
+                                handle_message(&state, &table, &mut role, text.as_str()).await;
+                            if role != before {
+                                // Authenticated: the seat's own view follows the `ok`.
+                                updates.mark_changed();
+                            }
+                            reply
                         } else {
                             Some(error_message(&ApiError::new(
                                 StatusCode::TOO_MANY_REQUESTS,
@@ -585,7 +670,7 @@ fn error_message(e: &ApiError, to: Option<&str>) -> Value {
 async fn handle_message<S: Store>(
     state: &AppState<S>,
     table: &Arc<Table>,
-    role: Viewer,
+    role: &mut Viewer,
     text: &str,
 ) -> Option<Value> {
     let message: ClientMessage = match serde_json::from_str(text) {
@@ -594,7 +679,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -602,6 +687,9 @@ async fn handle_message<S: Store>(
     };
     let (action, name, decision) = match message {
         ClientMessage::Ping => return Some(json!({"type": "pong"})),
+        ClientMessage::Auth { token } => {
+            return Some(authenticate(state, table, role, &token).await)
+        }
         ClientMessage::Join { name, client_seed } => {
             (Action::JoinSeeded { name, client_seed }, "join", None)
         }
@@ -610,7 +698,7 @@ async fn handle_message<S: Store>(
         ClientMessage::Resign => (Action::Resign, "resign", None),
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer", None),
     };
-    let Viewer::Seat(seat) = role else {
+    let Viewer::Seat(seat) = *role else {
         return Some(error_message(
             &ApiError::forbidden("spectators watch; only a seat can act"),
             Some(name),
@@ -622,4 +710,30 @@ async fn handle_message<S: Store>(
             Err(e) => error_message(&e, Some(name)),
         },
     )
+}
+
+/// `{"type": "auth", "token": T}`: a spectator's connection becomes the seat of `T`. A wrong
+/// token is refused and the connection stays a spectator; a seat cannot become another.
+async fn authenticate<S: Store>(
+    state: &AppState<S>,
+    table: &Arc<Table>,
+    role: &mut Viewer,
+    token: &str,
+) -> Value {
+    match state.hub.role(table, Some(token)).await {
+        Ok(Viewer::Seat(seat)) if *role == Viewer::Spectator || *role == Viewer::Seat(seat) => {
+            *role = Viewer::Seat(seat);
+            json!({"type": "ok", "to": "auth", "you": seat})
+        }
+        Ok(Viewer::Spectator) => {
+            error_message(&ApiError::bad_request("the token is empty"), Some("auth"))
+        }
+        Ok(Viewer::Seat(_)) => error_message(
+            &ApiError::forbidden(
+                "this connection is already another seat's; open a new one for this token",
+            ),
+            Some("auth"),
+        ),
+        Err(e) => error_message(&e, Some("auth")),
+    }
 }

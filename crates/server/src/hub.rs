@@ -24,7 +24,7 @@ use tokio::sync::{watch, Notify};
 
 use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::store::{Store, StoredMatch};
+use crate::store::{Quarantined, Store, StoreError, StoredMatch};
 
 /// The largest budget a server bot may be given (a bot name is chosen by whoever creates the
 /// match, so it must not be able to hold a core for minutes).
@@ -146,6 +146,58 @@ pub struct Hub<S: Store> {
     tables: Mutex<HashMap<String, Arc<Table>>>,
     /// Whether tables run timer tasks (off in tests that move a manual clock and tick by hand).
     timers: bool,
+    /// Matches set aside because they could not be rebuilt, with what a client is told.
+    quarantine: Mutex<HashMap<String, (Quarantined, String)>>,
+}
+
+/// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
+/// store) and a summary that quotes no stored data (for the log and for clients).
+struct Broken {
+    reason: String,
+    summary: String,
+}
+
+/// Rebuilds a match from its log, turning a panic in a game into an error like any other.
+fn rebuild_guarded(config: MatchConfig, log: &[colosseum_host::LogEntry]) -> Result<Match, Broken> {
+    let rebuilt =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Match::rebuild(config, log)));
+    match rebuilt {
+        Ok(Ok(game)) => Ok(game),
+        Ok(Err(e)) => Err(Broken {
+            summary: match &e {
+                colosseum_host::RebuildError::Diverged { index, .. } => {
+                    format!("its log does not rebuild: entry {index} differs when replayed")
+                }
+                colosseum_host::RebuildError::Config(c) => {
+                    format!("its configuration is refused: {c}")
+                }
+            },
+            reason: e.to_string(),
+        }),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(Broken {
+                summary: "rebuilding its log panicked".into(),
+                reason: format!("rebuilding the log panicked: {what}"),
+            })
+        }
+    }
+}
+
+/// The answer for a quarantined match.
+fn quarantined_error(id: &str, summary: &str) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "quarantined",
+        format!(
+            "match {id} is set aside and not served: {summary}; the server's operator sees it \
+             at GET /api/admin/quarantine and can repair it"
+        ),
+    )
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -157,12 +209,60 @@ fn random_hex(bytes: usize) -> String {
 }
 
 /// Compares secrets in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
             .fold(0u8, |acc, (x, y)| acc | (x ^ y))
             == 0
+}
+
+/// The longest display name, in characters.
+pub const MAX_NAME: usize = 40;
+
+/// Checks a player's display name, the same at creation (`seats[i].name`) and at join, and
+/// returns it trimmed: not empty, at most [`MAX_NAME`] characters, no control characters, and
+/// not a bot's name (`bot ...`, `random`, `heuristic`, `mcts:...`, `cmd:...`, in any case), so a
+/// human can never pass for a bot. Uniqueness within a match is checked by the caller.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    const ALLOWED: &str = "a name is 1 to 40 characters, without control characters, \
+                           and not a bot's name (bot ..., random, heuristic, mcts:..., cmd:...)";
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the name is empty: {ALLOWED}"
+        )));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(ApiError::bad_request(format!(
+            "the name is too long: {ALLOWED}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "the name has a control character: {ALLOWED}"
+        )));
+    }
+    let lower = name.to_lowercase();
+    let bot_word = lower == "bot"
+        || lower
+            .strip_prefix("bot")
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace));
+    if bot_word
+        || lower.starts_with("mcts:")
+        || lower.starts_with("cmd:")
+        || lower.parse::<BotSpec>().is_ok()
+    {
+        return Err(ApiError::bad_request(format!(
+            "`{name}` is reserved for bots: {ALLOWED}"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether two display names are the same to a reader (case-insensitive).
+fn same_name(a: &str, b: &str) -> bool {
+    a.to_lowercase() == b.to_lowercase()
 }
 
 /// Checks a bot name for the server: the levels, bounded budgets, never a program.
@@ -202,6 +302,7 @@ impl<S: Store> Hub<S> {
             clock,
             tables: Mutex::new(HashMap::new()),
             timers,
+            quarantine: Mutex::new(HashMap::new()),
         })
     }
 
@@ -218,26 +319,59 @@ impl<S: Store> Hub<S> {
     /// Loads every unfinished match from the store and resumes it: its log is replayed, the
     /// deadlines that passed while the server was down fire at their own times, and timers and
     /// bots start again. Returns how many matches resumed.
+    ///
+    /// A match whose rows do not read or whose log does not rebuild is set aside (quarantined:
+    /// logged, kept in the store with the reason, listed by [`Hub::quarantined`], answered with
+    /// 503 `quarantined`) and every other match resumes. A quarantined match that rebuilds again
+    /// (it was repaired) leaves quarantine. Only a failing store stops the resume.
     pub async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let loaded = self
+        let ids = self
             .store
-            .unfinished()
+            .unfinished_ids()
             .await
             .map_err(|e| ApiError::internal("loading unfinished matches", e))?;
+        let earlier = self
+            .store
+            .quarantined()
+            .await
+            .map_err(|e| ApiError::internal("loading quarantined matches", e))?;
         let mut n = 0;
-        for (meta, log) in loaded {
-            let id = meta.id.clone();
+        for id in &ids {
             if !self
                 .store
-                .claim(&id)
+                .claim(id)
                 .await
                 .map_err(|e| ApiError::internal("claiming a match", e))?
             {
-                tracing::info!("match {id} is served by another process");
+                tracing::info!(match_id = %id, "match is served by another process");
                 continue;
             }
+            let (meta, log) = match self.store.load(id).await {
+                Ok(Some(loaded)) => loaded,
+                Ok(None) => continue,
+                Err(e @ StoreError::Corrupt { .. }) => {
+                    let broken = Broken {
+                        summary: "its stored rows do not read".into(),
+                        reason: e.to_string(),
+                    };
+                    self.set_aside(id, broken).await;
+                    continue;
+                }
+                Err(e) => return Err(ApiError::internal("loading a match", e)),
+            };
+            let table = match self.install(meta, &log).await {
+                Ok(table) => table,
+                Err(e) if e.code == "quarantined" => continue,
+                Err(e) => return Err(e),
+            };
             n += 1;
-            let table = self.install(meta, &log)?;
+            if earlier.iter().any(|q| &q.id == id) {
+                tracing::warn!(match_id = %id, "match rebuilds again: out of quarantine");
+                self.store
+                    .release(id)
+                    .await
+                    .map_err(|e| ApiError::internal("releasing a match", e))?;
+            }
             let mut st = table.state.lock().await;
             if let Some(start) = st.meta.started_at {
                 let now = self.clock.now_ms().saturating_sub(start);
@@ -246,19 +380,65 @@ impl<S: Store> Hub<S> {
             self.commit(&table, &mut st).await?;
             drop(st);
             self.start_timer(&table);
-            tracing::info!("resumed match {id}");
+            tracing::info!(match_id = %id, "resumed match");
+        }
+        // Finished matches set aside earlier stay aside (they are not retried at start).
+        let mut quarantine = self
+            .quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for q in earlier {
+            if !ids.contains(&q.id) {
+                let summary = "its stored data could not be rebuilt".to_string();
+                quarantine.entry(q.id.clone()).or_insert((q, summary));
+            }
         }
         Ok(n)
     }
 
-    fn install(
+    /// The matches set aside because they could not be rebuilt, oldest first (from the store,
+    /// so with several processes every process lists them all).
+    pub async fn quarantined(&self) -> Result<Vec<Quarantined>, ApiError> {
+        self.store
+            .quarantined()
+            .await
+            .map_err(|e| ApiError::internal("listing quarantined matches", e))
+    }
+
+    /// Sets match `id` aside: logged, stored, remembered; returns what a client is answered.
+    async fn set_aside(&self, id: &str, broken: Broken) -> ApiError {
+        let at = self.clock.now_ms();
+        tracing::error!(
+            match_id = %id,
+            reason = %broken.summary,
+            "match quarantined: it is not served until repaired (GET /api/admin/quarantine has the full reason)"
+        );
+        if let Err(e) = self.store.quarantine(id, &broken.reason, at).await {
+            tracing::error!(match_id = %id, "storing the quarantine: {e}");
+        }
+        let error = quarantined_error(id, &broken.summary);
+        let q = Quarantined {
+            id: id.to_string(),
+            reason: broken.reason,
+            at,
+        };
+        self.quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(id.to_string())
+            .or_insert((q, broken.summary));
+        error
+    }
+
+    async fn install(
         self: &Arc<Self>,
         meta: StoredMatch,
         log: &[colosseum_host::LogEntry],
     ) -> Result<Arc<Table>, ApiError> {
-        let game = Match::rebuild(meta.config.clone(), log)
-            .map_err(|e| ApiError::internal(&format!("rebuilding match {}", meta.id), e))?;
-        Ok(self.install_match(meta, game, log.len()))
+        match rebuild_guarded(meta.config.clone(), log) {
+            Ok(game) => Ok(self.install_match(meta, game, log.len())),
+            Err(broken) => Err(self.set_aside(&meta.id, broken).await),
+        }
     }
 
     fn install_match(
@@ -289,16 +469,21 @@ impl<S: Store> Hub<S> {
 
     /// Creates a match.
     pub async fn create(self: &Arc<Self>, req: CreateMatch) -> Result<Created, ApiError> {
-        let seats = req.seats.unwrap_or_default();
-        for player in &seats {
+        let mut seats = req.seats.unwrap_or_default();
+        for player in &mut seats {
             match player {
                 Player::Bot { level } => {
                     check_bot_level(&req.game, level)?;
                 }
-                Player::Human { name: Some(n) } if n.chars().count() > 40 => {
-                    return Err(ApiError::bad_request("a name has at most 40 characters"));
-                }
-                Player::Human { .. } => {}
+                Player::Human { name: Some(n) } => *n = check_name(n)?,
+                Player::Human { name: None } => {}
+            }
+        }
+        if let [Player::Human { name: Some(a) }, Player::Human { name: Some(b) }] = &seats {
+            if same_name(a, b) {
+                return Err(ApiError::bad_request(format!(
+                    "both seats are named `{b}`: names differ within a match (ignoring case)"
+                )));
             }
         }
         if let Some(bot) = &req.race_bot {
@@ -371,6 +556,10 @@ impl<S: Store> Hub<S> {
             .await
             .map_err(|e| ApiError::internal("claiming a match", e))?;
         let id = meta.id.clone();
+        tracing::info!(match_id = %id, game = %meta.config.game, "match created");
+        if meta.started_at.is_some() {
+            tracing::info!(match_id = %id, game = %meta.config.game, "match started");
+        }
         let table = self.install_match(meta, game, 0);
         {
             let mut st = table.state.lock().await;
@@ -401,13 +590,28 @@ impl<S: Store> Hub<S> {
         {
             return Ok(t.clone());
         }
+        if let Some((_, summary)) = self
+            .quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+        {
+            return Err(quarantined_error(id, summary));
+        }
         let (meta, log) = match self.store.load(id).await {
             Ok(Some(loaded)) => loaded,
             Ok(None) => return Err(ApiError::not_found(format!("no match `{id}`"))),
+            Err(e @ StoreError::Corrupt { .. }) => {
+                let broken = Broken {
+                    summary: "its stored rows do not read".into(),
+                    reason: e.to_string(),
+                };
+                return Err(self.set_aside(id, broken).await);
+            }
             Err(e) => return Err(ApiError::internal("loading a match", e)),
         };
         if meta.finished() {
-            return self.install(meta, &log);
+            return self.install(meta, &log).await;
         }
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
@@ -422,7 +626,7 @@ impl<S: Store> Hub<S> {
                 "this match is served by another server process; connect to that one",
             ));
         }
-        let table = self.install(meta, &log)?;
+        let table = self.install(meta, &log).await?;
         self.tick(&table).await?;
         self.start_timer(&table);
         Ok(table)
@@ -483,11 +687,13 @@ impl<S: Store> Hub<S> {
         let result = match action {
             Action::Join(_) => unreachable!("made a JoinSeeded above"),
             Action::JoinSeeded { name, client_seed } => {
-                if let Some(n) = &name {
-                    if n.chars().count() > 40 || n.chars().any(char::is_control) {
-                        return Err(ApiError::bad_request(
-                            "a name has at most 40 characters and no control characters",
-                        ));
+                let name = name.as_deref().map(check_name).transpose()?;
+                if let (Some(n), Some(theirs)) = (&name, &st.meta.names[seat.other().index()]) {
+                    if same_name(n, theirs) {
+                        return Err(ApiError::bad_request(format!(
+                            "`{theirs}` is the other seat's name: names differ within a match \
+                             (ignoring case)"
+                        )));
                     }
                 }
                 self.take_client_seed(&mut st, seat, client_seed)?;
@@ -498,6 +704,7 @@ impl<S: Store> Hub<S> {
                 if st.meta.started_at.is_none() && st.meta.joined == [true, true] {
                     st.meta.started_at = Some(self.clock.now_ms());
                     self.start_with_fair_seed(&mut st)?;
+                    tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
                 }
                 self.store
                     .update(&st.meta)
@@ -674,6 +881,7 @@ impl<S: Store> Hub<S> {
                     .update(&st.meta)
                     .await
                     .map_err(|e| ApiError::internal("storing the result", e))?;
+                tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
             }
         }
         table.version.send_modify(|v| *v += 1);

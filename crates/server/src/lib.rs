@@ -45,10 +45,30 @@ pub enum StoreChoice {
     Postgres(String),
 }
 
-/// Runs the server on `addr` until Ctrl-C: opens the store, resumes unfinished matches and
-/// serves. Prints `listening on http://ADDR` (with the real port when `addr` asks for port 0)
-/// once it accepts connections.
-pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyhow::Result<()> {
+/// The shortest admin token `serve` accepts.
+pub const MIN_ADMIN_TOKEN: usize = 16;
+
+/// Runs the server on `addr` until Ctrl-C: opens the store, resumes unfinished matches (setting
+/// aside any that cannot be rebuilt) and serves. Prints `listening on http://ADDR` (with the
+/// real port when `addr` asks for port 0) once it accepts connections. `admin_token` opens
+/// `GET /api/admin/quarantine` to its bearer. Logs go through `tracing` (the caller installs a
+/// subscriber).
+pub async fn serve(
+    addr: SocketAddr,
+    store: StoreChoice,
+    limits: Limits,
+    admin_token: Option<String>,
+) -> anyhow::Result<()> {
+    if let Some(t) = &admin_token {
+        anyhow::ensure!(
+            t.chars().count() >= MIN_ADMIN_TOKEN && !t.chars().any(char::is_whitespace),
+            "an admin token has at least {MIN_ADMIN_TOKEN} characters and no spaces"
+        );
+    }
+    let store_name = match &store {
+        StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
+        StoreChoice::Postgres(_) => "postgres".to_string(),
+    };
     let store = match store {
         StoreChoice::Sqlite(path) => AnyStore::Sqlite(
             SqliteStore::open(&path)
@@ -65,12 +85,32 @@ pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyh
         .resume()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    let quarantined = hub
+        .quarantined()
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
         format!("listening on {addr} (is another server using it? --addr chooses another)")
     })?;
     let local = listener.local_addr()?;
     println!("listening on http://{local} ({resumed} unfinished matches resumed)");
-    let router = app(AppState::new(hub, limits));
+    tracing::info!(
+        address = %local,
+        store = %store_name,
+        resumed,
+        quarantined = quarantined.len(),
+        admin = admin_token.is_some(),
+        "listening"
+    );
+    if !quarantined.is_empty() {
+        let ids: Vec<&str> = quarantined.iter().map(|q| q.id.as_str()).collect();
+        tracing::error!(
+            matches = %ids.join(","),
+            "{} matches are quarantined (not served); GET /api/admin/quarantine lists them",
+            ids.len()
+        );
+    }
+    let router = app(AppState::with_admin(hub, limits, admin_token));
     // Small messages must go out at once: without TCP_NODELAY a reveal can wait 40 ms for a
     // delayed ACK (Nagle's algorithm).
     let listener = listener.tap_io(|tcp| {

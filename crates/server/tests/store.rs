@@ -77,6 +77,23 @@ async fn exercise(store: &impl Store) {
     assert_eq!(ids(store.unfinished().await.unwrap()), ["bbbb"]);
     let recent = store.recent_finished(10).await.unwrap();
     assert_eq!(recent, vec![done]);
+    assert_eq!(store.unfinished_ids().await.unwrap(), ["bbbb"]);
+
+    // Quarantine: set aside twice keeps the first time and the last reason; release removes.
+    assert!(store.quarantined().await.unwrap().is_empty());
+    store.quarantine("bbbb", "first", 5).await.unwrap();
+    store.quarantine("zzzz", "no row", 7).await.unwrap();
+    store.quarantine("bbbb", "second", 9).await.unwrap();
+    let q = store.quarantined().await.unwrap();
+    assert_eq!(
+        q.iter()
+            .map(|q| (q.id.as_str(), q.reason.as_str(), q.at))
+            .collect::<Vec<_>>(),
+        [("bbbb", "second", 5), ("zzzz", "no row", 7)]
+    );
+    store.release("bbbb").await.unwrap();
+    store.release("zzzz").await.unwrap();
+    assert!(store.quarantined().await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -137,6 +154,25 @@ async fn postgres_store_and_restart() {
         std::env::var("COLOSSEUM_TEST_POSTGRES").unwrap(),
     )
     .await;
+    let config = std::env::var("COLOSSEUM_TEST_POSTGRES").unwrap();
+    let store = PostgresStore::connect(&config).await.unwrap();
+    store.clear().await.unwrap();
+    let reopen = || async { PostgresStore::connect(&config).await.unwrap() };
+    let damage = |id: String| async move {
+        let config = std::env::var("COLOSSEUM_TEST_POSTGRES").unwrap();
+        let (client, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        client
+            .execute(
+                "UPDATE log SET entry = 'garbage' WHERE match_id = $1",
+                &[&id],
+            )
+            .await
+            .unwrap();
+    };
+    a_damaged_match_is_set_aside_on_restart(store, reopen, damage).await;
 }
 
 #[tokio::test]
@@ -156,6 +192,78 @@ async fn sqlite_restart_resumes_with_clocks() {
     )
     .await;
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn sqlite_sets_a_damaged_match_aside_on_restart() {
+    let dir = std::env::temp_dir().join(format!("colosseum-aside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("q.db");
+    let _ = std::fs::remove_file(&path);
+    let reopen = || async { SqliteStore::open(&path).unwrap() };
+    let damaged = path.clone();
+    let damage = |id: String| async move {
+        rusqlite::Connection::open(&damaged)
+            .unwrap()
+            .execute("UPDATE log SET entry = 'garbage' WHERE match_id = ?1", [id])
+            .unwrap();
+    };
+    a_damaged_match_is_set_aside_on_restart(SqliteStore::open(&path).unwrap(), reopen, damage)
+        .await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Two matches are started; one's log is damaged behind the server's back; a new hub over the
+/// same store resumes the other, sets the damaged one aside in the store, and refuses it.
+async fn a_damaged_match_is_set_aside_on_restart<S, R, RF, D, DF>(first: S, reopen: R, damage: D)
+where
+    S: Store,
+    R: Fn() -> RF,
+    RF: std::future::Future<Output = S>,
+    D: FnOnce(String) -> DF,
+    DF: std::future::Future<Output = ()>,
+{
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let hub = Hub::new(first, clock.clone(), false);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let created = hub
+            .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+            .await
+            .unwrap();
+        let table = hub.table(&created.id).await.unwrap();
+        for seat in Seat::BOTH {
+            hub.act(&table, seat, Action::Join(None)).await.unwrap();
+        }
+        hub.act(&table, Seat::P1, Action::Submit("1".into()))
+            .await
+            .unwrap();
+        ids.push(created.id);
+    }
+    drop(hub);
+    damage(ids[0].clone()).await;
+    let hub = Hub::new(reopen().await, clock.clone(), false);
+    assert_eq!(hub.resume().await.unwrap(), 1);
+    let q = hub.quarantined().await.unwrap();
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].id, ids[0]);
+    assert!(q[0].reason.contains("does not read"), "{}", q[0].reason);
+    let refused = hub.table(&ids[0]).await.err().unwrap();
+    assert_eq!(
+        (refused.status.as_u16(), refused.code),
+        (503, "quarantined")
+    );
+    let table = hub.table(&ids[1]).await.unwrap();
+    hub.act(&table, Seat::P2, Action::Submit("2".into()))
+        .await
+        .unwrap();
+    drop(table);
+    drop(hub);
+    // Still set aside at the next start, the other match still served.
+    let hub = Hub::new(reopen().await, clock, false);
+    assert_eq!(hub.resume().await.unwrap(), 1);
+    assert_eq!(hub.quarantined().await.unwrap().len(), 1);
+    assert!(hub.table(&ids[0]).await.is_err());
 }
 
 /// A Goofspiel match (30 s a move) is half played; the hub goes away; 40 s later a new hub over

@@ -65,6 +65,18 @@ impl StoredMatch {
 /// A stored match with its log.
 pub type Loaded = (StoredMatch, Vec<LogEntry>);
 
+/// A match set aside because its stored rows could not be read or its log could not be rebuilt:
+/// it is not served (asking for it answers `quarantined`) until an operator repairs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quarantined {
+    /// The match id.
+    pub id: String,
+    /// Why, in full (for the operator: it may quote stored moves).
+    pub reason: String,
+    /// When it was first set aside (ms since the Unix epoch).
+    pub at: u64,
+}
+
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -120,11 +132,27 @@ pub trait Store: Send + Sync + 'static {
     /// process holds it. A process serves (ticks, appends to) only the unfinished matches it
     /// has claimed; with one process per store (SQLite) every claim succeeds.
     fn claim(&self, id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
-    /// The most recently created finished matches, newest first.
+    /// The most recently created finished matches, newest first; a row that does not read is
+    /// left out (and logged), not an error.
     fn recent_finished(
         &self,
         limit: usize,
     ) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+    /// The ids of every unfinished match, oldest first, without reading their rows (so one
+    /// unreadable match cannot hide the others).
+    fn unfinished_ids(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
+    /// match that is already keeps its first time and takes the new reason.
+    fn quarantine(
+        &self,
+        id: &str,
+        reason: &str,
+        at: u64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Takes match `id` out of quarantine (it was repaired and rebuilt).
+    fn release(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Every quarantined match, oldest first.
+    fn quarantined(&self) -> impl Future<Output = Result<Vec<Quarantined>, StoreError>> + Send;
 }
 
 /// The store chosen at start: SQLite or PostgreSQL.
@@ -178,12 +206,37 @@ impl Store for AnyStore {
             AnyStore::Postgres(s) => s.recent_finished(limit).await,
         }
     }
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.unfinished_ids().await,
+            AnyStore::Postgres(s) => s.unfinished_ids().await,
+        }
+    }
+    async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.quarantine(id, reason, at).await,
+            AnyStore::Postgres(s) => s.quarantine(id, reason, at).await,
+        }
+    }
+    async fn release(&self, id: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.release(id).await,
+            AnyStore::Postgres(s) => s.release(id).await,
+        }
+    }
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.quarantined().await,
+            AnyStore::Postgres(s) => s.quarantined().await,
+        }
+    }
 }
 
 /// The schema, as numbered migrations applied in order (the same SQL for both stores).
-pub(crate) const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE matches (
+pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE matches (
         id TEXT PRIMARY KEY,
         created_at BIGINT NOT NULL,
         finished BOOLEAN NOT NULL,
@@ -196,7 +249,18 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[(
         entry TEXT NOT NULL,
         PRIMARY KEY (match_id, seq)
     );",
-)];
+    ),
+    // Matches set aside at start (or when first asked for) because their rows do not read or
+    // their log does not rebuild. No foreign key: the match's own row may be what is broken.
+    (
+        2,
+        "CREATE TABLE quarantined (
+        match_id TEXT PRIMARY KEY,
+        reason TEXT NOT NULL,
+        quarantined_at BIGINT NOT NULL
+    );",
+    ),
+];
 
 pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("stored types serialize")
@@ -210,6 +274,17 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
         id: id.to_string(),
         error: e.to_string(),
     })
+}
+
+/// A listed row that reads, or `None` (logged) for one that does not: one damaged match must
+/// not hide the others from a listing. Asking for it by id sets it aside (quarantine).
+pub(crate) fn readable(row: Result<StoredMatch, StoreError>) -> Option<StoredMatch> {
+    row.map_err(|e| tracing::warn!("left out of a listing: {e}"))
+        .ok()
+}
+
+pub(crate) fn ms_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
 }
 
 pub(crate) fn as_i64(n: usize) -> i64 {

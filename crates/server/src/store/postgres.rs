@@ -4,7 +4,8 @@ use colosseum_host::LogEntry;
 use tokio_postgres::{Client, NoTls};
 
 use super::{
-    as_i64, from_json, ms_i64, to_json, Loaded, Store, StoreError, StoredMatch, MIGRATIONS,
+    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Loaded, Quarantined, Store, StoreError,
+    StoredMatch, MIGRATIONS,
 };
 
 /// Matches in a PostgreSQL database.
@@ -55,7 +56,7 @@ impl PostgresStore {
     /// Removes every match (for tests against a shared database).
     pub async fn clear(&self) -> Result<(), StoreError> {
         self.client
-            .batch_execute("DELETE FROM log; DELETE FROM matches;")
+            .batch_execute("DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined;")
             .await?;
         Ok(())
     }
@@ -176,8 +177,57 @@ impl Store for PostgresStore {
                 &[&as_i64(limit)],
             )
             .await?;
-        rows.iter()
-            .map(|r| from_json(r.get::<_, &str>(0), r.get::<_, &str>(1)))
-            .collect()
+        Ok(rows
+            .iter()
+            .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect())
+    }
+
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id FROM matches WHERE finished = FALSE ORDER BY created_at, id",
+                &[],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "INSERT INTO quarantined (match_id, reason, quarantined_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (match_id) DO UPDATE SET reason = EXCLUDED.reason",
+                &[&id, &reason, &ms_i64(at)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn release(&self, id: &str) -> Result<(), StoreError> {
+        self.client
+            .execute("DELETE FROM quarantined WHERE match_id = $1", &[&id])
+            .await?;
+        Ok(())
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT match_id, reason, quarantined_at FROM quarantined
+                 ORDER BY quarantined_at, match_id",
+                &[],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Quarantined {
+                id: r.get(0),
+                reason: r.get(1),
+                at: ms_u64(r.get(2)),
+            })
+            .collect())
     }
 }

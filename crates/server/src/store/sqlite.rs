@@ -7,7 +7,8 @@ use colosseum_host::LogEntry;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    as_i64, from_json, ms_i64, to_json, Loaded, Store, StoreError, StoredMatch, MIGRATIONS,
+    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Loaded, Quarantined, Store, StoreError,
+    StoredMatch, MIGRATIONS,
 };
 
 /// Matches in an SQLite file (or in memory, for tests).
@@ -197,7 +198,58 @@ impl Store for SqliteStore {
             let rows: Vec<(String, String)> = stmt
                 .query_map([as_i64(limit)], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
-            rows.iter().map(|(id, meta)| from_json(id, meta)).collect()
+            Ok(rows
+                .iter()
+                .filter_map(|(id, meta)| readable(from_json(id, meta)))
+                .collect())
+        })
+    }
+
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.with(|c| {
+            let mut stmt =
+                c.prepare("SELECT id FROM matches WHERE finished = FALSE ORDER BY created_at, id")?;
+            let ids = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok(ids)
+        })
+    }
+
+    async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO quarantined (match_id, reason, quarantined_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (match_id) DO UPDATE SET reason = excluded.reason",
+                params![id, reason, ms_i64(at)],
+            )?;
+            Ok(())
+        })
+    }
+
+    async fn release(&self, id: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute("DELETE FROM quarantined WHERE match_id = ?1", [id])?;
+            Ok(())
+        })
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT match_id, reason, quarantined_at FROM quarantined
+                 ORDER BY quarantined_at, match_id",
+            )?;
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok(Quarantined {
+                        id: r.get(0)?,
+                        reason: r.get(1)?,
+                        at: ms_u64(r.get(2)?),
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
         })
     }
 }
