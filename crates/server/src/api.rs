@@ -583,7 +583,8 @@ enum ClientMessage {
 }
 
 /// Serves one WebSocket connection: the role's state now and after every change the role can
-/// see (a change that leaves its state as it was, `server_now` aside, sends nothing), and the
+/// see (a change that leaves its state as it was, `server_now` and `match.now` aside, sends
+/// nothing), and the
 /// seat's actions. Pings every `Limits::ws_ping_interval`; closes a connection silent for
 /// `Limits::ws_idle_timeout`. Generic over the socket halves so tests can drive it with
 /// channels.
@@ -601,7 +602,8 @@ pub async fn serve_socket<S, W, R, E>(
     let mut updates = Hub::<S>::subscribe(&table);
     updates.mark_changed();
     let mut bucket = Bucket::new(state.limits.ws_burst);
-    // The last state sent, without `server_now`: a change this role cannot see sends nothing.
+    // The last state sent, without `server_now` and `match.now` (times that move with every
+    // event): a change this role cannot see sends nothing.
     let mut last_sent: Option<Value> = None;
     let mut ping = tokio::time::interval_at(
         tokio::time::Instant::now() + state.limits.ws_ping_interval,
@@ -617,13 +619,17 @@ pub async fn serve_socket<S, W, R, E>(
                     break;
                 }
                 let mut message = state.hub.state(&table, role).await;
-                let now = message.as_object_mut().and_then(|m| m.remove("server_now"));
+                let server_now = message.as_object_mut().and_then(|m| m.remove("server_now"));
+                let match_now = message["match"].as_object_mut().and_then(|m| m.remove("now"));
                 if last_sent.as_ref() == Some(&message) {
                     continue;
                 }
                 let seen = message.clone();
-                if let Some(now) = now {
+                if let Some(now) = server_now {
                     message["server_now"] = now;
+                }
+                if let Some(now) = match_now {
+                    message["match"]["now"] = now;
                 }
                 if sink.send(Message::Text(message.to_string().into())).await.is_err() {
                     break;

@@ -806,8 +806,10 @@ impl<S: Store> Hub<S> {
                 let (max_ms, max_iters) = (hub.limits.bot_max_ms, hub.limits.bot_max_iters);
                 let gauge = hub.clone();
                 let chosen = tokio::task::spawn_blocking(move || {
-                    let _running = Running::start(&gauge.bots);
+                    // Declared first, dropped last: the slot is free only once the search no
+                    // longer counts as running.
                     let _permit = permit;
+                    let _running = Running::start(&gauge.bots);
                     let spec = check_bot_level_within(&game, &level, max_ms, max_iters)
                         .map_err(|e| e.message)?;
                     let bots = bots::find(&game).map_err(|e| e.to_string())?;
