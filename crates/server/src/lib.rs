@@ -97,7 +97,8 @@ pub async fn serve(addr: SocketAddr, store: StoreChoice, limits: Limits) -> anyh
 /// limits of `state.limits`: at most `connections_per_ip` open connections (WebSockets
 /// included) per client address (a connection over it is answered 429 and closed), request
 /// headers within `header_timeout` (which also closes idle keep-alive connections), and
-/// `TCP_NODELAY` on every connection.
+/// `TCP_NODELAY` on every connection. At `shutdown` it stops accepting, lets the requests in
+/// flight finish (10 s at most) and returns.
 pub async fn serve_on<S: Store>(
     listener: tokio::net::TcpListener,
     state: Arc<AppState<S>>,
@@ -106,6 +107,8 @@ pub async fn serve_on<S: Store>(
     let limits = state.limits;
     let router = app(state);
     let open = Arc::new(Mutex::new(HashMap::<IpAddr, usize>::new()));
+    // Tells the connections to finish; each holds a receiver, so `closed()` says they are done.
+    let (stop, stopping) = tokio::sync::watch::channel(false);
     tokio::pin!(shutdown);
     loop {
         let (tcp, remote) = tokio::select! {
@@ -118,7 +121,7 @@ pub async fn serve_on<S: Store>(
                     continue;
                 }
             },
-            () = &mut shutdown => return Ok(()),
+            () = &mut shutdown => break,
         };
         let Some(slot) = Slot::take(&open, remote.ip(), limits.connections_per_ip) else {
             refuse(&tcp, limits.connections_per_ip);
@@ -140,16 +143,31 @@ pub async fn serve_on<S: Store>(
             async move { router.call(req).await }
         });
         let header_timeout = limits.header_timeout;
+        let mut stopping = stopping.clone();
         tokio::spawn(async move {
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout);
-            if let Err(e) = builder.serve_connection(io, service).with_upgrades().await {
+            let conn = builder.serve_connection(io, service).with_upgrades();
+            tokio::pin!(conn);
+            let done = tokio::select! {
+                done = conn.as_mut() => done,
+                () = async { drop(stopping.wait_for(|&stop| stop).await) } => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = done {
                 tracing::debug!("connection from {remote}: {e}");
             }
         });
     }
+    drop(listener);
+    let _ = stop.send(true);
+    drop(stopping);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), stop.closed()).await;
+    Ok(())
 }
 
 /// Answers a connection over the per-address cap with 429 (if the socket takes it at once) and

@@ -666,3 +666,38 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     assert_eq!(drain(&mut spec_rx).len(), 1);
     assert_eq!(drain(&mut p1_rx).len(), 1);
 }
+
+#[tokio::test]
+async fn shutdown_stops_accepting_and_closes_idle_connections() {
+    let limits = open_limits();
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        Arc::new(ManualClock::at(T0)),
+        false,
+        limits,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_on(listener, AppState::new(hub, limits), async {
+        let _ = stopped.await;
+    }));
+    // A keep-alive connection that has had its answer and now idles.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 512];
+    let n = idle.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(3), server)
+        .await
+        .expect("the server stops at once with only idle connections")
+        .unwrap()
+        .unwrap();
+    assert!(
+        TcpStream::connect(addr).await.is_err(),
+        "no longer listening"
+    );
+}
