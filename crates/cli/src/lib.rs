@@ -150,6 +150,15 @@ enum Command {
 /// `colosseum_server::Limits` and docs/server-api.md ("Limits").
 #[derive(clap::Args, Debug, Clone)]
 struct ServeLimits {
+    /// The largest request body, in bytes.
+    #[arg(long, default_value_t = 64 * 1024)]
+    body_bytes: usize,
+    /// The largest WebSocket message, in bytes (a larger one closes the connection).
+    #[arg(long, default_value_t = 16 * 1024)]
+    ws_message_bytes: usize,
+    /// Messages a second allowed on one WebSocket (burst: three times as many).
+    #[arg(long, default_value_t = 10.0)]
+    ws_rate: f64,
     /// The shortest time a timed control may give a decision, in ms.
     #[arg(long, default_value_t = 1_000)]
     min_decision_ms: u64,
@@ -169,7 +178,8 @@ struct ServeLimits {
     /// number of CPUs.
     #[arg(long)]
     bot_searches: Option<usize>,
-    /// How long a match nobody joined stays open, in seconds.
+    /// How long a match stays open while not both seats have joined (status `waiting`), in
+    /// seconds.
     #[arg(long, default_value_t = 86_400)]
     waiting_expiry_secs: u64,
     /// The most lobby entries one page may hold (`?limit=`).
@@ -203,6 +213,10 @@ impl ServeLimits {
     fn apply(&self, limits: colosseum_server::Limits) -> colosseum_server::Limits {
         use std::time::Duration;
         colosseum_server::Limits {
+            body_bytes: self.body_bytes,
+            ws_message_bytes: self.ws_message_bytes,
+            ws_per_second: self.ws_rate,
+            ws_burst: (self.ws_rate * 3.0).max(1.0),
             min_decision_ms: self.min_decision_ms,
             max_decision_ms: self.max_decision_secs.saturating_mul(1000),
             max_bank_ms: self.max_bank_secs.saturating_mul(1000),

@@ -55,7 +55,7 @@ pub struct Limits {
     pub bot_max_iters: u64,
     /// Bot searches that may run at once in the whole server; the others wait their turn.
     pub bot_searches: usize,
-    /// How long a match nobody joined (status `waiting`) stays open, in ms.
+    /// How long a match stays open while not both seats have joined (status `waiting`), in ms.
     pub waiting_expiry_ms: u64,
     /// The most lobby entries one `GET /api/matches` answers (`?limit=`).
     pub lobby_page_max: usize,
