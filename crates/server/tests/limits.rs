@@ -453,9 +453,20 @@ async fn a_connection_that_never_sends_headers_is_closed_after_the_header_timeou
             "no request was answered"
         );
     }
-    // A prompt request is answered as usual.
+    // A prompt request is answered as usual; the connection, kept alive, is closed once it has
+    // idled for the header timeout.
     let mut conn = TcpStream::connect(addr).await.unwrap();
-    assert!(health(&mut conn).await.starts_with("HTTP/1.1 200"));
+    conn.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
+        .await
+        .expect("an idle keep-alive connection is closed")
+        .unwrap();
+    assert!(String::from_utf8_lossy(&buf).starts_with("HTTP/1.1 200"));
+    assert!(started.elapsed() >= Duration::from_millis(200));
 }
 
 #[tokio::test]
@@ -489,6 +500,48 @@ async fn connections_beyond_the_per_address_cap_are_refused_while_others_are_ser
     assert!(answer.contains("\"ok\":true"), "{answer}");
     // Closing one frees a slot.
     drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect_from([127, 0, 0, 1], addr).await;
+    assert!(health(&mut again).await.starts_with("HTTP/1.1 200"));
+}
+
+#[tokio::test]
+async fn websockets_count_against_the_per_address_cap() {
+    let limits = Limits {
+        connections_per_ip: 2,
+        ..open_limits()
+    };
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        Arc::new(ManualClock::at(T0)),
+        false,
+        limits,
+    );
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_on(
+        listener,
+        AppState::new(hub, limits),
+        std::future::pending(),
+    ));
+    let url = format!("ws://{addr}/api/matches/{}/ws", created.id);
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        sockets.push(tokio_tungstenite::connect_async(&url).await.unwrap().0);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut over = connect_from([127, 0, 0, 1], addr).await;
+    let answer = health(&mut over).await;
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 429"),
+        "{answer}"
+    );
+    assert!(tokio_tungstenite::connect_async(&url).await.is_err());
+    drop(sockets.pop());
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut again = connect_from([127, 0, 0, 1], addr).await;
     assert!(health(&mut again).await.starts_with("HTTP/1.1 200"));
