@@ -28,7 +28,8 @@ fi
 
 tmp="$(mktemp -d)"
 out="$tmp/serve.out"
-"$bin" serve --addr 127.0.0.1:0 --db "$tmp/browser.db" >"$out" 2>"$tmp/serve.err" &
+# Every browser of the tests comes from 127.0.0.1: lift the per-address limits.
+"$bin" serve --addr 127.0.0.1:0 --db "$tmp/browser.db" --create-rate 1000 --max-connections-per-ip 1000 >"$out" 2>"$tmp/serve.err" &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true

@@ -168,6 +168,9 @@ enum Command {
         /// Levels come from RUST_LOG (default `info`).
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         log_format: LogFormat,
+        /// The server's limits (docs/server-api.md, "Limits").
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Run uniformly random playouts and print games per second.
     Bench {
@@ -183,6 +186,98 @@ enum Command {
         #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+}
+
+/// The limits of `colosseum serve` a hostile client could otherwise exhaust; see
+/// `colosseum_server::Limits` and docs/server-api.md ("Limits").
+#[derive(clap::Args, Debug, Clone)]
+struct ServeLimits {
+    /// The largest request body, in bytes.
+    #[arg(long, default_value_t = 64 * 1024)]
+    body_bytes: usize,
+    /// The largest WebSocket message, in bytes (a larger one closes the connection).
+    #[arg(long, default_value_t = 16 * 1024)]
+    ws_message_bytes: usize,
+    /// Messages a second allowed on one WebSocket (burst: three times as many).
+    #[arg(long, default_value_t = 10.0)]
+    ws_rate: f64,
+    /// The shortest time a timed control may give a decision, in ms.
+    #[arg(long, default_value_t = 1_000)]
+    min_decision_ms: u64,
+    /// The longest time a timed control may give a decision, in seconds.
+    #[arg(long, default_value_t = 86_400)]
+    max_decision_secs: u64,
+    /// The largest bank a timed control may give, in seconds.
+    #[arg(long, default_value_t = 86_400)]
+    max_bank_secs: u64,
+    /// The longest a server bot may think about one decision, in ms.
+    #[arg(long, default_value_t = colosseum_server::hub::MAX_BOT_MS)]
+    bot_max_ms: u64,
+    /// The most MCTS iterations a server bot may use for one decision.
+    #[arg(long, default_value_t = colosseum_server::hub::MAX_BOT_ITERS)]
+    bot_max_iters: u64,
+    /// Bot searches running at once in the whole server (the others queue); default: the
+    /// number of CPUs.
+    #[arg(long)]
+    bot_searches: Option<usize>,
+    /// How long a match stays open while not both seats have joined (status `waiting`), in
+    /// seconds.
+    #[arg(long, default_value_t = 86_400)]
+    waiting_expiry_secs: u64,
+    /// The most lobby entries one page may hold (`?limit=`).
+    #[arg(long, default_value_t = 200)]
+    lobby_page_max: usize,
+    /// Open connections (WebSockets included) allowed per client address.
+    #[arg(long, default_value_t = 32)]
+    max_connections_per_ip: usize,
+    /// Matches one address may create a minute (burst: twice as many).
+    #[arg(long, default_value_t = 10.0)]
+    create_rate: f64,
+    /// Seconds a connection has to send a request's headers (and an idle keep-alive
+    /// connection stays open).
+    #[arg(long, default_value_t = 15)]
+    header_timeout_secs: u64,
+    /// Seconds one HTTP request may take, body included.
+    #[arg(long, default_value_t = 30)]
+    request_timeout_secs: u64,
+    /// Seconds between the server's WebSocket pings.
+    #[arg(long, default_value_t = 20)]
+    ws_ping_secs: u64,
+    /// Seconds of silence after which a WebSocket is closed.
+    #[arg(long, default_value_t = 60)]
+    ws_idle_secs: u64,
+    /// Refused submissions logged per seat and decision (later ones are only counted).
+    #[arg(long, default_value_t = colosseum_server::DEFAULT_LOGGED_REFUSALS)]
+    logged_refusals: u32,
+}
+
+impl ServeLimits {
+    fn apply(&self, limits: colosseum_server::Limits) -> colosseum_server::Limits {
+        use std::time::Duration;
+        colosseum_server::Limits {
+            body_bytes: self.body_bytes,
+            ws_message_bytes: self.ws_message_bytes,
+            ws_per_second: self.ws_rate,
+            ws_burst: (self.ws_rate * 3.0).max(1.0),
+            min_decision_ms: self.min_decision_ms,
+            max_decision_ms: self.max_decision_secs.saturating_mul(1000),
+            max_bank_ms: self.max_bank_secs.saturating_mul(1000),
+            bot_max_ms: self.bot_max_ms,
+            bot_max_iters: self.bot_max_iters,
+            bot_searches: self.bot_searches.unwrap_or(limits.bot_searches).max(1),
+            waiting_expiry_ms: self.waiting_expiry_secs.saturating_mul(1000),
+            lobby_page_max: self.lobby_page_max.max(1),
+            connections_per_ip: self.max_connections_per_ip.max(1),
+            creates_per_minute: self.create_rate,
+            creates_burst: (self.create_rate * 2.0).max(1.0),
+            header_timeout: Duration::from_secs(self.header_timeout_secs.max(1)),
+            request_timeout: Duration::from_secs(self.request_timeout_secs.max(1)),
+            ws_ping_interval: Duration::from_secs(self.ws_ping_secs.max(1)),
+            ws_idle_timeout: Duration::from_secs(self.ws_idle_secs.max(1)),
+            logged_refusals: self.logged_refusals,
+            ..limits
+        }
+    }
 }
 
 /// Runs the command line `args` (the program name first), writing to `out`, and returns the exit
@@ -294,6 +389,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             http_rate,
             admin_token,
             log_format,
+            limits: serve_limits,
         } => {
             init_logging(log_format);
             let admin_token = admin_token.or_else(|| {
@@ -305,11 +401,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 Some(config) => colosseum_server::StoreChoice::Postgres(config),
                 None => colosseum_server::StoreChoice::Sqlite(db),
             };
-            let limits = colosseum_server::Limits {
+            let limits = serve_limits.apply(colosseum_server::Limits {
                 http_per_second: http_rate,
                 http_burst: (http_rate * 3.0).max(1.0),
                 ..colosseum_server::Limits::default()
-            };
+            });
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(colosseum_server::serve(addr, store, limits, admin_token))?;
             Ok(ExitCode::SUCCESS)

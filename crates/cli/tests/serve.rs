@@ -21,9 +21,14 @@ impl Drop for Server {
 }
 
 fn serve(db: &Path) -> Server {
+    serve_with(db, &[])
+}
+
+fn serve_with(db: &Path, flags: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -417,4 +422,74 @@ fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
     );
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The limit flags reach the server: a silent connection is closed after `--header-timeout-secs`,
+/// connections over `--max-connections-per-ip` are refused, a time control over
+/// `--max-decision-secs` is refused.
+#[test]
+fn the_limit_flags_take_effect() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    let dir = std::env::temp_dir().join(format!("colosseum-serve-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let server = serve_with(
+        &dir.join("limits.db"),
+        &[
+            "--header-timeout-secs",
+            "1",
+            "--max-connections-per-ip",
+            "2",
+            "--max-decision-secs",
+            "60",
+        ],
+    );
+    let addr = server.base.strip_prefix("http://").unwrap().to_string();
+    // Two silent connections are held; a third is refused.
+    let started = std::time::Instant::now();
+    let mut silent: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut third = TcpStream::connect(&addr).unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = third.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+    let mut answer = String::new();
+    let _ = third.read_to_string(&mut answer);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 429"),
+        "{answer}"
+    );
+    // The silent ones are closed after about a second.
+    for conn in &mut silent {
+        conn.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = Vec::new();
+        let _ = conn.read_to_end(&mut buf);
+        assert!(buf.is_empty(), "{}", String::from_utf8_lossy(&buf));
+    }
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(800) && waited < Duration::from_secs(4),
+        "closed after {waited:?}"
+    );
+    // Then the address is served again.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(get(&server.base, "/api/health", None)["ok"], true);
+    let (status, body) = post(
+        &server.base,
+        "/api/matches",
+        None,
+        &json!({"game": "goofspiel", "time": {"kind": "timed", "per_decision_ms": 61_000}}),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("1000 to 60000 ms (1 s to 60 s)"),
+        "{body}"
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

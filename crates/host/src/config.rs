@@ -245,7 +245,16 @@ pub struct MatchConfig {
     /// match means the sample bank; given for any other game or mode, the match is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trivia: Option<TriviaSettings>,
+    /// How many refused submissions of one seat are logged in one decision; later ones are
+    /// refused the same way but only counted, so a seat cannot grow the log without bound.
+    /// Absent (matches stored before the cap existed) logs every refusal. Part of the
+    /// configuration because the log depends on it: a match rebuilds with its own cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logged_refusals: Option<u32>,
 }
+
+/// The refusals logged per seat and decision in a new match ([`MatchConfig::logged_refusals`]).
+pub const DEFAULT_LOGGED_REFUSALS: u32 = 10;
 
 impl MatchConfig {
     /// A match of `game` with default options, seed 0, two humans and the game's time control.
@@ -260,6 +269,7 @@ impl MatchConfig {
             replay_on_draw: None,
             advantage: default_advantage(),
             trivia: None,
+            logged_refusals: Some(DEFAULT_LOGGED_REFUSALS),
         }
     }
 

@@ -74,7 +74,10 @@ mod log;
 mod matches;
 
 pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
-pub use config::{BankSource, Clocks, EmptyBank, MatchConfig, Player, TimeControl, TriviaSettings};
+pub use config::{
+    BankSource, Clocks, EmptyBank, MatchConfig, Player, TimeControl, TriviaSettings,
+    DEFAULT_LOGGED_REFUSALS,
+};
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
     races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,

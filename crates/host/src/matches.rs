@@ -170,6 +170,9 @@ pub struct Match {
     result: Option<MatchResult>,
     now: u64,
     trivia: Option<Trivia>,
+    /// Refused submissions per seat in the pending decision (only the first
+    /// `config.logged_refusals` are logged).
+    refused: [u32; 2],
 }
 
 impl fmt::Debug for Match {
@@ -261,6 +264,7 @@ impl Match {
             result: None,
             now: 0,
             trivia,
+            refused: [0, 0],
             config,
         };
         m.after_step(0);
@@ -315,7 +319,8 @@ impl Match {
     // ----- events -----
 
     /// `seat` submits `text` at `now`. The game checks it at once: refused, it is logged with the
-    /// reason and the seat's earlier submission stands; accepted, it replaces an unlocked earlier
+    /// reason (only the first [`MatchConfig::logged_refusals`] of a seat in one decision; later
+    /// ones are counted, see [`Match::refusals`]) and the seat's earlier submission stands; accepted, it replaces an unlocked earlier
     /// one. When every seat that must act has submitted, the decision is revealed.
     pub fn submit(&mut self, seat: Seat, text: &str, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
@@ -329,12 +334,16 @@ impl Match {
             Ok(c) => c,
             Err(e) => {
                 let reason = e.to_string();
-                self.log.push(LogEntry::Refused {
-                    at: now,
-                    seat,
-                    text: text.to_string(),
-                    reason: reason.clone(),
-                });
+                let count = &mut self.refused[seat.index()];
+                *count = count.saturating_add(1);
+                if self.config.logged_refusals.is_none_or(|cap| *count <= cap) {
+                    self.log.push(LogEntry::Refused {
+                        at: now,
+                        seat,
+                        text: text.to_string(),
+                        reason: reason.clone(),
+                    });
+                }
                 return Err(MatchError::Refused { reason });
             }
         };
@@ -514,6 +523,13 @@ impl Match {
     #[must_use]
     pub fn now(&self) -> u64 {
         self.now
+    }
+
+    /// How many submissions of `seat` were refused in the pending decision, logged or not. A
+    /// rebuilt match counts only the logged ones.
+    #[must_use]
+    pub fn refusals(&self, seat: Seat) -> u32 {
+        self.refused[seat.index()]
     }
 
     /// When the next deadline fires, if any: the transport calls [`Match::tick`] then.
@@ -845,6 +861,7 @@ impl Match {
     /// After a step: draw chance, then start the next decision or end the game.
     fn after_step(&mut self, now: u64) {
         self.pending = [None, None];
+        self.refused = [0, 0];
         self.clocks
             .iter_mut()
             .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));

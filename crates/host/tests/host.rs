@@ -107,6 +107,52 @@ fn a_refused_submission_gives_the_reason_and_the_seat_can_resubmit() {
 }
 
 #[test]
+fn only_the_first_refusals_of_a_decision_are_logged_and_the_match_still_rebuilds() {
+    let mut m = new("goofspiel");
+    let cap = m.config().logged_refusals.unwrap() as usize;
+    let before = m.log().len();
+    for i in 0..1_000u64 {
+        assert!(matches!(
+            m.submit(P1, "99", 1_000 + i),
+            Err(MatchError::Refused { .. })
+        ));
+    }
+    assert_eq!(m.refusals(P1), 1_000);
+    assert_eq!(m.log().len() - before, cap);
+    assert_eq!(
+        Match::rebuild(m.config().clone(), m.log()).unwrap(),
+        m,
+        "the unlogged refusals change nothing"
+    );
+    // The next decision logs its own first refusals again.
+    m.submit(P1, "1", 2_000).unwrap();
+    m.submit(P2, "1", 2_000).unwrap();
+    assert_eq!(m.refusals(P1), 0);
+    let before = m.log().len();
+    for i in 0..20 {
+        let _ = m.submit(P2, "99", 3_000 + i);
+    }
+    assert_eq!(m.log().len() - before, cap);
+    let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+    assert_eq!(rebuilt, m);
+    // A match stored before the cap (no `logged_refusals`) logs every refusal, as it did.
+    let mut old = Match::new(MatchConfig {
+        logged_refusals: None,
+        ..MatchConfig::new("goofspiel")
+    })
+    .unwrap();
+    let before = old.log().len();
+    for i in 0..30 {
+        let _ = old.submit(P1, "99", i);
+    }
+    assert_eq!(old.log().len() - before, 30);
+    assert_eq!(
+        Match::rebuild(old.config().clone(), old.log()).unwrap(),
+        old
+    );
+}
+
+#[test]
 fn resignation_ends_the_match() {
     let mut m = new("square-goofspiel");
     m.submit(P1, "3", 100).unwrap();

@@ -186,6 +186,11 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
             "127.0.0.1:0",
             "--http-rate",
             "1000000",
+            // Every client comes from this one address.
+            "--max-connections-per-ip",
+            "1000000",
+            "--create-rate",
+            "1000000",
             "--db",
         ])
         .arg(&db)

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -26,7 +26,8 @@ use crate::error::ApiError;
 use crate::hub::{Action, CreateMatch, Hub, Table};
 use crate::store::Store;
 
-/// Size and rate limits.
+/// Size, rate, time and resource limits: everything a hostile client could otherwise exhaust.
+/// Each has a `colosseum serve` flag; `docs/server-api.md` ("Limits") lists them.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// The largest request body, in bytes.
@@ -41,7 +42,48 @@ pub struct Limits {
     pub ws_per_second: f64,
     /// Messages a WebSocket connection may burst.
     pub ws_burst: f64,
+    /// The shortest time a timed control may give a decision (`per_decision_ms`, each
+    /// `per_kind_ms`), in ms.
+    pub min_decision_ms: u64,
+    /// The longest time a timed control may give a decision, in ms.
+    pub max_decision_ms: u64,
+    /// The largest bank a timed control may give, in ms.
+    pub max_bank_ms: u64,
+    /// The longest a server bot may think about one decision (`mcts:ms=N`), in ms.
+    pub bot_max_ms: u64,
+    /// The most iterations a server bot may use for one decision (`mcts:iters=N`).
+    pub bot_max_iters: u64,
+    /// Bot searches that may run at once in the whole server; the others wait their turn.
+    pub bot_searches: usize,
+    /// How long a match stays open while not both seats have joined (status `waiting`), in ms.
+    pub waiting_expiry_ms: u64,
+    /// The most lobby entries one `GET /api/matches` answers (`?limit=`).
+    pub lobby_page_max: usize,
+    /// Open TCP connections (WebSockets included) per client address.
+    pub connections_per_ip: usize,
+    /// Matches one client address may create a minute, sustained.
+    pub creates_per_minute: f64,
+    /// Matches one client address may create in a burst.
+    pub creates_burst: f64,
+    /// How long a connection may take to send a request's headers, and how long an idle
+    /// keep-alive connection stays open.
+    pub header_timeout: Duration,
+    /// How long one HTTP request (body included) may take before it is answered 408.
+    pub request_timeout: Duration,
+    /// How often the server pings a WebSocket.
+    pub ws_ping_interval: Duration,
+    /// A WebSocket silent (no message, no pong) this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// Refused submissions logged per seat and decision in a new match; later ones are only
+    /// counted (see `colosseum_host::MatchConfig::logged_refusals`).
+    pub logged_refusals: u32,
 }
+
+/// One day in ms: the longest decision time and bank a time control may ask for by default.
+pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// The lobby's page size when `?limit=` is not given.
+pub const LOBBY_PAGE: usize = 50;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -52,6 +94,22 @@ impl Default for Limits {
             http_burst: 60.0,
             ws_per_second: 10.0,
             ws_burst: 30.0,
+            min_decision_ms: 1_000,
+            max_decision_ms: DAY_MS,
+            max_bank_ms: DAY_MS,
+            bot_max_ms: 5_000,
+            bot_max_iters: 50_000,
+            bot_searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            waiting_expiry_ms: DAY_MS,
+            lobby_page_max: 200,
+            connections_per_ip: 32,
+            creates_per_minute: 10.0,
+            creates_burst: 20.0,
+            header_timeout: Duration::from_secs(15),
+            request_timeout: Duration::from_secs(30),
+            ws_ping_interval: Duration::from_secs(20),
+            ws_idle_timeout: Duration::from_secs(60),
+            logged_refusals: colosseum_host::DEFAULT_LOGGED_REFUSALS,
         }
     }
 }
@@ -95,6 +153,8 @@ pub struct AppState<S: Store> {
     buckets: Mutex<HashMap<String, Bucket>>,
     /// The token of the admin endpoints (`/api/admin/...`); `None` turns them off.
     admin_token: Option<String>,
+    /// Match creations per client address.
+    creates: Mutex<HashMap<String, Bucket>>,
 }
 
 impl<S: Store> AppState<S> {
@@ -111,32 +171,49 @@ impl<S: Store> AppState<S> {
             limits,
             buckets: Mutex::new(HashMap::new()),
             admin_token: admin_token.filter(|t| !t.is_empty()),
+            creates: Mutex::new(HashMap::new()),
         })
     }
 
     fn allow(&self, key: &str) -> bool {
-        let mut buckets = self
-            .buckets
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if buckets.len() > 100_000 {
-            // Forget clients that have been quiet long enough to be full again.
-            let full = self.limits.http_burst;
-            let rate = self.limits.http_per_second;
-            buckets.retain(|_, b| b.tokens + b.last.elapsed().as_secs_f64() * rate < full);
-        }
-        buckets
-            .entry(key.to_string())
-            .or_insert_with(|| Bucket::new(self.limits.http_burst))
-            .take(self.limits.http_per_second, self.limits.http_burst)
+        take_from(
+            &self.buckets,
+            key,
+            self.limits.http_per_second,
+            self.limits.http_burst,
+        )
     }
+
+    fn allow_create(&self, key: &str) -> bool {
+        take_from(
+            &self.creates,
+            key,
+            self.limits.creates_per_minute / 60.0,
+            self.limits.creates_burst,
+        )
+    }
+}
+
+/// Takes a token from `key`'s bucket in `buckets`.
+fn take_from(buckets: &Mutex<HashMap<String, Bucket>>, key: &str, rate: f64, full: f64) -> bool {
+    let mut buckets = buckets
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if buckets.len() > 100_000 {
+        // Forget clients that have been quiet long enough to be full again.
+        buckets.retain(|_, b| b.tokens + b.last.elapsed().as_secs_f64() * rate < full);
+    }
+    buckets
+        .entry(key.to_string())
+        .or_insert_with(|| Bucket::new(full))
+        .take(rate, full)
 }
 
 /// The router: the JSON API under `/api`, and whatever `pages` adds (the browser table).
 pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
     let body = state.limits.body_bytes;
     Router::new()
-        .route("/api/health", get(|| async { Json(json!({"ok": true})) }))
+        .route("/api/health", get(health::<S>))
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(game_page))
         .route("/api/matches", get(lobby::<S>).post(create::<S>))
@@ -172,6 +249,21 @@ async fn rate_limit<S: Store>(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
+    if req.method() == axum::http::Method::POST
+        && req.uri().path() == "/api/matches"
+        && !state.allow_create(&key)
+    {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!(
+                "too many new matches: at most {} a minute from one address (burst {}); \
+                 wait and retry",
+                state.limits.creates_per_minute, state.limits.creates_burst
+            ),
+        )
+        .into_response();
+    }
     if !state.allow(&key) {
         return ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -183,7 +275,23 @@ async fn rate_limit<S: Store>(
         )
         .into_response();
     }
-    next.run(req).await
+    let limit = state.limits.request_timeout;
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!(
+                "the request took longer than {} s (a body sent too slowly?)",
+                limit.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+async fn health<S: Store>(State(state): State<Arc<AppState<S>>>) -> Json<Value> {
+    Json(json!({"ok": true, "bots": state.hub.bot_load()}))
 }
 
 /// A JSON body whose rejections are JSON errors too.
@@ -284,8 +392,28 @@ async fn game_page(Path(game): Path<String>) -> Result<Json<Value>, ApiError> {
     })))
 }
 
-async fn lobby<S: Store>(State(state): State<Arc<AppState<S>>>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.hub.lobby().await?))
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LobbyQuery {
+    #[serde(default)]
+    offset: Option<usize>,
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+async fn lobby<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    query: Result<Query<LobbyQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query.map_err(|e| {
+        ApiError::bad_request(format!(
+            "{}; the lobby takes ?offset=N&limit=N (limit 1 to {})",
+            e.body_text(),
+            state.hub.limits().lobby_page_max
+        ))
+    })?;
+    let limit = q.limit.unwrap_or(LOBBY_PAGE);
+    Ok(Json(state.hub.lobby(q.offset.unwrap_or(0), limit).await?))
 }
 
 async fn create<S: Store>(
@@ -591,8 +719,12 @@ enum ClientMessage {
     },
 }
 
-/// Serves one WebSocket connection: the role's state now and after every change, and the
-/// seat's actions. Generic over the socket halves so tests can drive it with channels.
+/// Serves one WebSocket connection: the role's state now and after every change the role can
+/// see (a change that leaves its state as it was, `server_now` and `match.now` aside, sends
+/// nothing), and the
+/// seat's actions. Pings every `Limits::ws_ping_interval`; closes a connection silent for
+/// `Limits::ws_idle_timeout`. Generic over the socket halves so tests can drive it with
+/// channels.
 pub async fn serve_socket<S, W, R, E>(
     state: Arc<AppState<S>>,
     table: Arc<Table>,
@@ -607,18 +739,51 @@ pub async fn serve_socket<S, W, R, E>(
     let mut updates = Hub::<S>::subscribe(&table);
     updates.mark_changed();
     let mut bucket = Bucket::new(state.limits.ws_burst);
+    // The last state sent, without `server_now` and `match.now` (times that move with every
+    // event): a change this role cannot see sends nothing.
+    let mut last_sent: Option<Value> = None;
+    let mut ping = tokio::time::interval_at(
+        tokio::time::Instant::now() + state.limits.ws_ping_interval,
+        state.limits.ws_ping_interval,
+    );
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heard = tokio::time::Instant::now();
     loop {
+        let silent_until = heard + state.limits.ws_idle_timeout;
         tokio::select! {
             changed = updates.changed() => {
                 if changed.is_err() {
                     break;
                 }
-                let message = state.hub.state(&table, role).await;
+                let mut message = state.hub.state(&table, role).await;
+                let server_now = message.as_object_mut().and_then(|m| m.remove("server_now"));
+                let match_now = message["match"].as_object_mut().and_then(|m| m.remove("now"));
+                if last_sent.as_ref() == Some(&message) {
+                    continue;
+                }
+                let seen = message.clone();
+                if let Some(now) = server_now {
+                    message["server_now"] = now;
+                }
+                if let Some(now) = match_now {
+                    message["match"]["now"] = now;
+                }
                 if sink.send(Message::Text(message.to_string().into())).await.is_err() {
                     break;
                 }
+                last_sent = Some(seen);
+            }
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    break;
+                }
+            }
+            () = tokio::time::sleep_until(silent_until) => {
+                let _ = sink.send(Message::Close(None)).await;
+                break;
             }
             incoming = stream.next() => {
+                heard = tokio::time::Instant::now();
                 let reply = match incoming {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
                     Some(Ok(Message::Text(text))) => {

@@ -10,6 +10,7 @@
 //! bots think on Tokio's blocking pool, never on the async workers.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,17 +21,18 @@ use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::{watch, Notify};
+use tokio::sync::{watch, Notify, Semaphore};
 
+use crate::api::Limits;
 use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::store::{Quarantined, Store, StoreError, StoredMatch};
 
-/// The largest budget a server bot may be given (a bot name is chosen by whoever creates the
-/// match, so it must not be able to hold a core for minutes).
-pub const MAX_BOT_MS: u64 = 10_000;
-/// The largest iteration budget a server bot may be given.
-pub const MAX_BOT_ITERS: u64 = 200_000;
+/// The largest budget a server bot may be given by default (a bot name is chosen by whoever
+/// creates the match, so it must not be able to hold a core for minutes); `Limits::bot_max_ms`.
+pub const MAX_BOT_MS: u64 = 5_000;
+/// The largest iteration budget a server bot may be given by default; `Limits::bot_max_iters`.
+pub const MAX_BOT_ITERS: u64 = 50_000;
 /// The longest move or answer text accepted.
 pub const MAX_TEXT: usize = 2_000;
 /// The most legal moves sent with a state; beyond it a client types notation.
@@ -148,6 +150,11 @@ pub struct Hub<S: Store> {
     timers: bool,
     /// Matches set aside because they could not be rebuilt, with what a client is told.
     quarantine: Mutex<HashMap<String, (Quarantined, String)>>,
+    /// The limits the hub enforces: time controls, bots, waiting matches.
+    limits: Limits,
+    /// One permit per bot search allowed to run at once.
+    bot_gate: Arc<Semaphore>,
+    bots: BotCounters,
 }
 
 /// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
@@ -198,6 +205,43 @@ fn quarantined_error(id: &str, summary: &str) -> ApiError {
              at GET /api/admin/quarantine and can repair it"
         ),
     )
+}
+
+#[derive(Default)]
+struct BotCounters {
+    running: AtomicUsize,
+    queued: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+/// How busy the server's bots are (`GET /api/health` shows it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BotLoad {
+    /// Searches running now.
+    pub running: usize,
+    /// Searches waiting for a free slot.
+    pub queued: usize,
+    /// The most that ever ran at once since the server started.
+    pub peak: usize,
+    /// The most that may run at once (`Limits::bot_searches`).
+    pub max: usize,
+}
+
+/// Counts a running bot search while it lives.
+struct Running<'a>(&'a BotCounters);
+
+impl<'a> Running<'a> {
+    fn start(c: &'a BotCounters) -> Self {
+        let now = c.running.fetch_add(1, Ordering::SeqCst) + 1;
+        c.peak.fetch_max(now, Ordering::SeqCst);
+        Running(c)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -265,8 +309,20 @@ fn same_name(a: &str, b: &str) -> bool {
     a.to_lowercase() == b.to_lowercase()
 }
 
-/// Checks a bot name for the server: the levels, bounded budgets, never a program.
+/// Checks a bot name for the server with the default caps ([`MAX_BOT_MS`], [`MAX_BOT_ITERS`]):
+/// the levels, bounded budgets, never a program.
 pub fn check_bot_level(game: &str, level: &str) -> Result<BotSpec, ApiError> {
+    check_bot_level_within(game, level, MAX_BOT_MS, MAX_BOT_ITERS)
+}
+
+/// Checks a bot name for the server: the levels, budgets up to `max_ms` or `max_iters` a
+/// decision, never a program.
+pub fn check_bot_level_within(
+    game: &str,
+    level: &str,
+    max_ms: u64,
+    max_iters: u64,
+) -> Result<BotSpec, ApiError> {
     let spec: BotSpec = level
         .parse()
         .map_err(|e: bots::BotSpecError| ApiError::bad_request(e.to_string()))?;
@@ -275,14 +331,14 @@ pub fn check_bot_level(game: &str, level: &str) -> Result<BotSpec, ApiError> {
             "cmd: bots cannot run on the server; use random, heuristic or mcts:easy|medium|hard",
         )),
         BotSpec::Mcts(config) => match config.budget {
-            colosseum_ai::Budget::Time(d) if d.as_millis() > u128::from(MAX_BOT_MS) => {
+            colosseum_ai::Budget::Time(d) if d.as_millis() > u128::from(max_ms) => {
                 return Err(ApiError::bad_request(format!(
-                    "a server bot may think at most {MAX_BOT_MS} ms a decision"
+                    "a server bot may think at most {max_ms} ms a decision"
                 )))
             }
-            colosseum_ai::Budget::Iterations(n) if u64::from(n) > MAX_BOT_ITERS => {
+            colosseum_ai::Budget::Iterations(n) if u64::from(n) > max_iters => {
                 return Err(ApiError::bad_request(format!(
-                    "a server bot may use at most {MAX_BOT_ITERS} iterations a decision"
+                    "a server bot may use at most {max_iters} iterations a decision"
                 )))
             }
             _ => {}
@@ -293,17 +349,142 @@ pub fn check_bot_level(game: &str, level: &str) -> Result<BotSpec, ApiError> {
     Ok(spec)
 }
 
+/// Checks a time control against the limits: every decision's time within
+/// `min_decision_ms..=max_decision_ms`, the bank within `0..=max_bank_ms`, the bank step at most
+/// the bank.
+pub fn check_time_control(time: &TimeControl, limits: &Limits) -> Result<(), ApiError> {
+    let Some(c) = time.clocks() else {
+        return Ok(());
+    };
+    let (lo, hi) = (limits.min_decision_ms, limits.max_decision_ms);
+    let allowed = format!("{lo} to {hi} ms ({} to {})", human_ms(lo), human_ms(hi));
+    if !(lo..=hi).contains(&c.per_decision_ms) {
+        return Err(ApiError::bad_request(format!(
+            "time.per_decision_ms is {}; it must be {allowed}",
+            c.per_decision_ms
+        )));
+    }
+    for (kind, &ms) in &c.per_kind_ms {
+        if !(lo..=hi).contains(&ms) {
+            return Err(ApiError::bad_request(format!(
+                "time.per_kind_ms.{} is {ms}; it must be {allowed}",
+                truncate(kind, 40)
+            )));
+        }
+    }
+    if c.bank_ms > limits.max_bank_ms {
+        return Err(ApiError::bad_request(format!(
+            "time.bank_ms is {}; it must be 0 to {} ms ({})",
+            c.bank_ms,
+            limits.max_bank_ms,
+            human_ms(limits.max_bank_ms)
+        )));
+    }
+    if c.bank_step_ms > c.bank_ms {
+        return Err(ApiError::bad_request(format!(
+            "time.bank_step_ms is {}; it must be 0 (a continuous bank) to bank_ms ({})",
+            c.bank_step_ms, c.bank_ms
+        )));
+    }
+    Ok(())
+}
+
+/// `ms` for people: `24 h`, `90 s`, `250 ms`.
+fn human_ms(ms: u64) -> String {
+    if ms >= 3_600_000 && ms % 3_600_000 == 0 {
+        format!("{} h", ms / 3_600_000)
+    } else if ms >= 1_000 && ms % 1_000 == 0 {
+        format!("{} s", ms / 1_000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
 impl<S: Store> Hub<S> {
-    /// A hub over `store`, reading time from `clock`. Call [`Hub::resume`] next to bring back
-    /// unfinished matches.
+    /// A hub over `store`, reading time from `clock`, with the default [`Limits`]. Call
+    /// [`Hub::resume`] next to bring back unfinished matches.
     pub fn new(store: S, clock: Arc<dyn Clock>, timers: bool) -> Arc<Self> {
+        Self::with_limits(store, clock, timers, Limits::default())
+    }
+
+    /// A hub with `limits` (time controls, bot budgets and concurrency, waiting matches'
+    /// expiry, logged refusals).
+    pub fn with_limits(store: S, clock: Arc<dyn Clock>, timers: bool, limits: Limits) -> Arc<Self> {
         Arc::new(Hub {
             store,
             clock,
             tables: Mutex::new(HashMap::new()),
             timers,
             quarantine: Mutex::new(HashMap::new()),
+            limits,
+            bot_gate: Arc::new(Semaphore::new(limits.bot_searches.max(1))),
+            bots: BotCounters::default(),
         })
+    }
+
+    /// The limits the hub enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// How busy the bots are: searches running and queued, the peak, the cap.
+    pub fn bot_load(&self) -> BotLoad {
+        BotLoad {
+            running: self.bots.running.load(Ordering::SeqCst),
+            queued: self.bots.queued.load(Ordering::SeqCst),
+            peak: self.bots.peak.load(Ordering::SeqCst),
+            max: self.limits.bot_searches.max(1),
+        }
+    }
+
+    /// Checks a bot name against this server's caps (`Limits::bot_max_ms`, `bot_max_iters`).
+    pub fn check_bot(&self, game: &str, level: &str) -> Result<BotSpec, ApiError> {
+        check_bot_level_within(
+            game,
+            level,
+            self.limits.bot_max_ms,
+            self.limits.bot_max_iters,
+        )
+    }
+
+    /// Whether `meta` is a match nobody joined within `Limits::waiting_expiry_ms`.
+    fn expired(&self, meta: &StoredMatch) -> bool {
+        meta.started_at.is_none()
+            && !meta.finished()
+            && self.clock.now_ms().saturating_sub(meta.created_at) >= self.limits.waiting_expiry_ms
+    }
+
+    fn expired_error(&self) -> ApiError {
+        ApiError::new(
+            axum::http::StatusCode::GONE,
+            "expired",
+            format!(
+                "nobody joined this match within {}; it has expired: create a new one",
+                human_ms(self.limits.waiting_expiry_ms)
+            ),
+        )
+    }
+
+    /// Drops every waiting match that has expired from memory (its timer task ends); returns
+    /// how many. The lobby does it, and a running server every minute. Their rows stay in the
+    /// store, where they are recognized as expired (by `created_at`) when asked for.
+    pub async fn sweep_expired(&self) -> usize {
+        let mut gone = Vec::new();
+        for t in self.tables_now() {
+            let st = t.state.lock().await;
+            if self.expired(&st.meta) {
+                gone.push(t.clone());
+            }
+        }
+        let mut tables = self
+            .tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for t in &gone {
+            tables.remove(&t.id);
+            t.wake.notify_one();
+        }
+        gone.len()
     }
 
     /// The store.
@@ -359,6 +540,9 @@ impl<S: Store> Hub<S> {
                 }
                 Err(e) => return Err(ApiError::internal("loading a match", e)),
             };
+            if self.expired(&meta) {
+                continue;
+            }
             let table = match self.install(meta, &log).await {
                 Ok(table) => table,
                 Err(e) if e.code == "quarantined" => continue,
@@ -473,7 +657,7 @@ impl<S: Store> Hub<S> {
         for player in &mut seats {
             match player {
                 Player::Bot { level } => {
-                    check_bot_level(&req.game, level)?;
+                    self.check_bot(&req.game, level)?;
                 }
                 Player::Human { name: Some(n) } => *n = check_name(n)?,
                 Player::Human { name: None } => {}
@@ -485,6 +669,9 @@ impl<S: Store> Hub<S> {
                     "both seats are named `{b}`: names differ within a match (ignoring case)"
                 )));
             }
+        }
+        if let Some(time) = &req.time {
+            check_time_control(time, &self.limits)?;
         }
         if let Some(bot) = &req.race_bot {
             bot.check()
@@ -524,6 +711,7 @@ impl<S: Store> Hub<S> {
             seats: seats.clone(),
             time: req.time,
             replay_on_draw: req.replay_on_draw,
+            logged_refusals: Some(self.limits.logged_refusals),
             ..MatchConfig::new(&req.game)
         };
         // Refuse bad games, options and time controls before anything is stored.
@@ -582,13 +770,18 @@ impl<S: Store> Hub<S> {
                 truncate(id, 64)
             )));
         }
-        if let Some(t) = self
+        let known = self
             .tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(id)
-        {
-            return Ok(t.clone());
+            .cloned();
+        if let Some(t) = known {
+            if self.expired(&t.state.lock().await.meta) {
+                self.sweep_expired().await;
+                return Err(self.expired_error());
+            }
+            return Ok(t);
         }
         if let Some((_, summary)) = self
             .quarantine
@@ -612,6 +805,9 @@ impl<S: Store> Hub<S> {
         };
         if meta.finished() {
             return self.install(meta, &log).await;
+        }
+        if self.expired(&meta) {
+            return Err(self.expired_error());
         }
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
@@ -676,6 +872,9 @@ impl<S: Store> Hub<S> {
         let mut st = table.state.lock().await;
         if st.meta.finished() {
             return Err(ApiError::conflict("over", "the match is over"));
+        }
+        if self.expired(&st.meta) {
+            return Err(self.expired_error());
         }
         let action = match action {
             Action::Join(name) => Action::JoinSeeded {
@@ -915,9 +1114,31 @@ impl<S: Store> Hub<S> {
             let hub = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
+                // At most `Limits::bot_searches` searches run at once; the others queue here.
+                hub.bots.queued.fetch_add(1, Ordering::SeqCst);
+                let permit = hub.bot_gate.clone().acquire_owned().await;
+                hub.bots.queued.fetch_sub(1, Ordering::SeqCst);
+                let Ok(permit) = permit else {
+                    return;
+                };
+                let still = {
+                    let st = table.state.lock().await;
+                    (st.game.game_number(), st.game.record().steps.len()) == key
+                        && !st.meta.finished()
+                };
+                if !still {
+                    return;
+                }
                 let game = record.game.clone();
+                let (max_ms, max_iters) = (hub.limits.bot_max_ms, hub.limits.bot_max_iters);
+                let gauge = hub.clone();
                 let chosen = tokio::task::spawn_blocking(move || {
-                    let spec = check_bot_level(&game, &level).map_err(|e| e.message)?;
+                    // Declared first, dropped last: the slot is free only once the search no
+                    // longer counts as running.
+                    let _permit = permit;
+                    let _running = Running::start(&gauge.bots);
+                    let spec = check_bot_level_within(&game, &level, max_ms, max_iters)
+                        .map_err(|e| e.message)?;
                     let bots = bots::find(&game).map_err(|e| e.to_string())?;
                     let mut player = bots
                         .seat_player(&record.options, &spec, seed)
@@ -1014,12 +1235,14 @@ impl<S: Store> Hub<S> {
             loop {
                 let wait = {
                     let st = table.state.lock().await;
-                    if st.meta.finished() {
+                    if st.meta.finished() || hub.expired(&st.meta) {
                         return;
                     }
                     match (st.meta.started_at, st.game.next_deadline()) {
+                        // Saturating: a deadline near u64::MAX must mean "never", not wrap
+                        // around to "now" and tick in a loop.
                         (Some(start), Some(d)) => {
-                            Some((start + d).saturating_sub(hub.clock.now_ms()))
+                            Some(start.saturating_add(d).saturating_sub(hub.clock.now_ms()))
                         }
                         _ => None,
                     }
@@ -1110,13 +1333,17 @@ impl<S: Store> Hub<S> {
         table.version.subscribe()
     }
 
-    /// The lobby: open and live matches (newest first), then recent finished ones.
-    pub async fn lobby(self: &Arc<Self>) -> Result<Value, ApiError> {
+    /// The lobby: open and live matches (newest first), `limit` of them from `offset` on (the
+    /// limit is capped at `Limits::lobby_page_max`), then recent finished ones. `next` is the
+    /// path of the next page, or `null` on the last. Expired waiting matches leave it.
+    pub async fn lobby(self: &Arc<Self>, offset: usize, limit: usize) -> Result<Value, ApiError> {
+        self.sweep_expired().await;
+        let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
         let tables = self.tables_now();
         let mut open = Vec::new();
         for t in tables {
             let st = t.state.lock().await;
-            if !st.meta.finished() {
+            if !st.meta.finished() && !self.expired(&st.meta) {
                 open.push((st.meta.created_at, summary(&st.meta)));
             }
         }
@@ -1129,8 +1356,15 @@ impl<S: Store> Hub<S> {
             .recent_finished(50)
             .await
             .map_err(|e| ApiError::internal("listing matches", e))?;
+        let total = open.len();
+        let end = offset.saturating_add(limit).min(total);
+        let next = (end < total).then(|| format!("/api/matches?offset={end}&limit={limit}"));
         Ok(json!({
-            "matches": open.into_iter().map(|(_, s)| s).collect::<Vec<_>>(),
+            "matches": open.into_iter().skip(offset).take(limit).map(|(_, s)| s).collect::<Vec<_>>(),
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "next": next,
             "finished": finished.iter().map(summary).collect::<Vec<_>>(),
         }))
     }

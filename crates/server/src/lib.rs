@@ -6,7 +6,8 @@
 //! * [`store`]: SQLite (default, one file, WAL) or PostgreSQL behind one [`store::Store`] trait:
 //!   match metadata plus the host's append-only log, from which a match is rebuilt exactly.
 //! * [`api`]: the axum router (HTTP commands, a WebSocket of live views), size and rate limits,
-//!   JSON errors. Every response is built from the caller's view.
+//!   JSON errors. Every response is built from the caller's view. [`serve_on`] adds the
+//!   connection limits (per address, header timeout).
 //! * [`clock`]: wall time, injected.
 //! * [`pages`]: the browser table (lobby, table, replay, rules), assets embedded.
 //! * [`verify`]: checks a finished match's chance and bot moves against its seeds.
@@ -23,15 +24,24 @@ pub mod pages;
 pub mod store;
 pub mod verify;
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context as TaskContext, Poll};
 
 use anyhow::Context;
-use axum::serve::ListenerExt;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper::Request;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tower::Service;
 
 pub use api::{app, AppState, Limits};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use colosseum_host::DEFAULT_LOGGED_REFUSALS;
 pub use error::ApiError;
 pub use hub::Hub;
 pub use store::{AnyStore, PostgresStore, SqliteStore, Store};
@@ -80,7 +90,7 @@ pub async fn serve(
                 .context("connecting to PostgreSQL (--postgres)")?,
         ),
     };
-    let hub = Hub::new(store, Arc::new(SystemClock), true);
+    let hub = Hub::with_limits(store, Arc::new(SystemClock), true, limits);
     let resumed = hub
         .resume()
         .await
@@ -110,21 +120,199 @@ pub async fn serve(
             ids.len()
         );
     }
-    let router = app(AppState::with_admin(hub, limits, admin_token));
-    // Small messages must go out at once: without TCP_NODELAY a reveal can wait 40 ms for a
-    // delayed ACK (Nagle's algorithm).
-    let listener = listener.tap_io(|tcp| {
+    // Waiting matches nobody joined leave memory once they expire.
+    let sweeper = hub.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            sweeper.sweep_expired().await;
+        }
+    });
+    serve_on(
+        listener,
+        AppState::with_admin(hub, limits, admin_token),
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        },
+    )
+    .await
+}
+
+/// Serves the router of `state` on `listener` until `shutdown` resolves, with the connection
+/// limits of `state.limits`: at most `connections_per_ip` open connections (WebSockets
+/// included) per client address (a connection over it is answered 429 and closed), request
+/// headers within `header_timeout` (which also closes idle keep-alive connections), and
+/// `TCP_NODELAY` on every connection. At `shutdown` it stops accepting, lets the requests in
+/// flight finish (10 s at most) and returns.
+pub async fn serve_on<S: Store>(
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState<S>>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let limits = state.limits;
+    let router = app(state);
+    let open = Arc::new(Mutex::new(HashMap::<IpAddr, usize>::new()));
+    // Tells the connections to finish; each holds a receiver, so `closed()` says they are done.
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::pin!(shutdown);
+    loop {
+        let (tcp, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors, say: wait rather than spin.
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Some(slot) = Slot::take(&open, remote.ip(), limits.connections_per_ip) else {
+            refuse(&tcp, limits.connections_per_ip);
+            continue;
+        };
+        // Small messages must go out at once: without TCP_NODELAY a reveal can wait 40 ms for a
+        // delayed ACK (Nagle's algorithm).
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::warn!("TCP_NODELAY: {e}");
         }
-    });
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+        let io = TokioIo::new(Counted {
+            io: tcp,
+            _slot: slot,
+        });
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(remote));
+            let mut router = router.clone();
+            async move { router.call(req).await }
+        });
+        let header_timeout = limits.header_timeout;
+        let mut stopping = stopping.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let conn = builder.serve_connection(io, service).with_upgrades();
+            tokio::pin!(conn);
+            let done = tokio::select! {
+                done = conn.as_mut() => done,
+                () = async { drop(stopping.wait_for(|&stop| stop).await) } => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = done {
+                tracing::debug!("connection from {remote}: {e}");
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    drop(stopping);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), stop.closed()).await;
     Ok(())
+}
+
+/// Answers a connection over the per-address cap with 429 (if the socket takes it at once) and
+/// closes it.
+fn refuse(tcp: &tokio::net::TcpStream, cap: usize) {
+    let body = ApiError::new(
+        axum::http::StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("too many open connections: at most {cap} from one address; close some"),
+    )
+    .body()
+    .to_string();
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tcp.try_write(answer.as_bytes());
+}
+
+/// One open connection of a client address, counted until dropped.
+struct Slot {
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    ip: IpAddr,
+}
+
+impl Slot {
+    fn take(open: &Arc<Mutex<HashMap<IpAddr, usize>>>, ip: IpAddr, cap: usize) -> Option<Slot> {
+        let mut map = open.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = map.entry(ip).or_insert(0);
+        if *n >= cap {
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            open: open.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut map = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A connection that holds its [`Slot`] for as long as it lives, through an upgrade to a
+/// WebSocket too.
+struct Counted {
+    io: tokio::net::TcpStream,
+    _slot: Slot,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
 }

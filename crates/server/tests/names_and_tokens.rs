@@ -29,6 +29,8 @@ fn router() -> Router {
         Limits {
             http_per_second: 1e9,
             http_burst: 1e9,
+            creates_per_minute: 1e9,
+            creates_burst: 1e9,
             ..Limits::default()
         },
     ))

@@ -31,6 +31,8 @@ pub fn server() -> Server {
             Limits {
                 http_per_second: 1e9,
                 http_burst: 1e9,
+                creates_per_minute: 1e9,
+                creates_burst: 1e9,
                 ..Limits::default()
             },
         )),

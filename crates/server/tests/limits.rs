@@ -1,0 +1,756 @@
+//! The limits a hostile client cannot exhaust (docs/server-api.md, "Limits"), each hit through
+//! the real router, the real accept loop (`serve_on`) or `serve_socket`.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ws::Message;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use colosseum_engine::{Seat, Viewer};
+use colosseum_server::api::serve_socket;
+use colosseum_server::hub::{Action, CreateMatch};
+use colosseum_server::{app, serve_on, AppState, Hub, Limits, ManualClock, SqliteStore};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tower::ServiceExt;
+
+const T0: u64 = 1_700_000_000_000;
+
+fn open_limits() -> Limits {
+    Limits {
+        http_per_second: 1e9,
+        http_burst: 1e9,
+        creates_per_minute: 1e9,
+        creates_burst: 1e9,
+        ..Limits::default()
+    }
+}
+
+struct Server {
+    router: Router,
+    hub: Arc<Hub<SqliteStore>>,
+    clock: Arc<ManualClock>,
+}
+
+fn server_with(limits: Limits, timers: bool) -> Server {
+    let clock = Arc::new(ManualClock::at(T0));
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        clock.clone(),
+        timers,
+        limits,
+    );
+    Server {
+        router: app(AppState::new(hub.clone(), limits)),
+        hub,
+        clock,
+    }
+}
+
+impl Server {
+    async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let req = Request::builder().method(method).uri(uri);
+        let req = match body {
+            Some(b) => req
+                .header("content-type", "application/json")
+                .body(Body::from(b.to_string()))
+                .unwrap(),
+            None => req.body(Body::empty()).unwrap(),
+        };
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    async fn create(&self, body: Value) -> Value {
+        let (status, created) = self.call("POST", "/api/matches", Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        created
+    }
+}
+
+fn error_code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or_default()
+}
+
+fn error_message(v: &Value) -> &str {
+    v["error"]["message"].as_str().unwrap_or_default()
+}
+
+// ----- 1. time controls -----
+
+#[tokio::test]
+async fn time_controls_outside_the_bounds_are_refused_with_what_is_allowed() {
+    let s = server_with(open_limits(), false);
+    let timed = |clocks: Value| {
+        let mut t = json!({"kind": "timed"});
+        t.as_object_mut()
+            .unwrap()
+            .extend(clocks.as_object().unwrap().clone());
+        json!({"game": "goofspiel", "time": t})
+    };
+    for (clocks, says) in [
+        (
+            json!({"per_decision_ms": u64::MAX}),
+            "per_decision_ms is 18446744073709551615; it must be 1000 to 86400000 ms (1 s to 24 h)",
+        ),
+        (json!({"per_decision_ms": 999}), "1000 to 86400000 ms"),
+        (
+            json!({"per_decision_ms": 1000, "per_kind_ms": {"bid": 86_400_001u64}}),
+            "per_kind_ms.bid",
+        ),
+        (
+            json!({"per_decision_ms": 1000, "bank_ms": 86_400_001u64}),
+            "bank_ms is 86400001; it must be 0 to 86400000 ms (24 h)",
+        ),
+        (
+            json!({"per_decision_ms": 1000, "bank_ms": 5000, "bank_step_ms": 6000}),
+            "bank_step_ms is 6000; it must be 0 (a continuous bank) to bank_ms (5000)",
+        ),
+    ] {
+        let (status, body) = s
+            .call("POST", "/api/matches", Some(timed(clocks.clone())))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{clocks}: {body}");
+        assert_eq!(error_code(&body), "bad_request");
+        assert!(error_message(&body).contains(says), "{clocks}: {body}");
+    }
+    // The bounds themselves are allowed.
+    s.create(timed(json!({"per_decision_ms": 1000, "bank_ms": 0})))
+        .await;
+    s.create(timed(
+        json!({"per_decision_ms": 86_400_000u64, "bank_ms": 86_400_000u64, "bank_step_ms": 86_400_000u64}),
+    ))
+    .await;
+    s.create(json!({"game": "goofspiel", "time": {"kind": "untimed"}}))
+        .await;
+}
+
+/// A deadline near `u64::MAX` (possible only when a server allows it) means "never": the timer
+/// used to add it to the start time with wrapping and tick in a loop.
+#[tokio::test]
+async fn a_huge_deadline_never_makes_the_timer_spin() {
+    let s = server_with(
+        Limits {
+            max_decision_ms: u64::MAX,
+            ..open_limits()
+        },
+        true,
+    );
+    let created = s
+        .create(json!({
+            "game": "goofspiel",
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "time": {"kind": "timed", "per_decision_ms": u64::MAX},
+        }))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let table = s.hub.table(id).await.unwrap();
+    for seat in Seat::BOTH {
+        s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
+    }
+    let (_, state) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(state["status"], "live");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut rx = Hub::<SqliteStore>::subscribe(&table);
+    rx.borrow_and_update();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !rx.has_changed().unwrap(),
+        "the table changed on its own: the timer ticks"
+    );
+}
+
+// ----- 2. bots -----
+
+#[tokio::test]
+async fn bot_budgets_are_capped_and_searches_queue_behind_the_server_wide_cap() {
+    let s = server_with(
+        Limits {
+            bot_searches: 1,
+            ..open_limits()
+        },
+        false,
+    );
+    for level in ["mcts:iters=50001", "mcts:ms=5001"] {
+        let (status, body) = s
+            .call(
+                "POST",
+                "/api/matches",
+                Some(json!({"game": "goofspiel", "seats": [{"kind": "bot", "level": level}, {"kind": "human"}]})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{level}: {body}");
+        assert!(
+            error_message(&body).contains("at most 50000 iterations")
+                || error_message(&body).contains("at most 5000 ms"),
+            "{body}"
+        );
+    }
+    // Two bot-against-bot matches: four searches want to run at every decision.
+    let bots = json!([{"kind": "bot", "level": "mcts:iters=200"}, {"kind": "bot", "level": "mcts:iters=200"}]);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let created = s
+            .create(json!({
+                "game": "goofspiel",
+                "options": {"cards": "5"},
+                "seats": bots,
+                "time": {"kind": "untimed"},
+            }))
+            .await;
+        ids.push(created["id"].as_str().unwrap().to_string());
+    }
+    let mut queued_seen = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let (_, health) = s.call("GET", "/api/health", None).await;
+        assert_eq!(health["ok"], true);
+        assert!(health["bots"]["running"].as_u64().unwrap() <= 1, "{health}");
+        assert_eq!(health["bots"]["max"], 1);
+        queued_seen = queued_seen.max(health["bots"]["queued"].as_u64().unwrap());
+        let mut done = 0;
+        for id in &ids {
+            let (_, state) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+            if state["status"] == "finished" {
+                done += 1;
+            }
+        }
+        if done == ids.len() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bot matches did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let load = s.hub.bot_load();
+    assert_eq!(load.peak, 1, "{load:?}");
+    assert_eq!(load.running, 0);
+    assert!(queued_seen >= 1, "searches queued behind the cap");
+}
+
+// ----- 3. waiting matches and the lobby -----
+
+#[tokio::test]
+async fn waiting_matches_expire_and_the_lobby_pages() {
+    let s = server_with(
+        Limits {
+            lobby_page_max: 3,
+            ..open_limits()
+        },
+        false,
+    );
+    let mut waiting = Vec::new();
+    for _ in 0..4 {
+        let created = s.create(json!({"game": "goofspiel"})).await;
+        waiting.push(created["id"].as_str().unwrap().to_string());
+        s.clock.advance(1_000);
+    }
+    // One match is live: both seats joined.
+    let live = s
+        .create(json!({"game": "goofspiel", "time": {"kind": "untimed"}}))
+        .await;
+    let live_id = live["id"].as_str().unwrap().to_string();
+    let table = s.hub.table(&live_id).await.unwrap();
+    for seat in Seat::BOTH {
+        s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
+    }
+
+    // Pages of two, newest first; `next` says where the next page is.
+    let (status, page) = s.call("GET", "/api/matches?limit=2", None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["matches"].as_array().unwrap().len(), 2);
+    assert_eq!(page["total"], 5);
+    assert_eq!(page["matches"][0]["id"], live_id.as_str());
+    assert_eq!(page["next"], "/api/matches?offset=2&limit=2");
+    let mut seen: Vec<String> = Vec::new();
+    let mut next = Some("/api/matches?limit=2".to_string());
+    while let Some(uri) = next {
+        let (_, page) = s.call("GET", &uri, None).await;
+        for m in page["matches"].as_array().unwrap() {
+            seen.push(m["id"].as_str().unwrap().to_string());
+        }
+        next = page["next"].as_str().map(str::to_string);
+    }
+    assert_eq!(seen.len(), 5);
+    // A limit over the server's maximum is capped; a bad one is refused.
+    let (_, page) = s.call("GET", "/api/matches?limit=1000", None).await;
+    assert_eq!(page["limit"], 3);
+    assert_eq!(page["matches"].as_array().unwrap().len(), 3);
+    let (status, body) = s.call("GET", "/api/matches?limit=lots", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // A day later nobody has joined the waiting ones: they are gone.
+    s.clock.advance(24 * 3600 * 1000);
+    let (_, page) = s.call("GET", "/api/matches", None).await;
+    let ids: Vec<&str> = page["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![live_id.as_str()], "{page}");
+    assert_eq!(page["next"], Value::Null);
+    for id in &waiting {
+        let (status, body) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+        assert_eq!(status, StatusCode::GONE, "{body}");
+        assert_eq!(error_code(&body), "expired");
+        assert!(error_message(&body).contains("24 h"), "{body}");
+        let (status, body) = s
+            .call("POST", &format!("/api/matches/{id}/join"), None)
+            .await;
+        assert_eq!(status, StatusCode::GONE, "{body}");
+    }
+    let (status, _) = s
+        .call("GET", &format!("/api/matches/{live_id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_waiting_match_expires_for_a_restarted_server_too() {
+    let dir = std::env::temp_dir().join(format!("colosseum-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("expiry.db");
+    let _ = std::fs::remove_file(&db);
+    let clock = Arc::new(ManualClock::at(T0));
+    let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    drop(hub);
+    clock.advance(24 * 3600 * 1000);
+    let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
+    assert_eq!(hub.resume().await.unwrap(), 0);
+    let err = hub.table(&created.id).await.err().unwrap();
+    assert_eq!(err.code, "expired");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ----- 4. per address -----
+
+#[tokio::test]
+async fn match_creation_is_limited_per_address() {
+    let s = server_with(
+        Limits {
+            creates_per_minute: 10.0,
+            creates_burst: 3.0,
+            http_per_second: 1e9,
+            http_burst: 1e9,
+            ..Limits::default()
+        },
+        false,
+    );
+    for _ in 0..3 {
+        s.create(json!({"game": "goofspiel"})).await;
+    }
+    let (status, body) = s
+        .call("POST", "/api/matches", Some(json!({"game": "goofspiel"})))
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(error_code(&body), "rate_limited");
+    assert!(
+        error_message(&body).contains("at most 10 a minute"),
+        "{body}"
+    );
+    // Other requests are not affected.
+    let (status, _) = s.call("GET", "/api/matches", None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_request_whose_body_never_ends_is_answered_408() {
+    let s = server_with(
+        Limits {
+            request_timeout: Duration::from_millis(200),
+            ..open_limits()
+        },
+        false,
+    );
+    let never = futures_util::stream::pending::<Result<Vec<u8>, std::io::Error>>();
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/matches")
+        .header("content-type", "application/json")
+        .body(Body::from_stream(never))
+        .unwrap();
+    let res = tokio::time::timeout(Duration::from_secs(5), s.router.clone().oneshot(req))
+        .await
+        .expect("answered")
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::REQUEST_TIMEOUT);
+}
+
+/// A real server on loopback with `limits`.
+async fn real_server(limits: Limits) -> SocketAddr {
+    let clock = Arc::new(ManualClock::at(T0));
+    let hub = Hub::with_limits(SqliteStore::in_memory().unwrap(), clock, false, limits);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_on(
+        listener,
+        AppState::new(hub, limits),
+        std::future::pending(),
+    ));
+    addr
+}
+
+/// A connection to `addr` from the loopback address `from` (127.0.0.1, 127.0.0.2, ...).
+async fn connect_from(from: [u8; 4], addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket
+        .bind(SocketAddr::from((from, 0)))
+        .expect("loopback addresses other than 127.0.0.1 can be bound (Linux)");
+    socket.connect(addr).await.unwrap()
+}
+
+/// Sends `GET /api/health` and reads the answer to the end (`Connection: close`); the empty
+/// string if the server closed or reset the connection first.
+async fn health(conn: &mut TcpStream) -> String {
+    let _ = conn
+        .write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        .await;
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
+        .await
+        .expect("the server answers or closes");
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+#[tokio::test]
+async fn a_connection_that_never_sends_headers_is_closed_after_the_header_timeout() {
+    let addr = real_server(Limits {
+        header_timeout: Duration::from_millis(300),
+        ..open_limits()
+    })
+    .await;
+    for partial in [&b""[..], b"GET /api/health HTTP/1.1\r\nhost: x\r\n"] {
+        let mut conn = TcpStream::connect(addr).await.unwrap();
+        conn.write_all(partial).await.unwrap();
+        let started = std::time::Instant::now();
+        let mut buf = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
+            .await
+            .expect("the server closes a silent connection");
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(200) && waited < Duration::from_secs(3),
+            "closed after {waited:?}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&buf).contains("200 OK"),
+            "no request was answered"
+        );
+    }
+    // A prompt request is answered as usual; the connection, kept alive, is closed once it has
+    // idled for the header timeout.
+    let mut conn = TcpStream::connect(addr).await.unwrap();
+    conn.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
+        .await
+        .expect("an idle keep-alive connection is closed")
+        .unwrap();
+    assert!(String::from_utf8_lossy(&buf).starts_with("HTTP/1.1 200"));
+    assert!(started.elapsed() >= Duration::from_millis(200));
+}
+
+#[tokio::test]
+async fn connections_beyond_the_per_address_cap_are_refused_while_others_are_served() {
+    let addr = real_server(Limits {
+        connections_per_ip: 3,
+        ..open_limits()
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect_from([127, 0, 0, 1], addr).await);
+    }
+    // Give the server time to accept them all.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for _ in 0..5 {
+        let mut over = connect_from([127, 0, 0, 1], addr).await;
+        let answer = health(&mut over).await;
+        assert!(
+            answer.is_empty() || answer.starts_with("HTTP/1.1 429"),
+            "{answer}"
+        );
+        if !answer.is_empty() {
+            assert!(answer.contains("at most 3 from one address"), "{answer}");
+        }
+    }
+    // Another address is served.
+    let mut other = connect_from([127, 0, 0, 2], addr).await;
+    let answer = health(&mut other).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"ok\":true"), "{answer}");
+    // Closing one frees a slot.
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect_from([127, 0, 0, 1], addr).await;
+    assert!(health(&mut again).await.starts_with("HTTP/1.1 200"));
+}
+
+#[tokio::test]
+async fn websockets_count_against_the_per_address_cap() {
+    let limits = Limits {
+        connections_per_ip: 2,
+        ..open_limits()
+    };
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        Arc::new(ManualClock::at(T0)),
+        false,
+        limits,
+    );
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_on(
+        listener,
+        AppState::new(hub, limits),
+        std::future::pending(),
+    ));
+    let url = format!("ws://{addr}/api/matches/{}/ws", created.id);
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        sockets.push(tokio_tungstenite::connect_async(&url).await.unwrap().0);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut over = connect_from([127, 0, 0, 1], addr).await;
+    let answer = health(&mut over).await;
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 429"),
+        "{answer}"
+    );
+    assert!(tokio_tungstenite::connect_async(&url).await.is_err());
+    drop(sockets.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect_from([127, 0, 0, 1], addr).await;
+    assert!(health(&mut again).await.starts_with("HTTP/1.1 200"));
+}
+
+// ----- 4. WebSocket pings, 6. pushes -----
+
+type Client = (
+    UnboundedSender<Message>,
+    UnboundedReceiver<Message>,
+    tokio::task::JoinHandle<()>,
+);
+
+/// `serve_socket` for `role` over channels.
+fn socket(
+    state: &Arc<AppState<SqliteStore>>,
+    table: &Arc<colosseum_server::hub::Table>,
+    role: Viewer,
+) -> Client {
+    let (to_client, from_server) = unbounded_channel::<Message>();
+    let (to_server, from_client) = unbounded_channel::<Message>();
+    let sink = Box::pin(futures_util::sink::unfold(
+        to_client,
+        |tx, msg: Message| async move {
+            tx.send(msg).map_err(|_| "closed")?;
+            Ok::<_, &str>(tx)
+        },
+    ));
+    let stream = Box::pin(futures_util::stream::unfold(
+        from_client,
+        |mut rx| async move { rx.recv().await.map(|m| (Ok::<_, std::io::Error>(m), rx)) },
+    ));
+    let task = tokio::spawn(serve_socket(
+        state.clone(),
+        table.clone(),
+        role,
+        sink,
+        stream,
+    ));
+    (to_server, from_server, task)
+}
+
+/// Every text message received so far.
+fn drain(rx: &mut UnboundedReceiver<Message>) -> Vec<Value> {
+    let mut out = Vec::new();
+    while let Ok(m) = rx.try_recv() {
+        if let Message::Text(t) = m {
+            out.push(serde_json::from_str(&t).unwrap());
+        }
+    }
+    out
+}
+
+async fn match_with_both_joined(
+    limits: Limits,
+) -> (
+    Arc<ManualClock>,
+    Arc<Hub<SqliteStore>>,
+    Arc<AppState<SqliteStore>>,
+    Arc<colosseum_server::hub::Table>,
+) {
+    let clock = Arc::new(ManualClock::at(T0));
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        clock.clone(),
+        false,
+        limits,
+    );
+    let state = AppState::new(hub.clone(), limits);
+    let created = hub
+        .create(
+            serde_json::from_value::<CreateMatch>(
+                json!({"game": "goofspiel", "options": {"cards": "5"}}),
+            )
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let table = hub.table(&created.id).await.unwrap();
+    for seat in Seat::BOTH {
+        hub.act(&table, seat, Action::Join(None)).await.unwrap();
+    }
+    (clock, hub, state, table)
+}
+
+#[tokio::test]
+async fn the_server_pings_and_closes_a_silent_websocket() {
+    let limits = Limits {
+        ws_ping_interval: Duration::from_millis(50),
+        ws_idle_timeout: Duration::from_millis(400),
+        ..open_limits()
+    };
+    let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
+    let (to_server, mut from_server, task) = socket(&state, &table, Viewer::Spectator);
+    // A client that answers pings stays connected.
+    for _ in 0..12 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        while let Ok(m) = from_server.try_recv() {
+            if let Message::Ping(p) = m {
+                to_server.send(Message::Pong(p)).unwrap();
+            }
+        }
+    }
+    assert!(!task.is_finished(), "a client answering pings is kept");
+    // Silent, it is closed.
+    let started = std::time::Instant::now();
+    tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("a silent socket is closed")
+        .unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    let mut pings = 0;
+    let mut closed = false;
+    while let Ok(m) = from_server.try_recv() {
+        match m {
+            Message::Ping(_) => pings += 1,
+            Message::Close(_) => closed = true,
+            _ => {}
+        }
+    }
+    assert!(pings >= 3, "{pings} pings while silent");
+    assert!(closed, "the server says goodbye");
+}
+
+#[tokio::test]
+async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
+    let (clock, hub, state, table) = match_with_both_joined(open_limits()).await;
+    let (_p1_tx, mut p1_rx, _p1) = socket(&state, &table, Viewer::Seat(Seat::P1));
+    let (_p2_tx, mut p2_rx, _p2) = socket(&state, &table, Viewer::Seat(Seat::P2));
+    let (_s_tx, mut spec_rx, _s) = socket(&state, &table, Viewer::Spectator);
+    let settle = || tokio::time::sleep(Duration::from_millis(50));
+    settle().await;
+    assert_eq!(drain(&mut p2_rx).len(), 1, "the state at once");
+    assert_eq!(drain(&mut spec_rx).len(), 1);
+    drain(&mut p1_rx);
+
+    clock.advance(1_000);
+    hub.act(&table, Seat::P1, Action::Submit("1".into()))
+        .await
+        .unwrap();
+    settle().await;
+    let seen = drain(&mut p2_rx);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0]["match"]["seats"]["p1"]["submitted"], true);
+    assert_eq!(drain(&mut spec_rx).len(), 1);
+    assert_eq!(drain(&mut p1_rx).len(), 1);
+
+    // p1 changes its move, later: p1 sees it, p2 and the spectator get nothing.
+    for (i, mv) in ["2", "3", "2"].iter().enumerate() {
+        clock.advance(1_000);
+        hub.act(&table, Seat::P1, Action::Submit((*mv).into()))
+            .await
+            .unwrap();
+        settle().await;
+        let mine = drain(&mut p1_rx);
+        assert_eq!(mine.len(), 1, "{i}: {mine:?}");
+        assert_eq!(mine[0]["match"]["seats"]["p1"]["submission"], *mv);
+        assert_eq!(drain(&mut p2_rx), Vec::<Value>::new(), "{i}");
+        assert_eq!(drain(&mut spec_rx), Vec::<Value>::new(), "{i}");
+    }
+    // A refused move changes nothing anybody sees.
+    assert!(hub
+        .act(&table, Seat::P1, Action::Submit("99".into()))
+        .await
+        .is_err());
+    settle().await;
+    assert!(drain(&mut p1_rx).is_empty());
+    assert!(drain(&mut p2_rx).is_empty());
+    // The reveal is seen by all.
+    hub.act(&table, Seat::P2, Action::Submit("1".into()))
+        .await
+        .unwrap();
+    settle().await;
+    assert_eq!(drain(&mut p2_rx).len(), 1);
+    assert_eq!(drain(&mut spec_rx).len(), 1);
+    assert_eq!(drain(&mut p1_rx).len(), 1);
+}
+
+#[tokio::test]
+async fn shutdown_stops_accepting_and_closes_idle_connections() {
+    let limits = open_limits();
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        Arc::new(ManualClock::at(T0)),
+        false,
+        limits,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_on(listener, AppState::new(hub, limits), async {
+        let _ = stopped.await;
+    }));
+    // A keep-alive connection that has had its answer and now idles.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 512];
+    let n = idle.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(3), server)
+        .await
+        .expect("the server stops at once with only idle connections")
+        .unwrap()
+        .unwrap();
+    assert!(
+        TcpStream::connect(addr).await.is_err(),
+        "no longer listening"
+    );
+}
