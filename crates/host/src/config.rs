@@ -245,6 +245,13 @@ pub struct MatchConfig {
     /// match means the sample bank; given for any other game or mode, the match is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trivia: Option<TriviaSettings>,
+    /// Sealed submissions (commit, then open): in a simultaneous decision each seat first sends
+    /// the SHA-256 of its move and a nonce ([`crate::Match::commit`]), and only once both have
+    /// committed sends the move and nonce ([`crate::Match::open`]), so the host holds no move
+    /// before both are bound to theirs. Sequential decisions are ordinary submissions. Absent in
+    /// stored configurations means `false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
 }
 
 impl MatchConfig {
@@ -260,6 +267,7 @@ impl MatchConfig {
             replay_on_draw: None,
             advantage: default_advantage(),
             trivia: None,
+            sealed: false,
         }
     }
 
