@@ -135,6 +135,8 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/join", post(join::<S>))
         .route("/api/matches/{id}/submit", post(submit::<S>))
         .route("/api/matches/{id}/lock", post(lock::<S>))
+        .route("/api/matches/{id}/commit", post(commit::<S>))
+        .route("/api/matches/{id}/open", post(open::<S>))
         .route("/api/matches/{id}/resign", post(resign::<S>))
         .route("/api/matches/{id}/answer", post(answer::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
@@ -350,6 +352,50 @@ async fn lock<S: Store>(
     act_and_answer(&state, &id, &headers, Action::Lock).await
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommitBody {
+    hash: String,
+    // decision: checked by act
+    #[serde(default)]
+    #[allow(dead_code)]
+    decision: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenBody {
+    #[serde(rename = "move")]
+    text: String,
+    nonce: String,
+    // decision: checked by act
+    #[serde(default)]
+    #[allow(dead_code)]
+    decision: Option<u64>,
+}
+
+async fn commit<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<CommitBody>,
+) -> Result<Json<Value>, ApiError> {
+    act_and_answer(&state, &id, &headers, Action::Commit(body.hash)).await
+}
+
+async fn open<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<OpenBody>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::Open {
+        text: body.text,
+        nonce: body.nonce,
+    };
+    act_and_answer(&state, &id, &headers, action).await
+}
+
 async fn resign<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
@@ -445,6 +491,22 @@ enum ClientMessage {
         text: String,
     },
     Lock,
+    Commit {
+        hash: String,
+        // decision: checked by act
+        #[serde(default)]
+        #[allow(dead_code)]
+        decision: Option<u64>,
+    },
+    Open {
+        #[serde(rename = "move")]
+        text: String,
+        nonce: String,
+        // decision: checked by act
+        #[serde(default)]
+        #[allow(dead_code)]
+        decision: Option<u64>,
+    },
     Resign,
     Answer {
         text: String,
@@ -535,7 +597,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -546,6 +608,8 @@ async fn handle_message<S: Store>(
         ClientMessage::Join { name } => (Action::Join(name), "join"),
         ClientMessage::Submit { text } => (Action::Submit(text), "submit"),
         ClientMessage::Lock => (Action::Lock, "lock"),
+        ClientMessage::Commit { hash, .. } => (Action::Commit(hash), "commit"),
+        ClientMessage::Open { text, nonce, .. } => (Action::Open { text, nonce }, "open"),
         ClientMessage::Resign => (Action::Resign, "resign"),
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer"),
     };

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use colosseum_ai::registry::{self as bots, BotSpec};
 use colosseum_engine::{RawOptions, Seat, Viewer};
-use colosseum_host::{Match, MatchConfig, MatchError, Player, TimeControl};
+use colosseum_host::{Match, MatchConfig, MatchError, Player, SealedPhase, TimeControl};
 use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
@@ -57,7 +57,14 @@ struct TableState {
     bot_busy: [Option<(usize, usize)>; 2],
     /// The race (its `opened_at`, the seat's lockout end) a bot is answering, per seat.
     race_busy: [Option<(u64, u64)>; 2],
+    /// Sealed matches: a bot seat's opening (decision, move, nonce), kept from its commitment
+    /// until the openings begin. Memory only: after a restart a bot that had committed cannot
+    /// open, and gets the timeout treatment at its opening deadline.
+    bot_sealed: [Option<BotOpening>; 2],
 }
+
+/// A bot's kept opening: the decision (game number, steps), the move and the nonce.
+type BotOpening = ((usize, usize), String, String);
 
 /// A request to create a match.
 #[derive(Clone, Debug, Deserialize)]
@@ -87,6 +94,10 @@ pub struct CreateMatch {
     /// [`DEFAULT_RACE_BOT`]).
     #[serde(default)]
     pub race_bot: Option<BotAnswerer>,
+    /// Sealed submissions: simultaneous decisions are played by commitment, then opening
+    /// (`docs/server-api.md`, "Sealed submissions").
+    #[serde(default)]
+    pub sealed: bool,
 }
 
 /// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
@@ -120,6 +131,16 @@ pub enum Action {
     Lock,
     /// Resigns the match.
     Resign,
+    /// Commits to a move in a sealed match's simultaneous decision: the lowercase hex SHA-256
+    /// of `MOVE + "\n" + NONCE`.
+    Commit(String),
+    /// Opens the seat's commitment once both seats have committed.
+    Open {
+        /// The move, as hashed.
+        text: String,
+        /// The nonce, as hashed.
+        nonce: String,
+    },
     /// Answers the open trivia race; `race` is the race's `opened_at` as the seat saw it, so an
     /// answer meant for an earlier question is not judged against a new one.
     Answer {
@@ -267,6 +288,7 @@ impl<S: Store> Hub<S> {
                 persisted,
                 bot_busy: [None, None],
                 race_busy: [None, None],
+                bot_sealed: [None, None],
             }),
             version: watch::Sender::new(0),
             wake: Notify::new(),
@@ -306,6 +328,7 @@ impl<S: Store> Hub<S> {
             seats: seats.clone(),
             time: req.time,
             replay_on_draw: req.replay_on_draw,
+            sealed: req.sealed,
             ..MatchConfig::new(&req.game)
         };
         // Refuse bad games, options and time controls before anything is stored.
@@ -465,6 +488,22 @@ impl<S: Store> Hub<S> {
                         st.game.submit(seat, &text, now)
                     }
                     Action::Lock => st.game.lock(seat, now),
+                    Action::Commit(hash) => {
+                        if hash.len() > MAX_TEXT {
+                            return Err(ApiError::bad_request(
+                                "a commitment is 64 lowercase hex characters",
+                            ));
+                        }
+                        st.game.commit(seat, &hash, now)
+                    }
+                    Action::Open { text, nonce } => {
+                        if text.len() > MAX_TEXT || nonce.len() > MAX_TEXT {
+                            return Err(ApiError::bad_request(format!(
+                                "a move has at most {MAX_TEXT} bytes, a nonce 128 hex characters"
+                            )));
+                        }
+                        st.game.open(seat, &text, &nonce, now)
+                    }
                     Action::Answer { text, race } => {
                         if text.len() > MAX_TEXT {
                             return Err(ApiError::bad_request(format!(
@@ -496,6 +535,20 @@ impl<S: Store> Hub<S> {
             MatchError::NoRace => ApiError::conflict("no_race", e.to_string()),
             MatchError::Answer(_) => ApiError::conflict("answer_refused", e.to_string()),
             MatchError::StaleRace { .. } => ApiError::conflict("stale_race", e.to_string()),
+            MatchError::Sealed => ApiError::conflict("sealed", e.to_string()),
+            MatchError::NotSealed(_) => ApiError::conflict("not_sealed", e.to_string()),
+            MatchError::BadCommitment(_) => ApiError::bad_request(e.to_string()),
+            MatchError::AlreadyCommitted(_) => {
+                ApiError::conflict("already_committed", e.to_string())
+            }
+            MatchError::NotCommitted(_) => ApiError::conflict("not_committed", e.to_string()),
+            MatchError::NotAllCommitted => ApiError::conflict("not_all_committed", e.to_string()),
+            MatchError::AlreadyOpened(_) => ApiError::conflict("already_opened", e.to_string()),
+            MatchError::CommitmentMismatch { .. } => ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "commitment_mismatch",
+                e.to_string(),
+            ),
         })
     }
 
@@ -568,12 +621,14 @@ impl<S: Store> Hub<S> {
         self.start_race_bots(table, st);
         let pending = st.game.game().pending();
         let key = (st.game.game_number(), st.game.record().steps.len());
+        self.open_bot_commitments(table, st, key);
         for seat in Seat::BOTH {
             let Player::Bot { level } = st.meta.config.player(seat) else {
                 continue;
             };
             if !pending.includes(seat)
                 || st.game.submission(seat).is_some()
+                || st.game.commitment(seat).is_some()
                 || st.bot_busy[seat.index()] == Some(key)
             {
                 continue;
@@ -612,15 +667,61 @@ impl<S: Store> Hub<S> {
                         return;
                     }
                 };
-                let still = {
-                    let st = table.state.lock().await;
-                    (st.game.game_number(), st.game.record().steps.len()) == key
-                        && !st.meta.finished()
+                let (still, hash) = {
+                    let mut st = table.state.lock().await;
+                    let still = (st.game.game_number(), st.game.record().steps.len()) == key
+                        && !st.meta.finished();
+                    let sealed = st.game.sealed_phase() == Some(SealedPhase::Commit);
+                    // The opening is kept before the commitment goes in: committing may start
+                    // the openings at once.
+                    let hash = (still && sealed).then(|| {
+                        let nonce = random_hex(16);
+                        let hash = colosseum_host::commitment(&mv, &nonce);
+                        st.bot_sealed[seat.index()] = Some((key, mv.clone(), nonce));
+                        hash
+                    });
+                    (still, hash)
                 };
-                if still {
+                if let Some(hash) = hash {
+                    if let Err(e) = hub.act(&table, seat, Action::Commit(hash)).await {
+                        tracing::warn!("bot commitment in match {}: {e}", table.id);
+                    }
+                } else if still {
                     if let Err(e) = hub.act(&table, seat, Action::Submit(mv.clone())).await {
                         tracing::warn!("bot move `{mv}` in match {}: {e}", table.id);
                     }
+                }
+            });
+        }
+    }
+
+    /// Sealed matches: once the openings begin, each bot seat that committed opens with the
+    /// move and nonce it kept.
+    fn open_bot_commitments(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        st: &mut TableState,
+        key: (usize, usize),
+    ) {
+        if st.game.sealed_phase() != Some(SealedPhase::Open) {
+            return;
+        }
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            if st.game.commitment(seat).is_none() || st.game.submission(seat).is_some() {
+                continue;
+            }
+            let Some((k, text, nonce)) = st.bot_sealed[i].take() else {
+                continue;
+            };
+            if k != key {
+                continue;
+            }
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.act(&table, seat, Action::Open { text, nonce }).await {
+                    tracing::warn!("bot opening in match {}: {e}", table.id);
                 }
             });
         }
@@ -931,6 +1032,7 @@ fn summary(meta: &StoredMatch) -> Value {
         "status": if meta.finished() { "finished" } else if meta.started_at.is_some() { "live" } else { "waiting" },
         "seats": {"p1": seat(0), "p2": seat(1)},
         "created_at": meta.created_at,
+        "sealed": meta.config.sealed,
         "result": meta.result,
         "spectate": format!("/m/{}", meta.id),
     })
