@@ -137,6 +137,16 @@ async function commit(text) {
   send({ type: 'commit', hash });
 }
 
+/** The move this tab committed to in the pending decision, if it kept it. */
+function keptMove() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(sealedKey()) || 'null');
+    return kept && kept.hash === state?.match?.seats[state.you]?.commitment ? kept.move : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Opens this seat's commitment once both are in, from what sessionStorage kept. */
 function openIfDue() {
   const m = state?.match;
@@ -485,7 +495,7 @@ function renderAll() {
     if (state.status === 'waiting') line = state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${inviteLink() ? ` ${inviteLink()}` : ' from the lobby'}.` : 'Join to start.';
     else if (m.result) line = 'The match is over.';
     else if (m.race && !m.race.over) line = 'The Cauldron race is on: answer the question above.';
-    else if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) line = m.sealed.phase === 'open' ? `Both have committed: opening yours. ${SEALED_WORDS}` : `${SEALED_WORDS} Waiting for ${oppName} to commit.`;
+    else if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) line = `${keptMove() ? `You chose ${keptMove()}. ` : ''}${m.sealed.phase === 'open' ? `Both have committed: opening yours. ${SEALED_WORDS}` : `${SEALED_WORDS} Waiting for ${oppName} to commit.`}`;
     else if (m.sealed?.phase && mine.to_act && mine.opened) line = `You opened ${mine.submission}. Waiting for ${oppName} to open.`;
     else if (mine.to_act && mine.locked) line = `You played ${mine.submission} (locked). Waiting for ${oppName}.`;
     else if (mine.to_act && mine.submitted) line = `You played ${mine.submission}${mine.by_default ? ' (by default)' : ''}. You may change it until ${oppName} moves too${m.seats[opp].submitted ? '' : ', or lock it'}.`;
