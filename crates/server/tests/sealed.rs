@@ -9,7 +9,7 @@ use axum::http::{Request, StatusCode};
 use axum::Router;
 use colosseum_engine::Seat;
 use colosseum_host::commitment;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore, Store};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -445,4 +445,82 @@ async fn commit_and_open_over_websocket() {
     let table = hub.table(&id).await.unwrap();
     let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
     assert_eq!(v["status"], "finished", "{v}");
+}
+
+/// A sealed match survives a restart between the commitments and the openings: the stored log
+/// holds the commitments (no move), the new hub rebuilds the match and its opening deadline, and
+/// the seats open as if nothing happened; a seat that does not open gets the default at the
+/// opening deadline, counted from the last commitment, not from the restart.
+#[tokio::test]
+async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
+    use colosseum_server::hub::{Action, CreateMatch};
+    let dir = std::env::temp_dir().join(format!("colosseum-sealed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.db");
+    let _ = std::fs::remove_file(&path);
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let hub = Hub::new(SqliteStore::open(&path).unwrap(), clock.clone(), false);
+    let created = hub
+        .create(
+            serde_json::from_value::<CreateMatch>(
+                json!({"game": "goofspiel", "seed": 9, "options": {"cards": "3"}, "sealed": true}),
+            )
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let table = hub.table(&created.id).await.unwrap();
+    for seat in Seat::BOTH {
+        hub.act(&table, seat, Action::Join(None)).await.unwrap();
+    }
+    clock.advance(1_000);
+    hub.act(&table, Seat::P1, Action::Commit(commitment("3", N1)))
+        .await
+        .unwrap();
+    hub.act(&table, Seat::P2, Action::Commit(commitment("2", N2)))
+        .await
+        .unwrap();
+    drop(table);
+    drop(hub);
+    // The stored log holds commitments only.
+    let (_, log) = SqliteStore::open(&path)
+        .unwrap()
+        .load(&created.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let stored = serde_json::to_string(&log).unwrap();
+    assert!(
+        stored.contains("committed") && !stored.contains(N1),
+        "{stored}"
+    );
+
+    clock.advance(5_000);
+    let hub = Hub::new(SqliteStore::open(&path).unwrap(), clock.clone(), false);
+    assert_eq!(hub.resume().await.unwrap(), 1);
+    let table = hub.table(&created.id).await.unwrap();
+    let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+    assert_eq!(v["match"]["sealed"]["phase"], "open", "{v}");
+    // Goofspiel: 30 s to open, from the last commitment at 1 s.
+    assert_eq!(
+        v["match"]["seats"]["p2"]["clock"]["deadline"], 31_000,
+        "{v}"
+    );
+    hub.act(
+        &table,
+        Seat::P1,
+        Action::Open {
+            text: "3".into(),
+            nonce: N1.into(),
+        },
+    )
+    .await
+    .unwrap();
+    clock.advance(30_000);
+    hub.tick_all().await.unwrap();
+    let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+    let turns = &v["match"]["view"]["turns"];
+    assert_eq!(turns[0]["p1"], 3, "{v}");
+    assert_eq!(turns[0]["p2"], 1, "p2 did not open: the lowest card: {v}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
