@@ -57,14 +57,24 @@ struct TableState {
     bot_busy: [Option<(usize, usize)>; 2],
     /// The race (its `opened_at`, the seat's lockout end) a bot is answering, per seat.
     race_busy: [Option<(u64, u64)>; 2],
-    /// Sealed matches: a bot seat's opening (decision, move, nonce), kept from its commitment
-    /// until the openings begin. Memory only: after a restart a bot that had committed cannot
-    /// open, and gets the timeout treatment at its opening deadline.
+    /// Sealed matches: a bot seat's chosen move and nonce, kept from its choice until it opens.
+    /// Memory only: a restart before the bot commits makes it choose again; after it committed,
+    /// it cannot open and gets the timeout treatment at its opening deadline (which is why an
+    /// untimed bot commits only once the other seat is in, and then opens at once).
     bot_sealed: [Option<BotOpening>; 2],
 }
 
-/// A bot's kept opening: the decision (game number, steps), the move and the nonce.
-type BotOpening = ((usize, usize), String, String);
+/// A bot seat's sealed move in a sealed decision.
+struct BotOpening {
+    /// The decision (game number, steps).
+    key: (usize, usize),
+    /// The move.
+    text: String,
+    /// The nonce.
+    nonce: String,
+    /// Whether its commitment has been sent.
+    committing: bool,
+}
 
 /// A request to create a match.
 #[derive(Clone, Debug, Deserialize)]
@@ -621,6 +631,7 @@ impl<S: Store> Hub<S> {
         self.start_race_bots(table, st);
         let pending = st.game.game().pending();
         let key = (st.game.game_number(), st.game.record().steps.len());
+        self.commit_bot_moves(table, st, key);
         self.open_bot_commitments(table, st, key);
         for seat in Seat::BOTH {
             let Player::Bot { level } = st.meta.config.player(seat) else {
@@ -667,29 +678,69 @@ impl<S: Store> Hub<S> {
                         return;
                     }
                 };
-                let (still, hash) = {
+                let (still, sealed) = {
                     let mut st = table.state.lock().await;
                     let still = (st.game.game_number(), st.game.record().steps.len()) == key
                         && !st.meta.finished();
-                    let sealed = st.game.sealed_phase() == Some(SealedPhase::Commit);
-                    // The opening is kept before the commitment goes in: committing may start
-                    // the openings at once.
-                    let hash = (still && sealed).then(|| {
-                        let nonce = random_hex(16);
-                        let hash = colosseum_host::commitment(&mv, &nonce);
-                        st.bot_sealed[seat.index()] = Some((key, mv.clone(), nonce));
-                        hash
-                    });
-                    (still, hash)
-                };
-                if let Some(hash) = hash {
-                    if let Err(e) = hub.act(&table, seat, Action::Commit(hash)).await {
-                        tracing::warn!("bot commitment in match {}: {e}", table.id);
+                    let sealed = still && st.game.sealed_phase() == Some(SealedPhase::Commit);
+                    if sealed {
+                        st.bot_sealed[seat.index()] = Some(BotOpening {
+                            key,
+                            text: mv.clone(),
+                            nonce: random_hex(16),
+                            committing: false,
+                        });
+                        hub.commit_bot_moves(&table, &mut st, key);
                     }
-                } else if still {
+                    (still, sealed)
+                };
+                // A sealed move is committed by `commit_bot_moves`, now or once the other seat
+                // is in.
+                if still && !sealed {
                     if let Err(e) = hub.act(&table, seat, Action::Submit(mv.clone())).await {
                         tracing::warn!("bot move `{mv}` in match {}: {e}", table.id);
                     }
+                }
+            });
+        }
+    }
+
+    /// Sealed matches: a bot seat that has chosen commits. In a timed match at once (its
+    /// deadline runs); in an untimed one only once the other seat is in, so that its opening
+    /// follows at once and a restart can hardly fall between the two (a bot's opening lives in
+    /// memory only, and an untimed decision has no deadline to end it).
+    fn commit_bot_moves(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        st: &mut TableState,
+        key: (usize, usize),
+    ) {
+        if st.game.sealed_phase() != Some(SealedPhase::Commit) {
+            return;
+        }
+        let timed = st.game.time_control().clocks().is_some();
+        for seat in Seat::BOTH {
+            let other_in = st.game.commitment(seat.other()).is_some()
+                || st.game.submission(seat.other()).is_some();
+            if st.game.commitment(seat).is_some()
+                || st.game.submission(seat).is_some()
+                || !(timed || other_in)
+            {
+                continue;
+            }
+            let Some(kept) = st.bot_sealed[seat.index()]
+                .as_mut()
+                .filter(|k| k.key == key && !k.committing)
+            else {
+                continue;
+            };
+            kept.committing = true;
+            let hash = colosseum_host::commitment(&kept.text, &kept.nonce);
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.act(&table, seat, Action::Commit(hash)).await {
+                    tracing::warn!("bot commitment in match {}: {e}", table.id);
                 }
             });
         }
@@ -711,7 +762,13 @@ impl<S: Store> Hub<S> {
             if st.game.commitment(seat).is_none() || st.game.submission(seat).is_some() {
                 continue;
             }
-            let Some((k, text, nonce)) = st.bot_sealed[i].take() else {
+            let Some(BotOpening {
+                key: k,
+                text,
+                nonce,
+                ..
+            }) = st.bot_sealed[i].take()
+            else {
                 continue;
             };
             if k != key {

@@ -524,3 +524,62 @@ async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     assert_eq!(turns[0]["p2"], 1, "p2 did not open: the lowest card: {v}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// When a server bot commits: in a timed match as soon as it has chosen (its deadline runs); in
+/// an untimed one only once the other seat is in, and it then opens at once, so a restart can
+/// hardly fall between its commitment and its opening.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_commits_at_once_when_timed_and_after_the_other_seat_when_untimed() {
+    for timed in [true, false] {
+        let s = server();
+        let time = if timed {
+            json!({"kind": "timed", "per_decision_ms": 60000})
+        } else {
+            json!({"kind": "untimed"})
+        };
+        let (id, tokens) = s
+            .start(json!({
+                "game": "goofspiel",
+                "options": {"cards": "3"},
+                "sealed": true,
+                "time": time,
+                "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+            }))
+            .await;
+        let t1 = tokens[0].clone().unwrap();
+        let wait_for = |pred: fn(&Value) -> bool| {
+            let s = &s;
+            let id = id.clone();
+            async move {
+                for _ in 0..200 {
+                    let v = s.state(&id, None).await;
+                    if pred(&v) {
+                        return v;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                panic!("timed out");
+            }
+        };
+        if timed {
+            wait_for(|v| v["match"]["seats"]["p2"]["committed"] == true).await;
+        } else {
+            // The bot has long chosen, but holds its commitment.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let v = s.state(&id, None).await;
+            assert_eq!(v["match"]["seats"]["p2"]["committed"], false, "{v}");
+        }
+        let (st, v) = s
+            .post(&id, "commit", &t1, json!({"hash": commitment("2", N1)}))
+            .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let v = wait_for(|v| v["match"]["seats"]["p2"]["opened"] == true).await;
+        assert_eq!(v["match"]["sealed"]["phase"], "open", "{v}");
+        let (st, v) = s
+            .post(&id, "open", &t1, json!({"move": "2", "nonce": N1}))
+            .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["steps"].as_u64().unwrap() >= 2, true, "revealed: {v}");
+        assert_eq!(v["match"]["sealed"]["last"]["p1"]["move"], "2", "{v}");
+    }
+}
