@@ -513,3 +513,93 @@ test('the live Cauldron against a bot, set up in the lobby: a full game of The W
   console.log(`# live Cauldron against a bot: ${r.moves} moves clicked, ${r.races} open races seen in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await page.context().close();
 });
+
+test('a sealed match against the bot, set up in the lobby: commitments, automatic openings, a result', async () => {
+  const t0 = Date.now();
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('goofspiel');
+  await page.locator('input[data-option=cards]').fill('4');
+  await page.locator('input[name=opponent][value=bot]').check();
+  await page.locator('#level').selectOption('random');
+  await page.locator('#time').selectOption('untimed');
+  await page.locator('#sealed').check();
+  await page.locator('#create button[type=submit]').click();
+  await page.locator('[data-testid=play-link]').click();
+  await page.waitForURL(/\/m\//);
+  await join(page, 'Ada');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  assert.equal(await page.locator('[data-testid=sealed]').count(), 1, 'the table says the match is sealed');
+  let words = 0;
+  let rounds = 0;
+  while (await myTurn(page, 'p1')) {
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    const mv = await clickAMove(page);
+    // The commitment goes out; the page opens by itself once the bot has committed too, and the
+    // reveal follows.
+    await page.waitForFunction(([st]) => document.body.dataset.steps !== st
+      || document.querySelector('#message.error:not([hidden])'), [before], { timeout: 30000 });
+    const err = await page.locator('#message.error:not([hidden])').count();
+    if (err) throw new Error(`sealed goofspiel: ${mv}: ${await page.locator('#message').innerText()}`);
+    const text = await page.locator('#message').innerText();
+    if (/Sealed: your move is locked in as a commitment; the server learns it only when both have committed/.test(text)
+      || /Opened/.test(text)) words += 1;
+    rounds += 1;
+    assert.ok(rounds < 10, 'at most 4 rounds');
+  }
+  await page.locator('[data-testid=result-reason]').waitFor();
+  const reason = await page.locator('[data-testid=result-reason]').innerText();
+  assert.ok(reason.length > 10, `a result with a reason: ${reason}`);
+  assert.equal(rounds, 4, 'four cards, four sealed rounds');
+  const id = page.url().split('/m/')[1].split('#')[0];
+  const state = await (await fetch(`${BASE}/api/matches/${id}`)).json();
+  assert.equal(state.match.sealed.last.p1.move.length > 0, true, JSON.stringify(state.match.sealed));
+  assert.ok(state.match.result, 'the match has a result');
+  assert.deepEqual(page.errors, [], 'no script errors');
+  console.log(`# sealed goofspiel against a bot: ${rounds} rounds in ${((Date.now() - t0) / 1000).toFixed(1)} s (${words} sealed messages seen); ${reason}`);
+  await page.context().close();
+});
+
+test('sealed: the server holds only the commitment, and a reload can still open', async () => {
+  const { createHash, randomBytes } = await import('node:crypto');
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '3' }, time: { kind: 'untimed' }, sealed: true });
+  const [, t2] = c.tokens;
+  const call = async (what, body) => {
+    const res = await fetch(`${BASE}/api/matches/${c.id}/${what}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t2}` }, body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, data: await res.json() };
+  };
+  assert.equal((await call('join', null)).status, 200);
+  const page = await newPage();
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Ada');
+  await myTurn(page, 'p1');
+  await page.locator('#legal button[data-move="3"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has committed (sealed)');
+  assert.match(await page.locator('#status').innerText(), /Sealed: your move is locked in as a commitment; the server learns it only when both have committed/);
+  // p2 sees a commitment, never a move.
+  const seen = await (await fetch(`${BASE}/api/matches/${c.id}`, { headers: { authorization: `Bearer ${t2}` } })).json();
+  assert.equal(seen.match.seats.p1.committed, true);
+  assert.equal(seen.match.seats.p1.submission, undefined);
+  assert.match(seen.match.seats.p1.commitment, /^[0-9a-f]{64}$/);
+  // A reload: the move and nonce are in sessionStorage.
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.connected === 'true');
+  // p2 commits and opens with a plain HTTP client, as a bot author would.
+  const nonce = randomBytes(16).toString('hex');
+  const hash = createHash('sha256').update(`1\n${nonce}`).digest('hex');
+  assert.equal((await call('commit', { hash })).status, 200);
+  // The reloaded page opens by itself.
+  await page.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has opened (sealed)', null, { timeout: 10000 });
+  const wrong = await call('open', { move: '2', nonce });
+  assert.equal(wrong.status, 422);
+  assert.equal(wrong.data.error.code, 'commitment_mismatch');
+  assert.equal((await call('open', { move: '1', nonce })).status, 200);
+  await page.waitForFunction(() => document.body.dataset.steps !== undefined && document.querySelector('[data-testid=status-p1]')?.textContent === 'to move');
+  const after = await (await fetch(`${BASE}/api/matches/${c.id}`)).json();
+  assert.equal(after.match.sealed.last.p1.move, '3');
+  assert.equal(after.match.sealed.last.p2.nonce, nonce);
+  assert.deepEqual(page.errors, [], 'no script errors');
+  await page.context().close();
+});

@@ -251,6 +251,13 @@ pub struct MatchConfig {
     /// configuration because the log depends on it: a match rebuilds with its own cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logged_refusals: Option<u32>,
+    /// Sealed submissions (commit, then open): in a simultaneous decision each seat first sends
+    /// the SHA-256 of its move and a nonce ([`crate::Match::commit`]), and only once both have
+    /// committed sends the move and nonce ([`crate::Match::open`]), so the host holds no move
+    /// before both are bound to theirs. Sequential decisions are ordinary submissions. Absent in
+    /// stored configurations means `false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
 }
 
 /// The refusals logged per seat and decision in a new match ([`MatchConfig::logged_refusals`]).
@@ -270,6 +277,7 @@ impl MatchConfig {
             advantage: default_advantage(),
             trivia: None,
             logged_refusals: Some(DEFAULT_LOGGED_REFUSALS),
+            sealed: false,
         }
     }
 

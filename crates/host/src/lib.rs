@@ -61,6 +61,30 @@
 //! 3-minute limit. [`Match::view`] shows the race (question, category, times, lockouts, winner)
 //! and its accepted answers only once it is over.
 //!
+//! # Sealed submissions
+//!
+//! With [`MatchConfig::sealed`], a simultaneous decision (both seats pending) is played in two
+//! rounds, for players who do not trust the host's operator. First each seat commits
+//! ([`Match::commit`]) to the lowercase hex SHA-256 of the UTF-8 text `MOVE + "\n" + NONCE`
+//! ([`commitment`]), NONCE being 32 to 128 lowercase hex characters the client chose at random.
+//! Once every seat is in (committed, or moved for by the host at its deadline), each committed
+//! seat opens ([`Match::open`]) with the move and the nonce: the host checks the hash (a
+//! mismatch is refused and may be retried), then the game checks the move. An opening before
+//! every seat has committed is refused and forgotten, so the host holds no move until both are
+//! bound. A plain [`Match::submit`] is refused ([`MatchError::Sealed`]); sequential decisions
+//! are ordinary submissions.
+//!
+//! Timing: the decision's ordinary deadline (and bank) applies to the commitment. The openings
+//! begin when the last seat is in and each committed seat then has the decision's own time
+//! again ([`Clocks::decision_ms`], no bank; untimed: no deadline). A committed seat that does
+//! not open in time, or whose opening the game refuses (a commitment is binding), gets the
+//! timeout treatment: the game's default move, or the loss where [`EmptyBank`] makes this
+//! decision's timeout lose. Commitments and openings are logged inputs
+//! ([`LogEntry::Committed`], [`LogEntry::Opened`], [`LogEntry::OpeningRefused`]), so
+//! [`Match::rebuild`] reproduces the match. Views show each seat's commitment to everyone (the
+//! hash tells nothing without the nonce) and, after the reveal, each seat's move and nonce so
+//! anyone can check them.
+//!
 //! # Match-level rules
 //!
 //! `replay_on_draw` (default on for All-In Goofspiel): a drawn game is replayed once with option
@@ -80,5 +104,6 @@ pub use config::{
 };
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
-    races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError, SeatClock, Submission,
+    commitment, races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError,
+    SealedPhase, SeatClock, Submission,
 };

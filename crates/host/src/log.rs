@@ -3,7 +3,8 @@
 //! Every entry carries `at`, milliseconds since the match started. Entries are in time order.
 //! Some entries are *inputs* (what a seat did: [`LogEntry::Submitted`], [`LogEntry::Changed`],
 //! [`LogEntry::Refused`], [`LogEntry::Locked`], [`LogEntry::Resigned`], and in a live Cauldron's
-//! races [`LogEntry::Answered`] and [`LogEntry::AnswerRefused`]); the others are what the
+//! races [`LogEntry::Answered`] and [`LogEntry::AnswerRefused`], and in a sealed match
+//! [`LogEntry::Committed`], [`LogEntry::Opened`] and [`LogEntry::OpeningRefused`]); the others are what the
 //! host did in answer or at a deadline. [`crate::Match::rebuild`] replays the inputs at their
 //! times and checks that the host's entries come out the same.
 //!
@@ -185,6 +186,43 @@ pub enum LogEntry {
         /// When (the race's deadline).
         at: u64,
     },
+    /// A seat's commitment in a sealed simultaneous decision: the lowercase hex SHA-256 of
+    /// `MOVE + "\n" + NONCE`. Binding: the seat cannot commit again in this decision.
+    Committed {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The commitment (64 lowercase hex characters).
+        hash: String,
+    },
+    /// A seat opened its commitment (the hash matched) and the game accepted the move; it is
+    /// held like a locked submission until every seat is in.
+    Opened {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The move as given (hashed as given; the reveal shows it canonical).
+        text: String,
+        /// The nonce.
+        nonce: String,
+    },
+    /// A seat's opening matched its commitment but the game refused the move. A commitment is
+    /// binding, so the seat gets the timeout treatment at once (a [`LogEntry::DefaultApplied`]
+    /// or [`LogEntry::TimedOut`] follows).
+    OpeningRefused {
+        /// When.
+        at: u64,
+        /// Who.
+        seat: Seat,
+        /// The move as given.
+        text: String,
+        /// The nonce.
+        nonce: String,
+        /// The game's reason.
+        reason: String,
+    },
     /// The match is over.
     MatchEnded {
         /// When.
@@ -215,6 +253,9 @@ impl LogEntry {
             | LogEntry::AnswerRefused { at, .. }
             | LogEntry::RaceWon { at, .. }
             | LogEntry::RaceTimedOut { at }
+            | LogEntry::Committed { at, .. }
+            | LogEntry::Opened { at, .. }
+            | LogEntry::OpeningRefused { at, .. }
             | LogEntry::MatchEnded { at, .. } => *at,
         }
     }
@@ -231,6 +272,9 @@ impl LogEntry {
                 | LogEntry::Resigned { .. }
                 | LogEntry::Answered { .. }
                 | LogEntry::AnswerRefused { .. }
+                | LogEntry::Committed { .. }
+                | LogEntry::Opened { .. }
+                | LogEntry::OpeningRefused { .. }
         )
     }
 }

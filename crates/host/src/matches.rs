@@ -77,6 +77,43 @@ pub enum MatchError {
         /// The race open now (its `opened_at`).
         open: u64,
     },
+    /// A plain submission in a sealed match's simultaneous decision: the seat must commit, then
+    /// open. Not logged: nothing changed.
+    #[error("this match is sealed: in a simultaneous decision, commit first (the SHA-256 of MOVE, a newline and NONCE) and open (send the move and nonce) once both seats have committed")]
+    Sealed,
+    /// A commitment or opening where there is none to make: the match is not sealed, the
+    /// decision is not simultaneous (sequential decisions are ordinary submissions), or the seat
+    /// does not act. Not logged.
+    #[error("{0}")]
+    NotSealed(String),
+    /// A commitment or nonce that is not in the required form. Not logged.
+    #[error("{0}")]
+    BadCommitment(String),
+    /// The seat has already committed (or the host already moved for it) in this decision: a
+    /// commitment is binding. Not logged.
+    #[error("{0} is already bound in this decision (committed, or moved for by the host at its deadline); a commitment is binding")]
+    AlreadyCommitted(Seat),
+    /// An opening without a commitment. Not logged.
+    #[error("{0} has no commitment to open in this decision: commit first")]
+    NotCommitted(Seat),
+    /// An opening before every seat has committed: refused and forgotten, so the host holds no
+    /// move before the openings. Not logged.
+    #[error("not every seat has committed yet: open only once both have committed (the state shows `sealed.phase` = `open`)")]
+    NotAllCommitted,
+    /// A second opening. Not logged.
+    #[error("{0} has already opened its commitment in this decision")]
+    AlreadyOpened(Seat),
+    /// The move and nonce do not hash to the seat's commitment. Not logged; the seat may open
+    /// again until its opening deadline.
+    #[error("the SHA-256 of the move, a newline and the nonce is {got}, not {seat}'s commitment {committed}")]
+    CommitmentMismatch {
+        /// Who.
+        seat: Seat,
+        /// The commitment.
+        committed: String,
+        /// The hash of what was sent.
+        got: String,
+    },
 }
 
 /// The match cannot be set up.
@@ -146,6 +183,34 @@ struct Trivia {
     fed: bool,
 }
 
+/// Where a sealed simultaneous decision stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SealedPhase {
+    /// Seats send their commitments ([`Match::commit`]).
+    Commit,
+    /// Every seat is in (committed, or moved for by the host at its deadline): committed seats
+    /// open ([`Match::open`]).
+    Open,
+}
+
+/// The SHA-256 commitment of `text` with `nonce`: the lowercase hex digest of the UTF-8 text
+/// `text + "\n" + nonce` (as `printf '%s\n%s' MOVE NONCE | sha256sum` prints it).
+#[must_use]
+pub fn commitment(text: &str, nonce: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(text.as_bytes());
+    h.update(b"\n");
+    h.update(nonce.as_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn is_lower_hex(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// One match: the game, the seats' pending submissions, the clocks, the host's generator and the
 /// append-only log. See the crate docs for the event model.
 #[derive(Clone)]
@@ -173,6 +238,13 @@ pub struct Match {
     /// Refused submissions per seat in the pending decision (only the first
     /// `config.logged_refusals` are logged).
     refused: [u32; 2],
+    /// Sealed matches: each seat's commitment in the pending simultaneous decision.
+    seals: [Option<String>; 2],
+    /// Sealed matches: when every seat was in (the openings began), in the pending decision.
+    opening_from: Option<u64>,
+    /// Sealed matches: the last sealed decision revealed, as shown in views (commitments, moves
+    /// as opened and nonces, so anyone can check them).
+    last_sealed: Option<Value>,
 }
 
 impl fmt::Debug for Match {
@@ -265,6 +337,9 @@ impl Match {
             now: 0,
             trivia,
             refused: [0, 0],
+            seals: [None, None],
+            opening_from: None,
+            last_sealed: None,
             config,
         };
         m.after_step(0);
@@ -289,6 +364,20 @@ impl Match {
                 | LogEntry::AnswerRefused { at, seat, text, .. } => {
                     m.answer(*seat, text, *at).map(|_| ())
                 }
+                LogEntry::Committed { at, seat, hash } => m.commit(*seat, hash, *at),
+                LogEntry::Opened {
+                    at,
+                    seat,
+                    text,
+                    nonce,
+                }
+                | LogEntry::OpeningRefused {
+                    at,
+                    seat,
+                    text,
+                    nonce,
+                    ..
+                } => m.open(*seat, text, nonce, *at),
                 _ => Ok(()),
             };
         }
@@ -324,6 +413,9 @@ impl Match {
     /// one. When every seat that must act has submitted, the decision is revealed.
     pub fn submit(&mut self, seat: Seat, text: &str, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
+        if self.sealed_phase().is_some() {
+            return Err(MatchError::Sealed);
+        }
         if self.pending[seat.index()]
             .as_ref()
             .is_some_and(|s| s.locked)
@@ -399,6 +491,132 @@ impl Match {
             },
         );
         Ok(())
+    }
+
+    /// `seat` commits at `now` to a move in a sealed match's simultaneous decision: `hash` is the
+    /// lowercase hex SHA-256 of `MOVE + "\n" + NONCE` ([`commitment`]). The seat's clock stops
+    /// as for a submission. The commitment is binding: a second one is refused. When every seat
+    /// is in (committed, or moved for by the host at its deadline), the openings begin: each
+    /// committed seat has the decision's own time again (no bank; untimed: no deadline) to
+    /// [`Match::open`].
+    pub fn commit(&mut self, seat: Seat, hash: &str, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        self.check_sealed()?;
+        if hash.len() != 64 || !is_lower_hex(hash) {
+            return Err(MatchError::BadCommitment(
+                "a commitment is the SHA-256 of MOVE, a newline and NONCE in 64 lowercase hex characters".into(),
+            ));
+        }
+        let i = seat.index();
+        if self.seals[i].is_some() || self.pending[i].is_some() || self.opening_from.is_some() {
+            return Err(MatchError::AlreadyCommitted(seat));
+        }
+        self.stop_clock(seat, now);
+        self.seals[i] = Some(hash.to_string());
+        self.log.push(LogEntry::Committed {
+            at: now,
+            seat,
+            hash: hash.to_string(),
+        });
+        self.begin_openings(now);
+        Ok(())
+    }
+
+    /// `seat` opens its commitment at `now` with the move `text` and the `nonce` (32 to 128
+    /// lowercase hex characters) it hashed. Refused without a trace before every seat is in
+    /// ([`MatchError::NotAllCommitted`]) or when the hash differs
+    /// ([`MatchError::CommitmentMismatch`]; the seat may open again). When the hash matches, the
+    /// game checks the move: accepted, it is held (locked) until every seat is in and then
+    /// revealed as usual; refused ([`MatchError::Refused`]), the seat gets the timeout treatment
+    /// at once (the game's default move, or the loss where the empty-bank rule says so), since
+    /// it cannot commit again.
+    pub fn open(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        nonce: &str,
+        now: u64,
+    ) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        self.check_sealed()?;
+        let i = seat.index();
+        let Some(committed) = self.seals[i].clone() else {
+            return Err(MatchError::NotCommitted(seat));
+        };
+        if self.pending[i].is_some() {
+            return Err(MatchError::AlreadyOpened(seat));
+        }
+        if self.opening_from.is_none() {
+            return Err(MatchError::NotAllCommitted);
+        }
+        if !(32..=128).contains(&nonce.len()) || !is_lower_hex(nonce) {
+            return Err(MatchError::BadCommitment(
+                "a nonce is 32 to 128 lowercase hex characters".into(),
+            ));
+        }
+        let got = commitment(text, nonce);
+        if got != committed {
+            return Err(MatchError::CommitmentMismatch {
+                seat,
+                committed,
+                got,
+            });
+        }
+        self.clocks[i].turn_deadline = None;
+        self.clocks[i].deadline = None;
+        match self.game.check_move(seat, text) {
+            Ok(canonical) => {
+                self.log.push(LogEntry::Opened {
+                    at: now,
+                    seat,
+                    text: text.to_string(),
+                    nonce: nonce.to_string(),
+                });
+                self.pending[i] = Some(Submission {
+                    text: canonical,
+                    locked: true,
+                    by_default: false,
+                });
+                self.reveal_if_complete(now);
+                Ok(())
+            }
+            Err(e) => {
+                let reason = e.to_string();
+                self.log.push(LogEntry::OpeningRefused {
+                    at: now,
+                    seat,
+                    text: text.to_string(),
+                    nonce: nonce.to_string(),
+                    reason: reason.clone(),
+                });
+                let lost = self.sealed_timeout(seat, now);
+                let then = if lost {
+                    "so it loses on time"
+                } else {
+                    "so the game's default move is made for it"
+                };
+                if lost {
+                    let kind = self.game.decision_kind();
+                    self.finish(
+                        now,
+                        MatchResult {
+                            winner: Some(seat.other()),
+                            by: EndKind::Time,
+                            reason: format!(
+                                "{seat} opened a commitment to an illegal move ({kind})"
+                            ),
+                        },
+                    );
+                } else {
+                    self.reveal_if_complete(now);
+                }
+                Err(MatchError::Refused {
+                    reason: format!(
+                        "{reason}; the commitment is binding, {seat} gets the timeout treatment, {then}"
+                    ),
+                })
+            }
+        }
     }
 
     /// `seat` answers the open trivia race (live Cauldron) with `text` at `now`.
@@ -519,6 +737,26 @@ impl Match {
         self.pending[seat.index()].as_ref()
     }
 
+    /// `seat`'s commitment in the pending sealed decision, if it has committed.
+    #[must_use]
+    pub fn commitment(&self, seat: Seat) -> Option<&str> {
+        self.seals[seat.index()].as_deref()
+    }
+
+    /// Where the pending decision stands if it is sealed (a sealed match, both seats acting),
+    /// else `None`.
+    #[must_use]
+    pub fn sealed_phase(&self) -> Option<SealedPhase> {
+        if !self.config.sealed || self.result.is_some() || self.game.pending() != Pending::Both {
+            return None;
+        }
+        Some(if self.opening_from.is_some() {
+            SealedPhase::Open
+        } else {
+            SealedPhase::Commit
+        })
+    }
+
     /// The latest time the match has been told.
     #[must_use]
     pub fn now(&self) -> u64 {
@@ -621,8 +859,15 @@ impl Match {
     ///                   "clock": {"turn_deadline": MS|null, "deadline": MS|null, "bank_ms": MS},
     ///                   "submission": TEXT, "by_default": bool   <- only to p1 itself
     ///                  }, "p2": {...}},
-    ///  "now": MS, "time_control": {...}, "earlier_games": [{"outcome": ...}], "result": null | {...}}
+    ///  "now": MS, "time_control": {...}, "earlier_games": [{"outcome": ...}], "result": null | {...},
+    ///  "sealed": null | {"phase": "commit" | "open" | null, "opening_from": MS | null,
+    ///                    "last": null | {"p1": {"commitment", "move", "nonce"} | null, "p2": ...}}}
     /// ```
+    ///
+    /// In a sealed match each seat also has `"committed"`, `"commitment"` (the hash, shown to
+    /// everyone: it reveals nothing without the nonce) and `"opened"`; `sealed.last` is the last
+    /// sealed decision revealed, with each committed seat's move as opened and nonce, so anyone
+    /// can check the openings against the commitments.
     #[must_use]
     pub fn view(&self, viewer: Viewer) -> Value {
         let pending = self.game.pending();
@@ -636,6 +881,14 @@ impl Match {
                 "locked": sub.is_some_and(|s| s.locked),
                 "clock": clock,
             });
+            if self.config.sealed {
+                // The hash is shown to everyone: with a nonce of 128 bits or more it tells
+                // nothing, and it lets the other seat check the opening after the reveal.
+                v["committed"] = json!(self.seals[seat.index()].is_some());
+                v["commitment"] = json!(self.seals[seat.index()]);
+                v["opened"] =
+                    json!(self.seals[seat.index()].is_some() && sub.is_some_and(|s| !s.by_default));
+            }
             if viewer == Viewer::Seat(seat) {
                 if let Some(s) = sub {
                     v["submission"] = json!(s.text);
@@ -657,6 +910,11 @@ impl Match {
             "earlier_games": self.earlier.iter().map(|g| json!({"outcome": g.outcome})).collect::<Vec<_>>(),
             "race": self.race_view(),
             "result": self.result,
+            "sealed": self.config.sealed.then(|| json!({
+                "phase": self.sealed_phase(),
+                "opening_from": self.opening_from,
+                "last": self.last_sealed,
+            })),
         })
     }
 
@@ -743,6 +1001,14 @@ impl Match {
             {
                 continue;
             }
+            if self.seals[i].is_some() {
+                // Committed but not opened in time (sealed match): no bank, the timeout
+                // treatment.
+                if self.sealed_timeout(seat, t) {
+                    losers.push(seat);
+                }
+                continue;
+            }
             let bank = self.clocks[i].bank_ms;
             if cfg.bank_step_ms > 0 && bank > 0 {
                 let spend = cfg.bank_step_ms.min(bank);
@@ -792,7 +1058,10 @@ impl Match {
             }
         }
         match losers[..] {
-            [] => self.reveal_if_complete(t),
+            [] => {
+                self.begin_openings(t);
+                self.reveal_if_complete(t);
+            }
             [seat] => self.finish(
                 t,
                 MatchResult {
@@ -810,6 +1079,77 @@ impl Match {
                 },
             ),
         }
+    }
+
+    /// Refuses a commitment or opening outside a sealed simultaneous decision of `seat`.
+    fn check_sealed(&self) -> Result<(), MatchError> {
+        if !self.config.sealed {
+            return Err(MatchError::NotSealed(
+                "this match is not sealed: submit moves with ordinary submissions".into(),
+            ));
+        }
+        if self.game.pending() != Pending::Both {
+            return Err(MatchError::NotSealed(format!(
+                "only simultaneous decisions are sealed; this one ({}) is played with an ordinary submission",
+                self.game.decision_kind()
+            )));
+        }
+        Ok(())
+    }
+
+    /// In a sealed decision, once every seat is in (committed, or moved for by the host), the
+    /// openings begin at `now`: each committed seat has the decision's own time again to open.
+    fn begin_openings(&mut self, now: u64) {
+        if self.opening_from.is_some()
+            || self.sealed_phase().is_none()
+            || Seat::BOTH
+                .iter()
+                .any(|s| self.seals[s.index()].is_none() && self.pending[s.index()].is_none())
+        {
+            return;
+        }
+        self.opening_from = Some(now);
+        let window = self
+            .clocks_cfg()
+            .map(|c| now.saturating_add(c.decision_ms(self.game.decision_kind())));
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            if self.seals[i].is_some() && self.pending[i].is_none() {
+                self.clocks[i].turn_deadline = window;
+                self.clocks[i].deadline = window;
+            }
+        }
+    }
+
+    /// A committed seat that did not open in time, or whose opening the game refused: the
+    /// game's default move (locked), or, where the time control's empty-bank rule makes this
+    /// decision's timeout lose, a [`LogEntry::TimedOut`]. Returns whether the seat lost; the
+    /// caller ends the match then (the other seat may be losing at the same instant).
+    fn sealed_timeout(&mut self, seat: Seat, t: u64) -> bool {
+        let i = seat.index();
+        self.clocks[i].deadline = None;
+        self.clocks[i].turn_deadline = None;
+        let kind = self.game.decision_kind();
+        if self.clocks_cfg().is_some_and(|c| c.empty_bank.loses(kind)) {
+            self.log.push(LogEntry::TimedOut { at: t, seat });
+            return true;
+        }
+        let text = self
+            .game
+            .default_move(seat, &mut self.rng)
+            .or_else(|| self.game.random_move(seat, &mut self.rng))
+            .expect("a seat that must act has a default move");
+        self.log.push(LogEntry::DefaultApplied {
+            at: t,
+            seat,
+            text: text.clone(),
+        });
+        self.pending[i] = Some(Submission {
+            text,
+            locked: true,
+            by_default: true,
+        });
+        false
     }
 
     /// The seat submitted at `now`: its clock stops; time beyond its turn comes out of a
@@ -850,6 +1190,9 @@ impl Match {
                 Seat::P2 => step.p2 = text,
             }
         }
+        if self.sealed_phase().is_some() {
+            self.last_sealed = Some(self.sealed_openings());
+        }
         self.game
             .apply(&step)
             .expect("submissions checked against this state are accepted together");
@@ -858,10 +1201,47 @@ impl Match {
         self.after_step(now);
     }
 
+    /// The sealed decision being revealed as views show it: per seat its commitment and the
+    /// move and nonce it opened with (from the log), `null` for a seat that did not commit.
+    fn sealed_openings(&self) -> Value {
+        let opened = |seat: Seat| {
+            // The seat's entries back to its commitment in this decision.
+            for e in self.log.iter().rev() {
+                match e {
+                    LogEntry::Opened {
+                        seat: s,
+                        text,
+                        nonce,
+                        ..
+                    }
+                    | LogEntry::OpeningRefused {
+                        seat: s,
+                        text,
+                        nonce,
+                        ..
+                    } if *s == seat => return Some((text.clone(), nonce.clone())),
+                    LogEntry::Committed { seat: s, .. } if *s == seat => return None,
+                    _ => {}
+                }
+            }
+            None
+        };
+        let one = |seat: Seat| match &self.seals[seat.index()] {
+            None => Value::Null,
+            Some(hash) => {
+                let (text, nonce) = opened(seat).map_or((None, None), |(t, n)| (Some(t), Some(n)));
+                json!({"commitment": hash, "move": text, "nonce": nonce})
+            }
+        };
+        json!({"p1": one(Seat::P1), "p2": one(Seat::P2)})
+    }
+
     /// After a step: draw chance, then start the next decision or end the game.
     fn after_step(&mut self, now: u64) {
         self.pending = [None, None];
         self.refused = [0, 0];
+        self.seals = [None, None];
+        self.opening_from = None;
         self.clocks
             .iter_mut()
             .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
@@ -1098,5 +1478,8 @@ impl PartialEq for Match {
             && self.log == other.log
             && self.result == other.result
             && self.trivia == other.trivia
+            && self.seals == other.seals
+            && self.opening_from == other.opening_from
+            && self.last_sealed == other.last_sealed
     }
 }

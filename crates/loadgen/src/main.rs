@@ -11,6 +11,10 @@
 //! the state's `legal_moves`. The clock of a decision's latency starts when the later of the two
 //! submissions is sent and stops when the later of the two seats receives a state whose step
 //! count has moved past that decision.
+//!
+//! With `--sealed` the matches are sealed (`docs/server-api.md`, "Sealed submissions"): in a
+//! simultaneous decision a client commits to the SHA-256 of its move and a nonce, and opens when
+//! both have committed; the latency then runs from the later opening to the reveal.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -67,6 +71,9 @@ struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Sealed matches: commit, then open, in simultaneous decisions.
+    #[arg(long)]
+    sealed: bool,
 }
 
 /// The timings of one decision of one match, keyed by the step count it was made at.
@@ -243,7 +250,7 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
     let mut created = Vec::new();
     for _ in 0..args.matches {
         // A normal (provably fair) match: the server commits to its seed, the clients add theirs.
-        let body = json!({"game": args.game, "options": options, "time": {"kind": "untimed"}});
+        let body = json!({"game": args.game, "options": options, "time": {"kind": "untimed"}, "sealed": args.sealed});
         let url = format!("{base}/api/matches");
         let v: Value = tokio::task::spawn_blocking(move || -> Result<Value> {
             let mut res = ureq::post(&url).send_json(&body)?;
@@ -348,6 +355,8 @@ async fn client(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let me = if seat == 0 { "p1" } else { "p2" };
     let mut submitted_at: Option<u64> = None;
+    // Sealed matches: the step count of the decision committed to, the move and the nonce.
+    let mut sealed: Option<(u64, Value, String)> = None;
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(120), rx.next())
             .await
@@ -374,7 +383,27 @@ async fn client(
             return Ok(());
         }
         let mine = &v["match"]["seats"][me];
+        let phase = v["match"]["sealed"]["phase"].as_str();
+        if v["status"] == "live" && phase == Some("open") && submitted_at.is_none() {
+            // Both are in: open (the latency runs from here, as from a submission).
+            if let Some((at, mv, nonce)) = sealed.take().filter(|s| s.0 == steps) {
+                if mine["committed"] == true && mine["submitted"] != true {
+                    shared.lock().unwrap().decisions.entry(at).or_default().sent[seat] =
+                        Some(Instant::now());
+                    submitted_at = Some(at);
+                    tx.send(Message::Text(
+                        json!({"type": "open", "move": mv, "nonce": nonce})
+                            .to_string()
+                            .into(),
+                    ))
+                    .await?;
+                }
+            }
+            continue;
+        }
         if v["status"] != "live"
+            || mine["committed"] == true
+            || sealed.as_ref().is_some_and(|s| s.0 == steps)
             || mine["to_act"] != true
             || mine["submitted"] == true
             || submitted_at.is_some()
@@ -390,6 +419,25 @@ async fn client(
         let mv = legal[rng.random_range(0..legal.len())].clone();
         if think_ms > 0 {
             tokio::time::sleep(Duration::from_millis(rng.random_range(0..=2 * think_ms))).await;
+        }
+        if phase == Some("commit") {
+            let nonce: String = (0..16)
+                .map(|_| format!("{:02x}", rng.random::<u8>()))
+                .collect();
+            let text = mv.as_str().unwrap_or_default();
+            let hash: String = {
+                use sha2::{Digest, Sha256};
+                Sha256::digest(format!("{text}\n{nonce}").as_bytes())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect()
+            };
+            sealed = Some((steps, mv, nonce));
+            tx.send(Message::Text(
+                json!({"type": "commit", "hash": hash}).to_string().into(),
+            ))
+            .await?;
+            continue;
         }
         let now = Instant::now();
         shared

@@ -43,6 +43,7 @@ async function main() {
     h('option', { value: 'custom' }, 'custom seconds a decision'));
   const seconds = h('input', { id: 'seconds', type: 'number', min: 5, max: 86400, value: 60, disabled: true, 'aria-label': 'seconds a decision' });
   const timeInfo = h('p', { class: 'hint' });
+  const sealedIn = h('input', { id: 'sealed', type: 'checkbox', name: 'sealed' });
   const nameIn = h('input', { id: 'name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
   const rulesLink = h('a', { href: '#' }, 'rules');
   const result = h('section', { id: 'created', 'aria-live': 'polite' });
@@ -135,6 +136,7 @@ async function main() {
     h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
     h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
     timeInfo,
+    h('div', { class: 'field' }, h('label', { class: 'radio', for: 'sealed' }, sealedIn, ' Sealed: moves are sent as commitments, so the server learns a move only when both have committed')),
     h('div', { class: 'field' }, h('label', { for: 'name' }, 'Your name'), nameIn),
     h('button', { type: 'submit', class: 'primary' }, 'Create match'));
 
@@ -155,6 +157,7 @@ async function main() {
     const them = opponent === 'bot' ? { kind: 'bot', level: levelSel.value } : { kind: 'human' };
     const seats = mySeat === 'p1' ? [me, them] : [them, me];
     const body = { game: g.id, options, seats };
+    if (sealedIn.checked) body.sealed = true;
     if (!triviaBox.hidden) {
       if (bankSel.value === 'toml') {
         if (!bankToml.value.trim()) { result.replaceChildren(notice('error', 'Paste your questions (TOML), or choose the sample bank.')); return; }
@@ -196,7 +199,7 @@ async function main() {
     if (!res.ok) { live.replaceChildren(notice('error', `Cannot list matches: ${errorText(res)}`)); return; }
     const name = (id) => list.find((x) => x.id === id)?.name || id;
     const row = (m) => h('li', {},
-      h('strong', {}, name(m.game)), ` \u00b7 ${m.status} \u00b7 `,
+      h('strong', {}, name(m.game)), m.sealed ? h('span', { class: 'badge sealed' }, 'sealed') : null, ` \u00b7 ${m.status} \u00b7 `,
       `${seatText(m.seats.p1)} vs ${seatText(m.seats.p2)} `,
       m.result ? h('span', { class: 'muted' }, `(${m.result.reason}) `) : null,
       h('a', { href: `/m/${m.id}` }, m.status === 'finished' ? 'view' : 'watch'),

@@ -96,6 +96,7 @@ function send(msg) {
 
 function submit(text) {
   el.input.value = text;
+  if (sealedDecision()) { commit(text); return; }
   showMessage('info', `Sending ${text}\u2026`);
   // The decision this move is for: if it was decided meanwhile, the server refuses the move
   // (stale_decision) instead of taking it for the next one.
@@ -144,6 +145,71 @@ function renderFairness() {
   el.fair.replaceChildren(...parts);
 }
 
+// ----- sealed matches (docs/server-api.md, "Sealed submissions") -----
+// In a simultaneous decision the page sends only a commitment, the SHA-256 of MOVE + "\n" +
+// NONCE (a fresh random nonce), and keeps the move and nonce in sessionStorage so that a reload
+// can still open. When the state shows that both seats are in (`sealed.phase` = "open"), it
+// opens by itself.
+const SEALED_WORDS = 'Sealed: your move is locked in as a commitment; the server learns it only when both have committed.';
+const sealedKey = () => `colosseum.sealed.${id}.${state?.you}`;
+const openingsSent = new Set(); // commitments whose opening went out on this connection
+
+/** Whether this seat's pending decision is sealed (a sealed match, a simultaneous decision). */
+function sealedDecision() {
+  const m = state?.match;
+  return !!(state?.you && m?.sealed?.phase && m.seats[state.you]?.to_act && !m.result);
+}
+
+function hex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function commit(text) {
+  if (!globalThis.crypto?.subtle) {
+    showMessage('error', 'This sealed match needs the browser\u2019s cryptography, which it gives only to secure pages: open the table over https, or at http://localhost or http://127.0.0.1.');
+    return;
+  }
+  const m = state.match;
+  if (m.sealed.phase !== 'commit' || m.seats[state.you].committed) {
+    showMessage('error', 'Your commitment is already in: it cannot change in this decision.');
+    return;
+  }
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
+  const hash = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${text}\n${nonce}`)));
+  // Kept before sending: if the page reloads right after, it can still open.
+  sessionStorage.setItem(sealedKey(), JSON.stringify({ move: text, nonce, hash }));
+  showMessage('info', `Sealing ${text}\u2026`);
+  send({ type: 'commit', hash, decision: state.decision });
+}
+
+/** The move this tab committed to in the pending decision, if it kept it. */
+function keptMove() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(sealedKey()) || 'null');
+    return kept && kept.hash === state?.match?.seats[state.you]?.commitment ? kept.move : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens this seat's commitment once both are in, from what sessionStorage kept. */
+function openIfDue() {
+  const m = state?.match;
+  if (!sealedDecision() || m.sealed.phase !== 'open' || socket?.readyState !== WebSocket.OPEN) return;
+  const mine = m.seats[state.you];
+  if (!mine.committed || mine.submitted || openingsSent.has(mine.commitment)) return;
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(sealedKey()) || 'null'); } catch { kept = null; }
+  if (!kept || kept.hash !== mine.commitment) {
+    showMessage('error', 'This browser does not hold the move and nonce of your commitment (was it made in another tab or browser?), so it cannot open it. Without an opening the game\u2019s timeout rule applies.');
+    return;
+  }
+  if (send({ type: 'open', move: kept.move, nonce: kept.nonce, decision: state.decision })) {
+    openingsSent.add(mine.commitment);
+    showMessage('info', 'Both have committed: opening your commitment\u2026');
+  }
+}
+
 function stop(node) {
   stopped = true;
   if (socket) socket.close();
@@ -181,6 +247,8 @@ function connect() {
   ws.addEventListener('open', () => {
     if (token && !inProtocol) ws.send(JSON.stringify({ type: 'auth', token }));
     attempts = 0;
+    openingsSent.clear();
+    openIfDue();
     el.conn.hidden = false;
     el.conn.className = 'notice ok';
     el.conn.textContent = 'Connected.';
@@ -194,6 +262,8 @@ function connect() {
     else if (msg.type === 'ok') {
       if (msg.to === 'submit') showMessage('ok', state?.match?.pending === 'both' ? 'Move accepted. It stays hidden from your opponent until both have moved.' : 'Move accepted.');
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
+      else if (msg.to === 'commit') showMessage('ok', SEALED_WORDS);
+      else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
       else if (msg.to === 'answer') {
@@ -246,7 +316,8 @@ function seatPanel(seat) {
   else if (m.result) doing = '';
   else if (m.race && !m.race.over) doing = 'in the Cauldron race';
   else if (info.to_act) {
-    if (info.submitted) doing = info.locked ? 'has submitted (locked)' : 'has submitted';
+    if (m.sealed?.phase && info.committed) doing = info.opened ? 'has opened (sealed)' : 'has committed (sealed)';
+    else if (info.submitted) doing = info.locked ? 'has submitted (locked)' : 'has submitted';
     else doing = seat === you ? 'to move' : 'thinking';
   } else doing = 'waiting';
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
@@ -394,7 +465,8 @@ function resultText(m) {
 function renderAll() {
   const m = state.match;
   const you = state.you;
-  const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked;
+  const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked
+    && !(m.sealed?.phase && m.seats[you].committed);
   if (state.steps !== lastSteps) {
     for (const k of Object.keys(ui)) delete ui[k];
     if (lastSteps !== -1) el.input.value = '';
@@ -416,7 +488,8 @@ function renderAll() {
   const parts = render(m.game, m.view, ctx, ui);
 
   el.head.replaceChildren(
-    h('h1', {}, title, ' ', h('span', { class: `badge ${state.status}`, 'data-testid': 'match-status' }, state.status)),
+    h('h1', {}, title, ' ', h('span', { class: `badge ${state.status}`, 'data-testid': 'match-status' }, state.status),
+      m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
     h('p', { class: 'muted' }, `Match ${state.id}`, m.game_number > 1 ? ` \u00b7 game ${m.game_number} (earlier games were drawn)` : '',
       ' \u00b7 ', you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules')));
   el.players.replaceChildren(seatPanel('p1'), seatPanel('p2'));
@@ -478,8 +551,11 @@ function renderAll() {
     if (state.status === 'waiting') line = state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${inviteLink() ? ` ${inviteLink()}` : ' from the lobby'}.` : 'Join to start.';
     else if (m.result) line = 'The match is over.';
     else if (m.race && !m.race.over) line = 'The Cauldron race is on: answer the question above.';
+    else if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) line = `${keptMove() ? `You chose ${keptMove()}. ` : ''}${m.sealed.phase === 'open' ? `Both have committed: opening yours. ${SEALED_WORDS}` : `${SEALED_WORDS} Waiting for ${oppName} to commit.`}`;
+    else if (m.sealed?.phase && mine.to_act && mine.opened) line = `You opened ${mine.submission}. Waiting for ${oppName} to open.`;
     else if (mine.to_act && mine.locked) line = `You played ${mine.submission} (locked). Waiting for ${oppName}.`;
     else if (mine.to_act && mine.submitted) line = `You played ${mine.submission}${mine.by_default ? ' (by default)' : ''}. You may change it until ${oppName} moves too${m.seats[opp].submitted ? '' : ', or lock it'}.`;
+    else if (mine.to_act && m.sealed?.phase) line = `Your move${m.decision && m.decision !== 'move' ? ` (${m.decision})` : ''}, sealed: the page sends only a commitment, and the move itself once both have committed.${m.seats[opp].committed ? ` ${oppName} has committed.` : ''}`;
     else if (mine.to_act) line = `Your move${m.decision && m.decision !== 'move' ? ` (${m.decision})` : ''}.${m.seats[opp].to_act ? (m.seats[opp].submitted ? ` ${oppName} has submitted.` : ` ${oppName} is choosing too.`) : ''}`;
     else line = `Waiting for ${oppName}${m.seats[opp].submitted ? ' (submitted)' : ''}.`;
     el.status.textContent = line;
@@ -489,7 +565,7 @@ function renderAll() {
     }, mv)))] : canAct && state.legal_moves === null ? [h('p', { class: 'hint' }, 'Too many moves to list: click the board or type one.')] : []));
     form.querySelectorAll('input, button').forEach((x) => { x.disabled = !canAct; });
     const btns = [];
-    if (canAct && mine.submitted && !mine.locked) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: state.decision }) }, 'Lock my move'));
+    if (canAct && mine.submitted && !mine.locked && !m.sealed?.phase) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: state.decision }) }, 'Lock my move'));
     if (state.status === 'live' && !m.result) {
       btns.push(h('button', {
         type: 'button', id: 'resign', class: 'danger', onclick: (e) => {
@@ -515,6 +591,7 @@ function onState(msg) {
   state = msg;
   receivedAt = Date.now();
   renderAll();
+  openIfDue();
 }
 
 async function main() {

@@ -221,6 +221,8 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/join", post(join::<S>))
         .route("/api/matches/{id}/submit", post(submit::<S>))
         .route("/api/matches/{id}/lock", post(lock::<S>))
+        .route("/api/matches/{id}/commit", post(commit::<S>))
+        .route("/api/matches/{id}/open", post(open::<S>))
         .route("/api/matches/{id}/resign", post(resign::<S>))
         .route("/api/matches/{id}/answer", post(answer::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
@@ -545,6 +547,53 @@ async fn lock<S: Store>(
     act_and_answer(&state, &id, &headers, Action::Lock, body.decision).await
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommitBody {
+    hash: String,
+    #[serde(default)]
+    decision: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenBody {
+    #[serde(rename = "move")]
+    text: String,
+    nonce: String,
+    #[serde(default)]
+    decision: Option<u64>,
+}
+
+async fn commit<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<CommitBody>,
+) -> Result<Json<Value>, ApiError> {
+    act_and_answer(
+        &state,
+        &id,
+        &headers,
+        Action::Commit(body.hash),
+        body.decision,
+    )
+    .await
+}
+
+async fn open<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<OpenBody>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::Open {
+        text: body.text,
+        nonce: body.nonce,
+    };
+    act_and_answer(&state, &id, &headers, action, body.decision).await
+}
+
 async fn resign<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
@@ -707,6 +756,18 @@ enum ClientMessage {
         #[serde(default)]
         decision: Option<u64>,
     },
+    Commit {
+        hash: String,
+        #[serde(default)]
+        decision: Option<u64>,
+    },
+    Open {
+        #[serde(rename = "move")]
+        text: String,
+        nonce: String,
+        #[serde(default)]
+        decision: Option<u64>,
+    },
     Resign,
     Answer {
         text: String,
@@ -844,7 +905,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -860,6 +921,12 @@ async fn handle_message<S: Store>(
         }
         ClientMessage::Submit { text, decision } => (Action::Submit(text), "submit", decision),
         ClientMessage::Lock { decision } => (Action::Lock, "lock", decision),
+        ClientMessage::Commit { hash, decision } => (Action::Commit(hash), "commit", decision),
+        ClientMessage::Open {
+            text,
+            nonce,
+            decision,
+        } => (Action::Open { text, nonce }, "open", decision),
         ClientMessage::Resign => (Action::Resign, "resign", None),
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer", None),
     };

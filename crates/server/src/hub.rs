@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use colosseum_ai::registry::{self as bots, BotSpec};
 use colosseum_engine::{RawOptions, Seat, Viewer};
-use colosseum_host::{Match, MatchConfig, MatchError, Player, TimeControl};
+use colosseum_host::{Match, MatchConfig, MatchError, Player, SealedPhase, TimeControl};
 use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
@@ -59,6 +59,23 @@ struct TableState {
     bot_busy: [Option<(usize, usize)>; 2],
     /// The race (its `opened_at`, the seat's lockout end) a bot is answering, per seat.
     race_busy: [Option<(u64, u64)>; 2],
+    /// Sealed matches: a bot seat's chosen move and nonce, kept from its choice until it opens.
+    /// Memory only: a restart before the bot commits makes it choose again; after it committed,
+    /// it cannot open and gets the timeout treatment at its opening deadline (which is why an
+    /// untimed bot commits only once the other seat is in, and then opens at once).
+    bot_sealed: [Option<BotOpening>; 2],
+}
+
+/// A bot seat's sealed move in a sealed decision.
+struct BotOpening {
+    /// The decision (game number, steps).
+    key: (usize, usize),
+    /// The move.
+    text: String,
+    /// The nonce.
+    nonce: String,
+    /// Whether its commitment has been sent.
+    committing: bool,
 }
 
 /// A request to create a match.
@@ -91,6 +108,10 @@ pub struct CreateMatch {
     /// [`DEFAULT_RACE_BOT`]).
     #[serde(default)]
     pub race_bot: Option<BotAnswerer>,
+    /// Sealed submissions: simultaneous decisions are played by commitment, then opening
+    /// (`docs/server-api.md`, "Sealed submissions").
+    #[serde(default)]
+    pub sealed: bool,
 }
 
 /// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
@@ -131,6 +152,16 @@ pub enum Action {
     Lock,
     /// Resigns the match.
     Resign,
+    /// Commits to a move in a sealed match's simultaneous decision: the lowercase hex SHA-256
+    /// of `MOVE + "\n" + NONCE`.
+    Commit(String),
+    /// Opens the seat's commitment once both seats have committed.
+    Open {
+        /// The move, as hashed.
+        text: String,
+        /// The nonce, as hashed.
+        nonce: String,
+    },
     /// Answers the open trivia race; `race` is the race's `opened_at` as the seat saw it, so an
     /// answer meant for an earlier question is not judged against a new one.
     Answer {
@@ -640,6 +671,7 @@ impl<S: Store> Hub<S> {
                 persisted,
                 bot_busy: [None, None],
                 race_busy: [None, None],
+                bot_sealed: [None, None],
             }),
             version: watch::Sender::new(0),
             wake: Notify::new(),
@@ -712,6 +744,7 @@ impl<S: Store> Hub<S> {
             time: req.time,
             replay_on_draw: req.replay_on_draw,
             logged_refusals: Some(self.limits.logged_refusals),
+            sealed: req.sealed,
             ..MatchConfig::new(&req.game)
         };
         // Refuse bad games, options and time controls before anything is stored.
@@ -942,6 +975,22 @@ impl<S: Store> Hub<S> {
                         st.game.submit(seat, &text, now)
                     }
                     Action::Lock => st.game.lock(seat, now),
+                    Action::Commit(hash) => {
+                        if hash.len() > MAX_TEXT {
+                            return Err(ApiError::bad_request(
+                                "a commitment is 64 lowercase hex characters",
+                            ));
+                        }
+                        st.game.commit(seat, &hash, now)
+                    }
+                    Action::Open { text, nonce } => {
+                        if text.len() > MAX_TEXT || nonce.len() > MAX_TEXT {
+                            return Err(ApiError::bad_request(format!(
+                                "a move has at most {MAX_TEXT} bytes, a nonce 128 hex characters"
+                            )));
+                        }
+                        st.game.open(seat, &text, &nonce, now)
+                    }
                     Action::Answer { text, race } => {
                         if text.len() > MAX_TEXT {
                             return Err(ApiError::bad_request(format!(
@@ -973,6 +1022,20 @@ impl<S: Store> Hub<S> {
             MatchError::NoRace => ApiError::conflict("no_race", e.to_string()),
             MatchError::Answer(_) => ApiError::conflict("answer_refused", e.to_string()),
             MatchError::StaleRace { .. } => ApiError::conflict("stale_race", e.to_string()),
+            MatchError::Sealed => ApiError::conflict("sealed", e.to_string()),
+            MatchError::NotSealed(_) => ApiError::conflict("not_sealed", e.to_string()),
+            MatchError::BadCommitment(_) => ApiError::bad_request(e.to_string()),
+            MatchError::AlreadyCommitted(_) => {
+                ApiError::conflict("already_committed", e.to_string())
+            }
+            MatchError::NotCommitted(_) => ApiError::conflict("not_committed", e.to_string()),
+            MatchError::NotAllCommitted => ApiError::conflict("not_all_committed", e.to_string()),
+            MatchError::AlreadyOpened(_) => ApiError::conflict("already_opened", e.to_string()),
+            MatchError::CommitmentMismatch { .. } => ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "commitment_mismatch",
+                e.to_string(),
+            ),
         })
     }
 
@@ -1096,12 +1159,15 @@ impl<S: Store> Hub<S> {
         self.start_race_bots(table, st);
         let pending = st.game.game().pending();
         let key = (st.game.game_number(), st.game.record().steps.len());
+        self.commit_bot_moves(table, st, key);
+        self.open_bot_commitments(table, st, key);
         for seat in Seat::BOTH {
             let Player::Bot { level } = st.meta.config.player(seat) else {
                 continue;
             };
             if !pending.includes(seat)
                 || st.game.submission(seat).is_some()
+                || st.game.commitment(seat).is_some()
                 || st.bot_busy[seat.index()] == Some(key)
             {
                 continue;
@@ -1160,18 +1226,110 @@ impl<S: Store> Hub<S> {
                         return;
                     }
                 };
-                let still = {
-                    let st = table.state.lock().await;
-                    (st.game.game_number(), st.game.record().steps.len()) == key
-                        && !st.meta.finished()
+                let (still, sealed) = {
+                    let mut st = table.state.lock().await;
+                    let still = (st.game.game_number(), st.game.record().steps.len()) == key
+                        && !st.meta.finished();
+                    let sealed = still && st.game.sealed_phase() == Some(SealedPhase::Commit);
+                    if sealed {
+                        st.bot_sealed[seat.index()] = Some(BotOpening {
+                            key,
+                            text: mv.clone(),
+                            nonce: random_hex(16),
+                            committing: false,
+                        });
+                        hub.commit_bot_moves(&table, &mut st, key);
+                    }
+                    (still, sealed)
                 };
-                if still {
+                // A sealed move is committed by `commit_bot_moves`, now or once the other seat
+                // is in.
+                if still && !sealed {
                     if let Err(e) = hub
                         .act_on(&table, seat, Action::Submit(mv.clone()), Some(decision))
                         .await
                     {
                         tracing::warn!("bot move `{mv}` in match {}: {e}", table.id);
                     }
+                }
+            });
+        }
+    }
+
+    /// Sealed matches: a bot seat that has chosen commits. In a timed match at once (its
+    /// deadline runs); in an untimed one only once the other seat is in, so that its opening
+    /// follows at once and a restart can hardly fall between the two (a bot's opening lives in
+    /// memory only, and an untimed decision has no deadline to end it).
+    fn commit_bot_moves(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        st: &mut TableState,
+        key: (usize, usize),
+    ) {
+        if st.game.sealed_phase() != Some(SealedPhase::Commit) {
+            return;
+        }
+        let timed = st.game.time_control().clocks().is_some();
+        for seat in Seat::BOTH {
+            let other_in = st.game.commitment(seat.other()).is_some()
+                || st.game.submission(seat.other()).is_some();
+            if st.game.commitment(seat).is_some()
+                || st.game.submission(seat).is_some()
+                || !(timed || other_in)
+            {
+                continue;
+            }
+            let Some(kept) = st.bot_sealed[seat.index()]
+                .as_mut()
+                .filter(|k| k.key == key && !k.committing)
+            else {
+                continue;
+            };
+            kept.committing = true;
+            let hash = colosseum_host::commitment(&kept.text, &kept.nonce);
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.act(&table, seat, Action::Commit(hash)).await {
+                    tracing::warn!("bot commitment in match {}: {e}", table.id);
+                }
+            });
+        }
+    }
+
+    /// Sealed matches: once the openings begin, each bot seat that committed opens with the
+    /// move and nonce it kept.
+    fn open_bot_commitments(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        st: &mut TableState,
+        key: (usize, usize),
+    ) {
+        if st.game.sealed_phase() != Some(SealedPhase::Open) {
+            return;
+        }
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            if st.game.commitment(seat).is_none() || st.game.submission(seat).is_some() {
+                continue;
+            }
+            let Some(BotOpening {
+                key: k,
+                text,
+                nonce,
+                ..
+            }) = st.bot_sealed[i].take()
+            else {
+                continue;
+            };
+            if k != key {
+                continue;
+            }
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.act(&table, seat, Action::Open { text, nonce }).await {
+                    tracing::warn!("bot opening in match {}: {e}", table.id);
                 }
             });
         }
@@ -1513,6 +1671,7 @@ fn summary(meta: &StoredMatch) -> Value {
         "status": if meta.finished() { "finished" } else if meta.started_at.is_some() { "live" } else { "waiting" },
         "seats": {"p1": seat(0), "p2": seat(1)},
         "created_at": meta.created_at,
+        "sealed": meta.config.sealed,
         "result": meta.result,
         "practice": meta.practice,
         "spectate": format!("/m/{}", meta.id),
