@@ -603,3 +603,46 @@ test('sealed: the server holds only the commitment, and a reload can still open'
   assert.deepEqual(page.errors, [], 'no script errors');
   await page.context().close();
 });
+
+test('fair chance: a typed client seed, the commitment on screen, and the check on a finished match', async () => {
+  const created = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], time: { kind: 'untimed' } });
+  const page = await newPage({ width: 390, height: 844 });
+  await page.goto(`${BASE}${created.links.p1}`);
+  // The commitment is on the page before anyone has joined.
+  const commitment = await page.locator('[data-testid=commitment]').getAttribute('title');
+  assert.match(commitment, /^[0-9a-f]{64}$/);
+  await page.locator('details.client-seed summary').click();
+  await page.locator('#client-seed').fill('my-own-seed');
+  await join(page, 'Fay');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  assert.match(await page.locator('#fairness').innerText(), /my-own-seed/);
+  await playToEnd(page, 'p1', { game: 'goofspiel' });
+  await page.locator('[data-testid=result-reason]').waitFor();
+  // At the end: the server seed, and the check, which passes.
+  await page.locator('#fair-link').click();
+  await page.locator('[data-testid=server-seed]').waitFor();
+  await page.locator('[data-testid=verified]').waitFor({ timeout: 30000 });
+  assert.match(await page.locator('[data-testid=verified]').innerText(), /verified: every chance step/);
+  const href = await page.locator('#verify-link').getAttribute('href');
+  const report = await (await fetch(`${BASE}${href}`)).json();
+  assert.equal(report.ok, true, JSON.stringify(report));
+  assert.equal(report.games[0].chance_checked, 4);
+  assert.equal(report.games[0].bot_moves_checked, 4);
+  const state = await (await fetch(`${BASE}/api/matches/${created.id}`)).json();
+  assert.equal(state.fairness.client_seeds.p1, 'my-own-seed');
+  assert.equal(state.fairness.commitment, commitment);
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png'), fullPage: true });
+  assert.deepEqual(page.errors, [], 'no script errors');
+  await page.context().close();
+});
+
+test('a practice match is marked as such at the table and in the lobby', async () => {
+  const created = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, seed: 4242 });
+  const page = await newPage();
+  await page.goto(`${BASE}${created.links.spectator}`);
+  await page.locator('[data-testid=practice]').waitFor();
+  await page.goto(`${BASE}/`);
+  await page.locator(`a[href="/m/${created.id}"]`).first().waitFor();
+  assert.ok(await page.locator('.badge.practice').count() >= 1, 'the lobby marks practice matches');
+  await page.context().close();
+});

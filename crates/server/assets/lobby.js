@@ -199,7 +199,7 @@ async function main() {
     if (!res.ok) { live.replaceChildren(notice('error', `Cannot list matches: ${errorText(res)}`)); return; }
     const name = (id) => list.find((x) => x.id === id)?.name || id;
     const row = (m) => h('li', {},
-      h('strong', {}, name(m.game)), m.sealed ? h('span', { class: 'badge sealed' }, 'sealed') : null, ` \u00b7 ${m.status} \u00b7 `,
+      h('strong', {}, name(m.game)), m.sealed ? h('span', { class: 'badge sealed' }, 'sealed') : null, m.practice ? h('span', { class: 'badge practice', title: 'its creator chose the seed: chance is not provably fair' }, 'practice') : null, ` \u00b7 ${m.status} \u00b7 `,
       `${seatText(m.seats.p1)} vs ${seatText(m.seats.p2)} `,
       m.result ? h('span', { class: 'muted' }, `(${m.result.reason}) `) : null,
       h('a', { href: `/m/${m.id}` }, m.status === 'finished' ? 'view' : 'watch'),
