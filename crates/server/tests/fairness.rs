@@ -358,3 +358,25 @@ async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "stale_decision");
 }
+
+#[tokio::test]
+async fn a_bot_against_a_bot_is_fair_from_creation_and_verifies() {
+    let s = server();
+    let (id, tokens) = s
+        .create(json!({
+            "game": "goofspiel",
+            "options": {"cards": "4"},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "mcts:iters=50"}],
+            "time": {"kind": "untimed"},
+        }))
+        .await;
+    assert_eq!(tokens, [None, None]);
+    let start = s.state(&id, None).await;
+    assert_eq!(start["status"], "live");
+    assert!(start["fairness"]["client_seeds"]["p1"].is_string());
+    s.play_out(&id, &tokens, 0).await;
+    let r = records(&s, &id).await;
+    let report = verify(&r);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].bot_moves_checked, 8);
+}
