@@ -650,7 +650,19 @@ impl<S: Store> Hub<S> {
         meta: StoredMatch,
         log: &[colosseum_host::LogEntry],
     ) -> Result<Arc<Table>, ApiError> {
-        match rebuild_guarded(meta.config.clone(), log) {
+        // Nothing is stored before a match starts (it runs on a throwaway seed until then), and
+        // a crash can fall between storing the start and its first log entries: an empty log
+        // is the match as `Match::new` makes it, and its first entries are stored at the next
+        // commit.
+        let rebuilt = if log.is_empty() {
+            Match::new(meta.config.clone()).map_err(|e| Broken {
+                summary: format!("its configuration is refused: {e}"),
+                reason: e.to_string(),
+            })
+        } else {
+            rebuild_guarded(meta.config.clone(), log)
+        };
+        match rebuilt {
             Ok(game) => Ok(self.install_match(meta, game, log.len())),
             Err(broken) => Err(self.set_aside(&meta.id, broken).await),
         }
@@ -1076,12 +1088,15 @@ impl<S: Store> Hub<S> {
 
     /// At the start: the match seed from the committed server seed and both client seeds, and
     /// the match made again from it (nothing of the throwaway one was stored or shown).
+    /// A practice match (and one stored before provably fair chance) keeps the match it was
+    /// created with: its seed was known from the start.
     fn start_with_fair_seed(&self, st: &mut TableState) -> Result<(), ApiError> {
-        if let Some(fair) = &st.meta.fairness {
-            st.meta.config.seed = fair
-                .match_seed()
-                .map_err(|e| ApiError::internal("deriving the match seed", e))?;
-        }
+        let Some(fair) = &st.meta.fairness else {
+            return Ok(());
+        };
+        st.meta.config.seed = fair
+            .match_seed()
+            .map_err(|e| ApiError::internal("deriving the match seed", e))?;
         st.game = Match::new(st.meta.config.clone())
             .map_err(|e| ApiError::internal("starting the match", e))?;
         st.persisted = 0;

@@ -380,3 +380,70 @@ async fn a_bot_against_a_bot_is_fair_from_creation_and_verifies() {
     assert!(report.ok, "{}", report.text());
     assert_eq!(report.games[0].bot_moves_checked, 8);
 }
+
+/// A server over the SQLite file `db`, as after a restart.
+fn server_on(db: &std::path::Path) -> Server {
+    use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+    use std::sync::Arc;
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let hub = Hub::new(SqliteStore::open(db).unwrap(), clock.clone(), false);
+    Server {
+        router: app(AppState::new(
+            hub.clone(),
+            Limits {
+                http_per_second: 1e9,
+                http_burst: 1e9,
+                creates_per_minute: 1e9,
+                creates_burst: 1e9,
+                ..Limits::default()
+            },
+        )),
+        hub,
+        clock,
+    }
+}
+
+#[tokio::test]
+async fn a_restart_before_the_second_join_keeps_the_commitment_and_the_first_seed() {
+    let dir = std::env::temp_dir().join(format!("colosseum-fair-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("m.db");
+    let _ = std::fs::remove_file(&db);
+    let (id, tokens, commitment) = {
+        let s = server_on(&db);
+        let (id, tokens) = s
+            .create(json!({"game": "goofspiel", "options": {"cards": "5"}}))
+            .await;
+        join(
+            &s,
+            &id,
+            tokens[0].as_deref().unwrap(),
+            json!({"client_seed": "early"}),
+        )
+        .await;
+        let c = s.state(&id, None).await["fairness"]["commitment"].clone();
+        (id, tokens, c)
+    };
+    let s = server_on(&db);
+    s.hub.resume().await.unwrap();
+    let v = s.state(&id, None).await;
+    assert_eq!(v["fairness"]["commitment"], commitment);
+    assert_eq!(v["fairness"]["client_seeds"]["p1"], "early");
+    let (status, v) = join(
+        &s,
+        &id,
+        tokens[1].as_deref().unwrap(),
+        json!({"client_seed": "late"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.play_out(&id, &tokens, 9).await;
+    let r = records(&s, &id).await;
+    assert_eq!(
+        r[0].fairness.as_ref().unwrap().commitment,
+        commitment.as_str().unwrap()
+    );
+    let report = verify(&r);
+    assert!(report.ok, "{}", report.text());
+    let _ = std::fs::remove_dir_all(&dir);
+}
