@@ -140,6 +140,11 @@ async fn two_humans_race_a_live_cauldron_to_the_end() {
         .collect();
     assert_eq!(race_steps.len(), races, "{record:?}");
     assert!(race_steps.iter().all(|c| *c == "p2"));
+    // The races were decided by the race, the prize pairs drawn from the seeds: it verifies.
+    let report = colosseum_server::verify::verify(&records);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].races, races);
+    assert!(report.games[0].chance_checked > 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
