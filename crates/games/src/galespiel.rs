@@ -1087,6 +1087,25 @@ pub struct GalespielView {
 const NOTATION_HELP: &str = "write a bid (`7`, `7 aid`), a build (`c3 e5`, `emergency c3`, \
     `done`), `use` or `skip` in an item window, or `upgrade 4 8`";
 
+/// A bid written `7+` names the upgraded card: refused unless `seat`'s card in `slot` is
+/// upgraded (a `+` on a plain card would silently bid its plain value).
+fn check_plus(g: &Galespiel, seat: Seat, text: &str, slot: u8) -> Result<(), NotationError> {
+    let label = g.card_label(usize::from(slot));
+    if g.options.cards.upgraded(usize::from(slot)).is_none() {
+        return Err(NotationError::mv(
+            text,
+            format!("card {label} has no upgraded version; bid it as `{label}`"),
+        ));
+    }
+    if g.upgraded[seat.index()] & (1 << slot) == 0 {
+        return Err(NotationError::mv(
+            text,
+            format!("your {label} is not upgraded; bid it as `{label}`"),
+        ));
+    }
+    Ok(())
+}
+
 fn parse_card_token(g: &Galespiel, text: &str, token: &str) -> Result<u8, NotationError> {
     let digits = token.strip_suffix('+').unwrap_or(token);
     let value: u8 = digits.parse().map_err(|_| {
@@ -1110,7 +1129,7 @@ fn parse_card_token(g: &Galespiel, text: &str, token: &str) -> Result<u8, Notati
         })
 }
 
-fn parse_move(g: &Galespiel, text: &str) -> Result<Move, NotationError> {
+fn parse_move(g: &Galespiel, seat: Seat, text: &str) -> Result<Move, NotationError> {
     let lower = text.trim().to_ascii_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -1131,6 +1150,15 @@ fn parse_move(g: &Galespiel, text: &str) -> Result<Move, NotationError> {
             }
             let mut set = 0u16;
             for t in &tokens[1..] {
+                if t.ends_with('+') {
+                    return Err(NotationError::mv(
+                        text,
+                        format!(
+                            "name a card to upgrade by its plain value: `{}`",
+                            t.trim_end_matches('+')
+                        ),
+                    ));
+                }
                 let slot = parse_card_token(g, text, t)?;
                 if set & (1 << slot) != 0 {
                     return Err(NotationError::mv(text, format!("card {t} is named twice")));
@@ -1147,7 +1175,13 @@ fn parse_move(g: &Galespiel, text: &str) -> Result<Move, NotationError> {
         for t in &tokens {
             match *t {
                 "aid" | "+aid" | "specialists-aid" | "specialist's-aid" => aid = true,
-                _ if slot.is_none() => slot = Some(parse_card_token(g, text, t)?),
+                _ if slot.is_none() => {
+                    let s = parse_card_token(g, text, t)?;
+                    if t.ends_with('+') {
+                        check_plus(g, seat, text, s)?;
+                    }
+                    slot = Some(s);
+                }
                 _ => {
                     return Err(NotationError::mv(
                         text,
@@ -1651,8 +1685,8 @@ impl Game for Galespiel {
         game
     }
 
-    fn parse_move(&self, _seat: Seat, text: &str) -> Result<Move, NotationError> {
-        parse_move(self, text)
+    fn parse_move(&self, seat: Seat, text: &str) -> Result<Move, NotationError> {
+        parse_move(self, seat, text)
     }
 
     fn format_move(&self, mv: &Move) -> String {

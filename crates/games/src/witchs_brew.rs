@@ -2402,7 +2402,8 @@ impl WitchsBrew {
             }
             Stage::WinnerMove | Stage::LoserMove => {
                 let leap = self.mover_card() == LEAP;
-                if matches!(tokens[..], ["pass"] | ["PASS"] | ["Pass"]) || tokens.is_empty() {
+                if matches!(tokens[..], [t] if t.eq_ignore_ascii_case("pass")) || tokens.is_empty()
+                {
                     return Ok(if leap {
                         Move::Leap(None)
                     } else {
@@ -2621,10 +2622,11 @@ impl Game for WitchsBrew {
     }
 
     /// `race` while a Cauldron race's result is due (a live host runs its trivia race then),
-    /// `move` otherwise.
+    /// `assign` at the Intermission (the seed gives five minutes for it), `move` otherwise.
     fn decision_kind(&self) -> &'static str {
         match self.stage {
             Stage::Race => "race",
+            Stage::Assign => "assign",
             _ => "move",
         }
     }
@@ -2847,7 +2849,28 @@ impl Game for WitchsBrew {
                 }
                 Ok(())
             }
-            (Stage::Race, Chance::Race(_)) => Ok(()),
+            (Stage::Race, Chance::Race(seat)) => {
+                // A simulated race cannot end in a way its options give no chance of; a live
+                // race's result is whatever the race gave (nobody may answer in time).
+                let o = self.options;
+                let p = match seat {
+                    Some(Seat::P1) => (1.0 - o.none_chance) * o.p1_chance,
+                    Some(Seat::P2) => (1.0 - o.none_chance) * (1.0 - o.p1_chance),
+                    None => o.none_chance,
+                };
+                if o.cauldron == CauldronMode::Simulated && p <= 0.0 {
+                    return Err(IllegalMove::new(format!(
+                        "a race {} cannot happen here: its chance is 0 (none_chance = {}, p1_chance = {})",
+                        match seat {
+                            Some(s) => format!("won by {s}"),
+                            None => "nobody wins".to_string(),
+                        },
+                        o.none_chance,
+                        o.p1_chance
+                    )));
+                }
+                Ok(())
+            }
             (Stage::Over, _) => Err(IllegalMove::new("the game is over")),
             (Stage::DrawPair, _) => Err(IllegalMove::new(
                 "the prize pair is drawn now, not a race result",
@@ -4212,10 +4235,47 @@ mod tests {
     // --- the Cauldron, scoring and the ends ---------------------------------------------------
 
     #[test]
+    fn a_race_result_with_no_chance_is_refused_when_races_are_simulated() {
+        let race = |options: WitchsBrewOptions| {
+            let mut g = WitchsBrew::new(options);
+            chance(&mut g, "8 3");
+            assert_eq!(g.stage(), Stage::Race);
+            g
+        };
+        // By default nobody-wins has chance 0: `none` cannot happen.
+        let g = race(WitchsBrewOptions::default());
+        let why = g.check_chance(&Chance::Race(None)).unwrap_err().reason;
+        assert!(
+            why.contains("nobody wins cannot happen here: its chance is 0"),
+            "{why}"
+        );
+        assert!(g.check_chance(&Chance::Race(Some(Seat::P1))).is_ok());
+        // A race p1 always wins cannot be won by p2.
+        let g = race(WitchsBrewOptions {
+            p1_chance: 1.0,
+            ..WitchsBrewOptions::default()
+        });
+        assert!(g.check_chance(&Chance::Race(Some(Seat::P2))).is_err());
+        // With a chance of a race nobody wins, `none` is a result.
+        let g = race(WitchsBrewOptions {
+            none_chance: 0.25,
+            ..WitchsBrewOptions::default()
+        });
+        assert!(g.check_chance(&Chance::Race(None)).is_ok());
+        // A live race ends as the race did: nobody may answer in time.
+        let g = race(WitchsBrewOptions {
+            cauldron: CauldronMode::Live,
+            ..WitchsBrewOptions::default()
+        });
+        assert!(g.check_chance(&Chance::Race(None)).is_ok());
+    }
+
+    #[test]
     fn cauldron_rounds_hand_out_prizes_and_discard_throws_a_pair_away() {
         let mut g = WitchsBrew::new(WitchsBrewOptions {
             schedule: Schedule::parse("MM1 DM1 DM2 FM1").unwrap(),
             discard: [false, true],
+            none_chance: 0.1,
             ..WitchsBrewOptions::default()
         });
         chance(&mut g, "8 3");

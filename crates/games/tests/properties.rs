@@ -1,8 +1,10 @@
 //! Properties every game in the registry must have, checked on random games:
 //!
 //! * random legal play always ends;
-//! * every enumerated legal move's notation parses back to itself and is accepted;
+//! * every enumerated legal move's notation parses back to itself and is accepted, in any mix
+//!   of upper and lower case;
 //! * the default move at a deadline is legal;
+//! * every listed chance outcome applies, and one with no chance now is refused;
 //! * replaying the record of a finished game gives an identical final state, both with every
 //!   chance step written out and with chance left to the seed.
 //!
@@ -54,14 +56,19 @@ fn random_game(
     let mut move_rng = seeded_rng(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut full = Record::new(entry.id, options.clone(), seed);
     let mut without_chance = full.clone();
+    let mut seen_chance = std::collections::BTreeSet::new();
     for _ in 0..MAX_DECISIONS {
         let pending = game.pending();
         match pending {
             Pending::Over => return (full, without_chance, game),
             Pending::Chance => {
+                check_chance_outcomes(game.as_ref(), &mut seen_chance);
                 let step = game
                     .apply_random_chance(&mut chance_rng)
                     .expect("a chance decision has an outcome");
+                if let Some(c) = &step.chance {
+                    seen_chance.insert(c.clone());
+                }
                 full.steps.push(step);
             }
             Pending::Both | Pending::One(_) => {
@@ -98,6 +105,31 @@ fn random_game(
     );
 }
 
+/// Where a game lists the pending chance event's outcomes (those with a chance above 0), every
+/// one applies, and every outcome seen earlier in the game that is not listed now (a prize
+/// already drawn, a race result with no chance) is refused: a chance step with probability zero
+/// never happens.
+fn check_chance_outcomes(game: &dyn AnyGame, seen: &mut std::collections::BTreeSet<String>) {
+    let listed = game.chance_outcomes();
+    if listed.is_empty() {
+        return;
+    }
+    for text in &listed {
+        let mut g = game.clone_box();
+        if let Err(e) = g.apply(&TextStep::chance(text.clone())) {
+            panic!("{}: listed chance outcome `{text}` refused: {e}", game.id());
+        }
+    }
+    for text in seen.iter().filter(|t| !listed.contains(t)) {
+        let mut g = game.clone_box();
+        assert!(
+            g.apply(&TextStep::chance(text.clone())).is_err(),
+            "{}: chance outcome `{text}` has no chance now (not listed) but is accepted",
+            game.id()
+        );
+    }
+}
+
 /// Every enumerated move's canonical text is accepted and is its own canonical form.
 fn check_notation_round_trip(game: &dyn AnyGame, seat: Seat) {
     let moves = game.legal_moves(seat);
@@ -106,7 +138,7 @@ fn check_notation_round_trip(game: &dyn AnyGame, seat: Seat) {
         "{}: {seat} acts but has no legal move",
         game.id()
     );
-    for text in moves {
+    for (i, text) in moves.into_iter().enumerate() {
         let canonical = game
             .check_move(seat, &text)
             .unwrap_or_else(|e| panic!("{}: legal move `{text}` refused: {e}", game.id()));
@@ -116,7 +148,35 @@ fn check_notation_round_trip(game: &dyn AnyGame, seat: Seat) {
             "{}: notation does not round-trip",
             game.id()
         );
+        // Input is case-insensitive everywhere: any mix of cases is the same move (checked on
+        // the first dozen moves of each position, which keeps the suite quick).
+        if i >= 12 {
+            continue;
+        }
+        for cased in case_mixes(&text) {
+            match game.check_move(seat, &cased) {
+                Ok(c) => assert_eq!(c, text, "{}: `{cased}` is another move", game.id()),
+                Err(e) => panic!("{}: `{cased}` (a legal `{text}`) refused: {e}", game.id()),
+            }
+        }
     }
+}
+
+/// Upper case, and two alternating mixes of upper and lower case, of `text`.
+fn case_mixes(text: &str) -> [String; 3] {
+    let alternate = |start_upper: bool| {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if (i % 2 == 0) == start_upper {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect()
+    };
+    [text.to_ascii_uppercase(), alternate(true), alternate(false)]
 }
 
 fn replay_fingerprint(record: &Record) -> String {

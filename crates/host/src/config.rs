@@ -127,8 +127,8 @@ impl TimeControl {
     ///   An item window counts as part of the bidding for time (60 s) and an upgrade choice as
     ///   part of the building (30 s); in both an empty bank makes the default move (`skip`, the
     ///   lowest cards).
-    /// * `witchs-brew`: 60 s an action and 10 minutes of reserve, spent continuously; an empty
-    ///   reserve loses.
+    /// * `witchs-brew`: 60 s an action (five minutes for the Intermission's assignment, decision
+    ///   kind `assign`) and 10 minutes of reserve, spent continuously; an empty reserve loses.
     /// * `all-in-goofspiel`: 60 s (the default is no cards).
     /// * `goofspiel`: 30 s (the default is the lowest card).
     #[must_use]
@@ -147,6 +147,7 @@ impl TimeControl {
                 empty_bank: EmptyBank::LosesIn(vec!["bid".to_string()]),
             },
             "witchs-brew" => Clocks {
+                per_kind_ms: [("assign".to_string(), 300_000)].into_iter().collect(),
                 bank_ms: 600_000,
                 empty_bank: EmptyBank::Loses,
                 ..Clocks::per_decision(60)

@@ -481,6 +481,7 @@ fn default_time_controls_follow_the_seeds() {
     assert_eq!(ms("galespiel", "bid"), 60_000);
     assert_eq!(ms("galespiel", "build"), 30_000);
     assert_eq!(ms("witchs-brew", "move"), 60_000);
+    assert_eq!(ms("witchs-brew", "assign"), 300_000);
     assert_eq!(ms("all-in-goofspiel", "move"), 60_000);
     assert_eq!(ms("goofspiel", "move"), 30_000);
     let g = TimeControl::for_game("galespiel");
@@ -490,6 +491,28 @@ fn default_time_controls_follow_the_seeds() {
     let w = TimeControl::for_game("witchs-brew");
     assert_eq!(w.clocks().unwrap().bank_ms, 600_000);
     assert!(w.clocks().unwrap().empty_bank.loses("move"));
+}
+
+#[test]
+fn the_witchs_brew_intermission_gives_five_minutes() {
+    let mut m = new("witchs-brew");
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut t = 0;
+    while m.game().decision_kind() != "assign" {
+        assert!(!m.is_over(), "the game ended before the Intermission");
+        t += 1_000;
+        // One submission at a time, so that none is made once the Intermission has begun.
+        let seat = Seat::BOTH
+            .into_iter()
+            .find(|&s| m.game().pending().includes(s) && m.submission(s).is_none())
+            .unwrap();
+        let mv = m.game().random_move(seat, &mut rng).unwrap();
+        m.submit(seat, &mv, t).unwrap();
+    }
+    for seat in Seat::BOTH {
+        let c = m.clock(seat);
+        assert_eq!(c.turn_deadline, Some(t + 300_000), "{seat}: {c:?}");
+    }
 }
 
 // ----- random matches: rebuild, record, views -----

@@ -526,7 +526,7 @@ fn notation_round_trips() {
     for (text, canonical) in [
         ("7", "7"),
         ("7 AID", "7 aid"),
-        ("aid 8+", "8 aid"),
+        ("aid 8", "8 aid"),
         ("build C3, b2", "b2 c3"),
         ("b2 emergency", "emergency b2"),
         ("ED", "emergency"),
@@ -751,4 +751,24 @@ fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
     g.0.materials[0] = 10;
     one(&mut g, Seat::P1, "d6");
     assert_eq!(g.decision_kind(), "upgrade");
+}
+
+#[test]
+fn a_plus_names_only_a_card_that_is_upgraded() {
+    let mut g = started("8 3 4 4 5 5 6");
+    // p1's 2 is plain: `2+` would silently bid a plain 2.
+    assert!(refused(&g, Seat::P1, "2+").contains("your 2 is not upgraded; bid it as `2`"));
+    // The odd cards have no upgraded version at all.
+    assert!(refused(&g, Seat::P1, "3+").contains("card 3 has no upgraded version"));
+    assert!(refused(&g, Seat::P2, "9+ aid").contains("card 9 has no upgraded version"));
+    assert!(refused(&g, Seat::P1, "8+").contains("your 8 is not upgraded"));
+    // Once upgraded, `8+` is the same bid as `8`, and only for the seat that upgraded it.
+    g.0.upgraded = [1 << 7, 0];
+    assert_eq!(
+        g.check_move(Seat::P1, "8+").unwrap(),
+        g.check_move(Seat::P1, "8").unwrap()
+    );
+    assert!(refused(&g, Seat::P2, "8+").contains("your 8 is not upgraded"));
+    both(&mut g, "8+", "7");
+    assert_eq!(g.0.last_round().unwrap().bids[0].value, 10);
 }
