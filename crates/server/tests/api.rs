@@ -1,94 +1,13 @@
-//! The router without a network: requests go straight into `app(state)`, the clock is moved by
-//! hand and deadlines fire when the test ticks.
+//! The router without a network (the shared harness in `common`): the clock is moved by hand
+//! and deadlines fire when the test ticks.
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use colosseum_engine::Seat;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
-use http_body_util::BodyExt;
+use colosseum_server::{Hub, Limits, SqliteStore};
+use common::{server, server_with};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Server {
-    router: Router,
-    hub: Arc<Hub<SqliteStore>>,
-    clock: Arc<ManualClock>,
-}
-
-fn server_with(limits: Limits) -> Server {
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock.clone(), false);
-    Server {
-        router: app(AppState::new(hub.clone(), limits)),
-        hub,
-        clock,
-    }
-}
-
-fn server() -> Server {
-    server_with(Limits {
-        http_per_second: 1e9,
-        http_burst: 1e9,
-        ..Limits::default()
-    })
-}
-
-impl Server {
-    async fn call(
-        &self,
-        method: &str,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        self.call_raw(method, uri, token, body.map(|b| b.to_string()))
-            .await
-    }
-
-    async fn call_raw(
-        &self,
-        method: &str,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<String>,
-    ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| panic!("{uri}: not JSON: {}", String::from_utf8_lossy(&bytes)));
-        (status, value)
-    }
-
-    /// Creates a match and joins both human seats; returns the id and the tokens.
-    async fn start(&self, body: Value) -> (String, [Option<String>; 2]) {
-        let (status, created) = self.call("POST", "/api/matches", None, Some(body)).await;
-        assert_eq!(status, StatusCode::CREATED, "{created}");
-        let id = created["id"].as_str().unwrap().to_string();
-        let tokens = [0, 1].map(|i| created["tokens"][i].as_str().map(str::to_string));
-        for t in tokens.iter().flatten() {
-            let (status, v) = self
-                .call("POST", &format!("/api/matches/{id}/join"), Some(t), None)
-                .await;
-            assert_eq!(status, StatusCode::OK, "{v}");
-        }
-        (id, tokens)
-    }
-}
 
 fn goofspiel(cards: u32) -> Value {
     json!({"game": "goofspiel", "options": {"cards": cards.to_string(), "order": "descending"}, "seed": 5})
