@@ -8,15 +8,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{agent, get, post, serve, serve_command, serve_with, start, Server};
+use common::{agent, get, post, serve, serve_command, serve_with, start, temp_db, Server};
 use serde_json::{json, Value};
 
 #[test]
 fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
-    let dir = std::env::temp_dir().join(format!("colosseum-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("matches.db");
-    let _ = std::fs::remove_file(&db);
+    let (dir, db) = temp_db("serve", "matches.db");
 
     let server = serve(&db);
     let (status, created) = post(
@@ -242,10 +239,7 @@ fn json_log_until(rx: &std::sync::mpsc::Receiver<String>, pred: impl Fn(&Value) 
 
 #[test]
 fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
-    let dir = std::env::temp_dir().join(format!("colosseum-quarantine-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("matches.db");
+    let (dir, db) = temp_db("quarantine", "matches.db");
 
     // Two matches, each with a bid submitted; the server stops.
     let (server, rx) = serve_logged(&db, &["--log-format", "json"]);
@@ -353,10 +347,9 @@ fn the_limit_flags_take_effect() {
     use std::io::{Read, Write};
     use std::net::TcpStream;
 
-    let dir = std::env::temp_dir().join(format!("colosseum-serve-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (dir, db) = temp_db("serve-limits", "limits.db");
     let server = serve_with(
-        &dir.join("limits.db"),
+        &db,
         &[
             "--header-timeout-secs",
             "1",

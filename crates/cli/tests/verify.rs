@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{get, post, serve_command, start};
+use common::{get, post, serve_command, start, temp_db};
 use serde_json::json;
 
 fn verify(file: &Path) -> (bool, String) {
@@ -24,10 +24,7 @@ fn verify(file: &Path) -> (bool, String) {
 
 #[test]
 fn verify_accepts_a_served_match_and_names_what_was_altered() {
-    let dir = std::env::temp_dir().join(format!("colosseum-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("matches.db");
-    let _ = std::fs::remove_file(&db);
+    let (dir, db) = temp_db("verify", "matches.db");
     let mut command = serve_command(&db, &[]);
     command.stderr(Stdio::null());
     let server = start(command);

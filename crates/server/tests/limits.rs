@@ -14,7 +14,7 @@ use colosseum_engine::{Seat, Viewer};
 use colosseum_server::hub::{Action, CreateMatch};
 use colosseum_server::{serve_on, AppState, Hub, Limits, ManualClock, SqliteStore};
 use common::ws::{drain, socket};
-use common::{begin, open_limits, server_with, server_with_timers, submit, T0};
+use common::{begin, open_limits, server_with, server_with_timers, submit, temp_db, T0};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -256,10 +256,7 @@ async fn waiting_matches_expire_and_the_lobby_pages() {
 
 #[tokio::test]
 async fn a_waiting_match_expires_for_a_restarted_server_too() {
-    let dir = std::env::temp_dir().join(format!("colosseum-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("expiry.db");
-    let _ = std::fs::remove_file(&db);
+    let (dir, db) = temp_db("limits", "expiry.db");
     let clock = Arc::new(ManualClock::at(T0));
     let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
     let created = hub

@@ -5,25 +5,17 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::http::StatusCode;
 use colosseum_engine::Seat;
 use colosseum_server::hub::Action;
 use colosseum_server::{app, AppState, Hub, ManualClock, SqliteStore, Store};
-use common::{begin, call, open_limits, server, submit};
+use common::{begin, call, open_limits, server, submit, temp_db};
 use serde_json::{json, Value};
 
 const ADMIN: &str = "admin-token-0123456789";
-
-fn temp_db(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("colosseum-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("q.db");
-    (dir, db)
-}
 
 fn sql(db: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(db).unwrap()
@@ -52,7 +44,7 @@ async fn five_matches(hub: &Arc<Hub<SqliteStore>>, clock: &ManualClock) -> Vec<S
 
 #[tokio::test]
 async fn broken_matches_are_set_aside_and_the_others_resume() {
-    let (dir, db) = temp_db("quarantine");
+    let (dir, db) = temp_db("quarantine", "q.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let ids = {
         let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
@@ -233,7 +225,7 @@ async fn the_admin_endpoint_is_off_without_a_token() {
 /// matches kept.
 #[tokio::test]
 async fn an_old_database_file_gains_the_quarantine_table() {
-    let (dir, db) = temp_db("migrate");
+    let (dir, db) = temp_db("migrate", "q.db");
     let conn = sql(&db);
     conn.execute_batch(
         "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
@@ -277,7 +269,7 @@ async fn an_old_database_file_gains_the_quarantine_table() {
 /// asking for it sets it aside.
 #[tokio::test]
 async fn a_damaged_finished_match_neither_breaks_the_lobby_nor_is_served() {
-    let (dir, db) = temp_db("finished");
+    let (dir, db) = temp_db("finished", "q.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let mut ids = Vec::new();
     {

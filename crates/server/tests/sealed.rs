@@ -10,7 +10,7 @@ use colosseum_engine::Seat;
 use colosseum_host::commitment;
 use colosseum_server::{Hub, Limits, ManualClock, SqliteStore, Store};
 use common::ws::reply;
-use common::{begin, server, server_with};
+use common::{begin, server, server_with, temp_db};
 use serde_json::{json, Value};
 
 const N1: &str = "9f2c4e7a1b3d5f60718293a4b5c6d7e8";
@@ -349,10 +349,7 @@ async fn commit_and_open_over_websocket() {
 #[tokio::test]
 async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     use colosseum_server::hub::Action;
-    let dir = std::env::temp_dir().join(format!("colosseum-sealed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("s.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("sealed", "s.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let hub = Hub::new(SqliteStore::open(&path).unwrap(), clock.clone(), false);
     let (id, table) = begin(

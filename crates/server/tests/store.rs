@@ -15,7 +15,7 @@ use colosseum_host::{EndKind, LogEntry, MatchConfig, MatchResult};
 use colosseum_server::hub::Action;
 use colosseum_server::store::{StoreError, StoredMatch};
 use colosseum_server::{Hub, ManualClock, PostgresStore, SqliteStore, Store};
-use common::{begin, submit};
+use common::{begin, submit, temp_db};
 use serde_json::json;
 
 fn stored(id: &str, created_at: u64) -> StoredMatch {
@@ -106,10 +106,7 @@ async fn sqlite_store() {
 
 #[tokio::test]
 async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
-    let dir = std::env::temp_dir().join(format!("colosseum-store-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("a.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("store", "a.db");
     {
         let s = SqliteStore::open(&path).unwrap();
         s.create(&stored("cccc", 1)).await.unwrap();
@@ -180,10 +177,7 @@ async fn postgres_store_and_restart() {
 
 #[tokio::test]
 async fn sqlite_restart_resumes_with_clocks() {
-    let dir = std::env::temp_dir().join(format!("colosseum-restart-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("r.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("restart", "r.db");
     let first = SqliteStore::open(&path).unwrap();
     restart_resumes_with_clocks(
         first,
@@ -199,10 +193,7 @@ async fn sqlite_restart_resumes_with_clocks() {
 
 #[tokio::test]
 async fn sqlite_sets_a_damaged_match_aside_on_restart() {
-    let dir = std::env::temp_dir().join(format!("colosseum-aside-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("q.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("aside", "q.db");
     let reopen = || async { SqliteStore::open(&path).unwrap() };
     let damaged = path.clone();
     let damage = |id: String| async move {

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -88,4 +88,14 @@ pub fn get(base: &str, path: &str, token: Option<&str>) -> Value {
         req = req.header("authorization", &format!("Bearer {t}"));
     }
     req.call().unwrap().body_mut().read_json().unwrap()
+}
+
+/// A fresh directory `colosseum-{name}-{pid}` in the system's temporary directory, and the
+/// path of the database file `file` in it (not created).
+pub fn temp_db(name: &str, file: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("colosseum-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(file);
+    (dir, db)
 }

@@ -7,6 +7,7 @@
 pub mod ws;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -269,4 +270,14 @@ pub async fn submit<S: Store>(hub: &Arc<Hub<S>>, table: &Arc<Table>, seat: Seat,
     hub.act(table, seat, Action::Submit(mv.into()))
         .await
         .unwrap();
+}
+
+/// A fresh directory `colosseum-{name}-{pid}` in the system's temporary directory, and the
+/// path of the database file `file` in it (not created).
+pub fn temp_db(name: &str, file: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("colosseum-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(file);
+    (dir, db)
 }
