@@ -64,7 +64,7 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
             .await;
         let id = created["id"].as_str().unwrap();
         let t = created["tokens"][0].as_str().unwrap();
-        let (st, v) = s.post(&id, "join", t, json!({"name": name})).await;
+        let (st, v) = s.post(id, "join", t, json!({"name": name})).await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{name:?}: {v}");
         let (_, state) = s
             .call("GET", &format!("/api/matches/{id}"), None, None)
@@ -113,7 +113,7 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
         // Joining again under one's own name is fine.
         (&t1, "Robot", StatusCode::OK),
     ] {
-        let (st, v) = s.post(&id, "join", t, json!({"name": name})).await;
+        let (st, v) = s.post(id, "join", t, json!({"name": name})).await;
         assert_eq!(st, status, "{name}: {v}");
     }
     let (_, state) = s
@@ -175,7 +175,7 @@ async fn json_type_errors_are_bad_requests_with_serdes_reason() {
         .await;
     let id = created["id"].as_str().unwrap();
     let t = created["tokens"][0].as_str().unwrap();
-    let (st, v) = s.post(&id, "submit", t, json!({"move": 3})).await;
+    let (st, v) = s.post(id, "submit", t, json!({"move": 3})).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     // Without a JSON content type: 400 too (axum says 415).
     let req = Request::builder()
