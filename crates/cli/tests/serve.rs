@@ -1,84 +1,19 @@
 //! `colosseum serve` as a real process: a match half played over HTTP and WebSocket, the server
 //! killed with SIGKILL, started again on the same database, the match finished; nothing lost.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::{agent, get, post, serve, serve_command, serve_with, start, temp_db, Server};
 use serde_json::{json, Value};
-
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(db: &Path) -> Server {
-    serve_with(db, &[])
-}
-
-fn serve_with(db: &Path, flags: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(flags)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("colosseum serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .strip_prefix("listening on http://")
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_string();
-    Server {
-        child,
-        base: format!("http://{addr}"),
-    }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(20)))
-        .build()
-        .into()
-}
-
-fn post(base: &str, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
-    let mut req = agent().post(format!("{base}{path}"));
-    if let Some(t) = token {
-        req = req.header("authorization", &format!("Bearer {t}"));
-    }
-    let mut res = req.send_json(body).unwrap();
-    (res.status().as_u16(), res.body_mut().read_json().unwrap())
-}
-
-fn get(base: &str, path: &str, token: Option<&str>) -> Value {
-    let mut req = agent().get(format!("{base}{path}"));
-    if let Some(t) = token {
-        req = req.header("authorization", &format!("Bearer {t}"));
-    }
-    req.call().unwrap().body_mut().read_json().unwrap()
-}
 
 #[test]
 fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
-    let dir = std::env::temp_dir().join(format!("colosseum-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("matches.db");
-    let _ = std::fs::remove_file(&db);
+    let (dir, db) = temp_db("serve", "matches.db");
 
     let server = serve(&db);
     let (status, created) = post(
@@ -268,18 +203,14 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
 
 /// `colosseum serve` with `args` after the database, its stderr read line by line on a thread.
 fn serve_logged(db: &Path, args: &[&str]) -> (Server, std::sync::mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_colosseum"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(args)
+    let mut command = serve_command(db, args);
+    command
         .env("RUST_LOG", "info")
         .env_remove("COLOSSEUM_ADMIN_TOKEN")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("colosseum serve starts");
+        .stderr(Stdio::piped());
+    let mut server = start(command);
     let (tx, rx) = std::sync::mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
+    let stderr = server.child.stderr.take().unwrap();
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines() {
             let Ok(line) = line else { break };
@@ -288,19 +219,6 @@ fn serve_logged(db: &Path, args: &[&str]) -> (Server, std::sync::mpsc::Receiver<
             }
         }
     });
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .strip_prefix("listening on http://")
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_string();
-    let server = Server {
-        child,
-        base: format!("http://{addr}"),
-    };
     (server, rx)
 }
 
@@ -321,10 +239,7 @@ fn json_log_until(rx: &std::sync::mpsc::Receiver<String>, pred: impl Fn(&Value) 
 
 #[test]
 fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
-    let dir = std::env::temp_dir().join(format!("colosseum-quarantine-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("matches.db");
+    let (dir, db) = temp_db("quarantine", "matches.db");
 
     // Two matches, each with a bid submitted; the server stops.
     let (server, rx) = serve_logged(&db, &["--log-format", "json"]);
@@ -432,10 +347,9 @@ fn the_limit_flags_take_effect() {
     use std::io::{Read, Write};
     use std::net::TcpStream;
 
-    let dir = std::env::temp_dir().join(format!("colosseum-serve-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (dir, db) = temp_db("serve-limits", "limits.db");
     let server = serve_with(
-        &dir.join("limits.db"),
+        &db,
         &[
             "--header-timeout-secs",
             "1",

@@ -589,7 +589,7 @@ impl Match {
                     nonce: nonce.to_string(),
                     reason: reason.clone(),
                 });
-                let lost = self.sealed_timeout(seat, now);
+                let lost = self.time_out(seat, now);
                 let then = if lost {
                     "so it loses on time"
                 } else {
@@ -1004,7 +1004,7 @@ impl Match {
             if self.seals[i].is_some() {
                 // Committed but not opened in time (sealed match): no bank, the timeout
                 // treatment.
-                if self.sealed_timeout(seat, t) {
+                if self.time_out(seat, t) {
                     losers.push(seat);
                 }
                 continue;
@@ -1032,29 +1032,11 @@ impl Match {
                     left_ms: 0,
                 });
             }
-            self.clocks[i].deadline = None;
-            self.clocks[i].turn_deadline = None;
-            if cfg.empty_bank.loses(kind) {
-                self.log.push(LogEntry::TimedOut { at: t, seat });
+            if self.time_out(seat, t) {
                 losers.push(seat);
             } else {
-                let text = self
-                    .game
-                    .default_move(seat, &mut self.rng)
-                    .or_else(|| self.game.random_move(seat, &mut self.rng))
-                    .expect("a seat that must act has a default move");
-                self.log.push(LogEntry::DefaultApplied {
-                    at: t,
-                    seat,
-                    text: text.clone(),
-                });
                 self.defaults
                     .push((self.earlier.len(), self.record.steps.len(), seat));
-                self.pending[i] = Some(Submission {
-                    text,
-                    locked: true,
-                    by_default: true,
-                });
             }
         }
         match losers[..] {
@@ -1121,11 +1103,12 @@ impl Match {
         }
     }
 
-    /// A committed seat that did not open in time, or whose opening the game refused: the
-    /// game's default move (locked), or, where the time control's empty-bank rule makes this
-    /// decision's timeout lose, a [`LogEntry::TimedOut`]. Returns whether the seat lost; the
+    /// A seat whose time (and bank) ran out, or a committed seat that did not open in time or
+    /// whose opening the game refused: its clock stops, and the game's default move is made
+    /// for it (locked), or, where the time control's empty-bank rule makes this decision's
+    /// timeout lose, a [`LogEntry::TimedOut`] is logged. Returns whether the seat lost; the
     /// caller ends the match then (the other seat may be losing at the same instant).
-    fn sealed_timeout(&mut self, seat: Seat, t: u64) -> bool {
+    fn time_out(&mut self, seat: Seat, t: u64) -> bool {
         let i = seat.index();
         self.clocks[i].deadline = None;
         self.clocks[i].turn_deadline = None;

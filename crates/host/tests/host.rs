@@ -1,5 +1,7 @@
 //! The host with an injected clock: every time is given, so these run instantly.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use colosseum_engine::{Pending, Seat, TextStep, Viewer};
@@ -7,6 +9,7 @@ use colosseum_games::{registry, replay_record};
 use colosseum_host::{
     Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig, MatchError, Player, TimeControl,
 };
+use common::strings;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -639,15 +642,6 @@ fn a_tampered_log_does_not_rebuild() {
         step.p2 = Some("13".into());
     }
     assert!(Match::rebuild(m.config().clone(), &log).is_err());
-}
-
-fn strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
-        _ => {}
-    }
 }
 
 #[test]

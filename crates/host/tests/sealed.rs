@@ -1,14 +1,16 @@
 //! Sealed submissions (issue 16): commit, then open, in simultaneous decisions.
 
+mod common;
+
 use colosseum_engine::{Pending, Seat, TextStep, Viewer};
 use colosseum_games::{registry, replay_record};
 use colosseum_host::{
     commitment, Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig, MatchError, SealedPhase,
     TimeControl,
 };
+use common::strings;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
 
 const P1: Seat = Seat::P1;
 const P2: Seat = Seat::P2;
@@ -322,15 +324,6 @@ fn sequential_decisions_are_ordinary_submissions_even_when_sealed() {
         plain.commit(P1, &commitment("1", NONCE), 10),
         Err(MatchError::NotSealed(_))
     ));
-}
-
-fn strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
-        _ => {}
-    }
 }
 
 /// Plays a sealed match of `game` to the end with random legal moves: commit and open in

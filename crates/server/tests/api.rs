@@ -1,94 +1,13 @@
-//! The router without a network: requests go straight into `app(state)`, the clock is moved by
-//! hand and deadlines fire when the test ticks.
+//! The router without a network (the shared harness in `common`): the clock is moved by hand
+//! and deadlines fire when the test ticks.
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use colosseum_engine::Seat;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
-use http_body_util::BodyExt;
+use colosseum_server::{Hub, Limits, SqliteStore};
+use common::{server, server_with};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Server {
-    router: Router,
-    hub: Arc<Hub<SqliteStore>>,
-    clock: Arc<ManualClock>,
-}
-
-fn server_with(limits: Limits) -> Server {
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock.clone(), false);
-    Server {
-        router: app(AppState::new(hub.clone(), limits)),
-        hub,
-        clock,
-    }
-}
-
-fn server() -> Server {
-    server_with(Limits {
-        http_per_second: 1e9,
-        http_burst: 1e9,
-        ..Limits::default()
-    })
-}
-
-impl Server {
-    async fn call(
-        &self,
-        method: &str,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        self.call_raw(method, uri, token, body.map(|b| b.to_string()))
-            .await
-    }
-
-    async fn call_raw(
-        &self,
-        method: &str,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<String>,
-    ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| panic!("{uri}: not JSON: {}", String::from_utf8_lossy(&bytes)));
-        (status, value)
-    }
-
-    /// Creates a match and joins both human seats; returns the id and the tokens.
-    async fn start(&self, body: Value) -> (String, [Option<String>; 2]) {
-        let (status, created) = self.call("POST", "/api/matches", None, Some(body)).await;
-        assert_eq!(status, StatusCode::CREATED, "{created}");
-        let id = created["id"].as_str().unwrap().to_string();
-        let tokens = [0, 1].map(|i| created["tokens"][i].as_str().map(str::to_string));
-        for t in tokens.iter().flatten() {
-            let (status, v) = self
-                .call("POST", &format!("/api/matches/{id}/join"), Some(t), None)
-                .await;
-            assert_eq!(status, StatusCode::OK, "{v}");
-        }
-        (id, tokens)
-    }
-}
 
 fn goofspiel(cards: u32) -> Value {
     json!({"game": "goofspiel", "options": {"cards": cards.to_string(), "order": "descending"}, "seed": 5})
@@ -103,21 +22,11 @@ async fn two_humans_play_goofspiel_to_the_end_and_the_record_replays() {
         // Descending prizes 4, 3, 2, 1; p1 bids the prize, p2 bids 5 - prize.
         let prize = 4 - round;
         let (st, v) = s
-            .call(
-                "POST",
-                &format!("/api/matches/{id}/submit"),
-                Some(&t1),
-                Some(json!({"move": prize.to_string()})),
-            )
+            .post(&id, "submit", &t1, json!({"move": prize.to_string()}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         let (st, v) = s
-            .call(
-                "POST",
-                &format!("/api/matches/{id}/submit"),
-                Some(&t2),
-                Some(json!({"move": (5 - prize).to_string()})),
-            )
+            .post(&id, "submit", &t2, json!({"move": (5 - prize).to_string()}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
     }
@@ -158,14 +67,7 @@ async fn a_pending_move_shows_only_as_submitted_to_the_other_seat_and_spectators
     let s = server();
     let (id, tokens) = s.start(goofspiel(5)).await;
     let [t1, t2] = tokens.map(Option::unwrap);
-    let (_, mine) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{id}/submit"),
-            Some(&t1),
-            Some(json!({"move": "3"})),
-        )
-        .await;
+    let (_, mine) = s.post(&id, "submit", &t1, json!({"move": "3"})).await;
     assert_eq!(mine["match"]["seats"]["p1"]["submission"], "3");
     for (who, token) in [("p2", Some(t2.as_str())), ("spectator", None)] {
         let (_, v) = s
@@ -191,14 +93,7 @@ async fn tokens_act_only_for_their_own_seat_and_match() {
         .call("GET", &format!("/api/matches/{b}"), Some(&ta1), None)
         .await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{b}/submit"),
-            Some(&ta1),
-            Some(json!({"move": "1"})),
-        )
-        .await;
+    let (st, _) = s.post(&b, "submit", &ta1, json!({"move": "1"})).await;
     assert_eq!(st, StatusCode::FORBIDDEN);
     // No token: a spectator, who cannot act.
     let (st, v) = s
@@ -212,13 +107,7 @@ async fn tokens_act_only_for_their_own_seat_and_match() {
     assert_eq!(st, StatusCode::UNAUTHORIZED, "{v}");
     assert_eq!(v["error"]["code"], "unauthorized");
     // p1's token submits for p1 only: p2 still has to act.
-    s.call(
-        "POST",
-        &format!("/api/matches/{a}/submit"),
-        Some(&ta1),
-        Some(json!({"move": "1"})),
-    )
-    .await;
+    s.post(&a, "submit", &ta1, json!({"move": "1"})).await;
     let (st, _) = s
         .call("GET", &format!("/api/matches/{a}"), tb[1].as_deref(), None)
         .await;
@@ -264,33 +153,12 @@ async fn bad_input_is_refused_with_a_json_reason() {
     // An illegal move: 422 with the game's reason, and the match goes on.
     let (id, tokens) = s.start(goofspiel(3)).await;
     let t1 = tokens[0].clone().unwrap();
-    let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{id}/submit"),
-            Some(&t1),
-            Some(json!({"move": "9"})),
-        )
-        .await;
+    let (st, v) = s.post(&id, "submit", &t1, json!({"move": "9"})).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert_eq!(v["error"]["code"], "illegal_move");
-    let (st, v) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{id}/submit"),
-            Some(&t1),
-            Some(json!({"move": "three"})),
-        )
-        .await;
+    let (st, v) = s.post(&id, "submit", &t1, json!({"move": "three"})).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{id}/submit"),
-            Some(&t1),
-            Some(json!({"move": "2"})),
-        )
-        .await;
+    let (st, _) = s.post(&id, "submit", &t1, json!({"move": "2"})).await;
     assert_eq!(st, StatusCode::OK);
     // A move before both have joined.
     let (_, created) = s
@@ -330,13 +198,7 @@ async fn a_missed_deadline_makes_the_default_move_and_the_match_goes_on() {
     let s = server();
     let (id, tokens) = s.start(goofspiel(3)).await;
     let t1 = tokens[0].clone().unwrap();
-    s.call(
-        "POST",
-        &format!("/api/matches/{id}/submit"),
-        Some(&t1),
-        Some(json!({"move": "3"})),
-    )
-    .await;
+    s.post(&id, "submit", &t1, json!({"move": "3"})).await;
     // Goofspiel: 30 s a move; p2 says nothing.
     s.clock.advance(30_001);
     s.hub.tick_all().await.unwrap();
@@ -384,14 +246,7 @@ async fn every_game_is_hosted_to_the_end_without_leaking_pending_moves() {
                     continue;
                 }
                 let mv = s.hub.random_move_for_tests(&table, seat, n).await.unwrap();
-                let (st, v) = s
-                    .call(
-                        "POST",
-                        &format!("/api/matches/{id}/submit"),
-                        Some(token),
-                        Some(json!({"move": mv})),
-                    )
-                    .await;
+                let (st, v) = s.post(&id, "submit", token, json!({"move": mv})).await;
                 assert_eq!(st, StatusCode::OK, "{}: {mv}: {v}", entry.id);
                 acted = true;
                 // Whatever is pending now, the other seat and a spectator see only "submitted".
@@ -480,14 +335,7 @@ async fn every_game_can_be_played_against_a_bot() {
                     .random_move_for_tests(&table, Seat::P1, n)
                     .await
                     .unwrap();
-                let (st, v) = s
-                    .call(
-                        "POST",
-                        &format!("/api/matches/{id}/submit"),
-                        Some(&t1),
-                        Some(json!({"move": mv})),
-                    )
-                    .await;
+                let (st, v) = s.post(&id, "submit", &t1, json!({"move": mv})).await;
                 assert_eq!(st, StatusCode::OK, "{}: {v}", entry.id);
             } else {
                 // The bot is thinking: wait for the table to change.
@@ -541,14 +389,7 @@ async fn face_down_cards_never_cross_the_wire_before_the_reveal() {
                 }
             }
             let token = &tokens[seat.index()];
-            let (st, v) = s
-                .call(
-                    "POST",
-                    &format!("/api/matches/{id}/submit"),
-                    Some(token),
-                    Some(json!({"move": mv})),
-                )
-                .await;
+            let (st, v) = s.post(&id, "submit", token, json!({"move": mv})).await;
             assert_eq!(st, StatusCode::OK, "{v}");
             if seat != starter || mv.split_whitespace().count() < 2 {
                 continue;
@@ -598,14 +439,7 @@ async fn a_thinking_bot_does_not_stall_other_tables() {
         }))
         .await;
     let t = tokens[0].clone().unwrap();
-    let (st, _) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{slow}/submit"),
-            Some(&t),
-            Some(json!({"move": "13"})),
-        )
-        .await;
+    let (st, _) = s.post(&slow, "submit", &t, json!({"move": "13"})).await;
     assert_eq!(st, StatusCode::OK);
     // Let the bot's task start thinking.
     tokio::task::yield_now().await;
@@ -614,12 +448,7 @@ async fn a_thinking_bot_does_not_stall_other_tables() {
     for bid in 1..=5 {
         for t in [&t1, &t2] {
             let (st, v) = s
-                .call(
-                    "POST",
-                    &format!("/api/matches/{other}/submit"),
-                    Some(t),
-                    Some(json!({"move": bid.to_string()})),
-                )
+                .post(&other, "submit", t, json!({"move": bid.to_string()}))
                 .await;
             assert_eq!(st, StatusCode::OK, "{v}");
         }
@@ -677,13 +506,7 @@ async fn season_questions_come_from_finished_matches_and_make_a_bank() {
         let id = created["id"].as_str().unwrap().to_string();
         let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
         for (token, name) in t.iter().zip([p1, p2]) {
-            s.call(
-                "POST",
-                &format!("/api/matches/{id}/join"),
-                Some(token),
-                Some(json!({"name": name})),
-            )
-            .await;
+            s.post(&id, "join", token, json!({"name": name})).await;
         }
         // Prizes 3, 2, 1: p1 bids 3 2 1 and p2 1 2 3 on day 1 (p1 wins 3 to 1), the other way
         // round on day 2 (p2 wins).
@@ -693,20 +516,10 @@ async fn season_questions_come_from_finished_matches_and_make_a_bank() {
             [(1, 3), (2, 2), (3, 1)]
         };
         for (a, b) in bids {
-            s.call(
-                "POST",
-                &format!("/api/matches/{id}/submit"),
-                Some(&t[0]),
-                Some(json!({"move": a.to_string()})),
-            )
-            .await;
-            s.call(
-                "POST",
-                &format!("/api/matches/{id}/submit"),
-                Some(&t[1]),
-                Some(json!({"move": b.to_string()})),
-            )
-            .await;
+            s.post(&id, "submit", &t[0], json!({"move": a.to_string()}))
+                .await;
+            s.post(&id, "submit", &t[1], json!({"move": b.to_string()}))
+                .await;
         }
         ids.push(id);
     }

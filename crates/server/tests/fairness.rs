@@ -12,16 +12,6 @@ use colosseum_server::verify::verify;
 use common::{server, Server};
 use serde_json::{json, Value};
 
-async fn join(s: &Server, id: &str, token: &str, body: Value) -> (StatusCode, Value) {
-    s.call(
-        "POST",
-        &format!("/api/matches/{id}/join"),
-        Some(token),
-        Some(body),
-    )
-    .await
-}
-
 async fn records(s: &Server, id: &str) -> Vec<Record> {
     let (status, v) = s
         .call("GET", &format!("/api/matches/{id}/record"), None, None)
@@ -41,13 +31,14 @@ fn chance_steps(records: &[Record]) -> Vec<String> {
 async fn finished(s: &Server, body: Value, seeds: [&str; 2], play_seed: u64) -> (String, Value) {
     let (id, tokens) = s.create(body).await;
     for (i, t) in tokens.iter().enumerate() {
-        let (status, v) = join(
-            s,
-            &id,
-            t.as_deref().unwrap(),
-            json!({"client_seed": seeds[i]}),
-        )
-        .await;
+        let (status, v) = s
+            .post(
+                &id,
+                "join",
+                t.as_deref().unwrap(),
+                json!({"client_seed": seeds[i]}),
+            )
+            .await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
     let end = s.play_out(&id, &tokens, play_seed).await;
@@ -88,13 +79,14 @@ async fn a_creator_seed_makes_a_practice_match_marked_everywhere() {
         assert!(v["fairness"].is_null());
     }
     // A client seed (the browser always sends one) changes nothing in a practice match.
-    let (status, v) = join(
-        &s,
-        &b,
-        tokens[0].as_deref().unwrap(),
-        json!({"client_seed": "abc"}),
-    )
-    .await;
+    let (status, v) = s
+        .post(
+            &b,
+            "join",
+            tokens[0].as_deref().unwrap(),
+            json!({"client_seed": "abc"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert!(v["fairness"].is_null());
     let (_, lobby) = s.call("GET", "/api/matches", None, None).await;
@@ -134,13 +126,14 @@ async fn the_commitment_is_public_at_once_and_the_server_seed_at_the_end() {
     assert_eq!(commitment.len(), 64);
     assert!(spectator["fairness"]["server_seed"].is_null());
     assert_eq!(spectator["practice"], false);
-    let (status, v) = join(
-        &s,
-        &id,
-        tokens[0].as_deref().unwrap(),
-        json!({"client_seed": "bad seed!"}),
-    )
-    .await;
+    let (status, v) = s
+        .post(
+            &id,
+            "join",
+            tokens[0].as_deref().unwrap(),
+            json!({"client_seed": "bad seed!"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
         v["error"]["message"]
@@ -149,28 +142,30 @@ async fn the_commitment_is_public_at_once_and_the_server_seed_at_the_end() {
             .contains("client seed"),
         "{v}"
     );
-    join(
-        &s,
+    s.post(
         &id,
+        "join",
         tokens[0].as_deref().unwrap(),
         json!({"client_seed": "alice-1"}),
     )
     .await;
     // A seat that gives no client seed gets one from the server.
-    join(&s, &id, tokens[1].as_deref().unwrap(), json!({})).await;
+    s.post(&id, "join", tokens[1].as_deref().unwrap(), json!({}))
+        .await;
     let live = s.state(&id, tokens[1].as_deref()).await;
     assert_eq!(live["fairness"]["client_seeds"]["p1"], "alice-1");
     assert!(live["fairness"]["client_seeds"]["p2"].is_string());
     assert!(live["fairness"]["server_seed"].is_null());
     assert_eq!(live["fairness"]["commitment"], commitment.as_str());
     // Once started, a client seed is fixed.
-    let (status, v) = join(
-        &s,
-        &id,
-        tokens[0].as_deref().unwrap(),
-        json!({"client_seed": "other"}),
-    )
-    .await;
+    let (status, v) = s
+        .post(
+            &id,
+            "join",
+            tokens[0].as_deref().unwrap(),
+            json!({"client_seed": "other"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["error"]["code"], "seed_fixed");
     let end = s.play_out(&id, &tokens, 3).await;
@@ -273,9 +268,9 @@ async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
             "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:iters=200"}],
         }))
         .await;
-    join(
-        &s,
+    s.post(
         &id,
+        "join",
         tokens[0].as_deref().unwrap(),
         json!({"client_seed": "me"}),
     )
@@ -310,17 +305,17 @@ async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
         .await;
     let [t1, t2] = tokens.clone().map(Option::unwrap);
     for t in [&t1, &t2] {
-        join(&s, &id, t, json!({})).await;
+        s.post(&id, "join", t, json!({})).await;
     }
     let submit = |token: String, mv: &'static str, decision: Value| {
         let s = &s;
         let id = id.clone();
         async move {
-            s.call(
-                "POST",
-                &format!("/api/matches/{id}/submit"),
-                Some(&token),
-                Some(json!({"move": mv, "decision": decision})),
+            s.post(
+                &id,
+                "submit",
+                &token,
+                json!({"move": mv, "decision": decision}),
             )
             .await
         }
@@ -347,14 +342,7 @@ async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
     );
     // Locks are numbered too; a decision not reached yet is refused the same way.
     let d2 = now["decision"].as_u64().unwrap();
-    let (status, v) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{id}/lock"),
-            Some(&t1),
-            Some(json!({"decision": d2 + 7})),
-        )
-        .await;
+    let (status, v) = s.post(&id, "lock", &t1, json!({"decision": d2 + 7})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "stale_decision");
 }

@@ -1,6 +1,8 @@
 //! The limits a hostile client cannot exhaust (docs/server-api.md, "Limits"), each hit through
 //! the real router, the real accept loop (`serve_on`) or `serve_socket`.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,74 +10,15 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::extract::ws::Message;
 use axum::http::{Request, StatusCode};
-use axum::Router;
 use colosseum_engine::{Seat, Viewer};
-use colosseum_server::api::serve_socket;
 use colosseum_server::hub::{Action, CreateMatch};
-use colosseum_server::{app, serve_on, AppState, Hub, Limits, ManualClock, SqliteStore};
-use http_body_util::BodyExt;
+use colosseum_server::{serve_on, AppState, Hub, Limits, ManualClock, SqliteStore};
+use common::ws::{drain, socket};
+use common::{begin, open_limits, server_with, server_with_timers, submit, temp_db, T0};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tower::ServiceExt;
-
-const T0: u64 = 1_700_000_000_000;
-
-fn open_limits() -> Limits {
-    Limits {
-        http_per_second: 1e9,
-        http_burst: 1e9,
-        creates_per_minute: 1e9,
-        creates_burst: 1e9,
-        ..Limits::default()
-    }
-}
-
-struct Server {
-    router: Router,
-    hub: Arc<Hub<SqliteStore>>,
-    clock: Arc<ManualClock>,
-}
-
-fn server_with(limits: Limits, timers: bool) -> Server {
-    let clock = Arc::new(ManualClock::at(T0));
-    let hub = Hub::with_limits(
-        SqliteStore::in_memory().unwrap(),
-        clock.clone(),
-        timers,
-        limits,
-    );
-    Server {
-        router: app(AppState::new(hub.clone(), limits)),
-        hub,
-        clock,
-    }
-}
-
-impl Server {
-    async fn call(&self, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let req = Request::builder().method(method).uri(uri);
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string()))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, value)
-    }
-
-    async fn create(&self, body: Value) -> Value {
-        let (status, created) = self.call("POST", "/api/matches", Some(body)).await;
-        assert_eq!(status, StatusCode::CREATED, "{created}");
-        created
-    }
-}
 
 fn error_code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or_default()
@@ -89,7 +32,7 @@ fn error_message(v: &Value) -> &str {
 
 #[tokio::test]
 async fn time_controls_outside_the_bounds_are_refused_with_what_is_allowed() {
-    let s = server_with(open_limits(), false);
+    let s = server_with(open_limits());
     let timed = |clocks: Value| {
         let mut t = json!({"kind": "timed"});
         t.as_object_mut()
@@ -117,7 +60,7 @@ async fn time_controls_outside_the_bounds_are_refused_with_what_is_allowed() {
         ),
     ] {
         let (status, body) = s
-            .call("POST", "/api/matches", Some(timed(clocks.clone())))
+            .call("POST", "/api/matches", None, Some(timed(clocks.clone())))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{clocks}: {body}");
         assert_eq!(error_code(&body), "bad_request");
@@ -138,26 +81,27 @@ async fn time_controls_outside_the_bounds_are_refused_with_what_is_allowed() {
 /// used to add it to the start time with wrapping and tick in a loop.
 #[tokio::test]
 async fn a_huge_deadline_never_makes_the_timer_spin() {
-    let s = server_with(
+    let s = server_with_timers(
         Limits {
             max_decision_ms: u64::MAX,
             ..open_limits()
         },
         true,
     );
-    let created = s
+    let (id, _) = s
         .create(json!({
             "game": "goofspiel",
             "seats": [{"kind": "human"}, {"kind": "human"}],
             "time": {"kind": "timed", "per_decision_ms": u64::MAX},
         }))
         .await;
-    let id = created["id"].as_str().unwrap();
-    let table = s.hub.table(id).await.unwrap();
+    let table = s.hub.table(&id).await.unwrap();
     for seat in Seat::BOTH {
         s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
     }
-    let (_, state) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+    let (_, state) = s
+        .call("GET", &format!("/api/matches/{id}"), None, None)
+        .await;
     assert_eq!(state["status"], "live");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let mut rx = Hub::<SqliteStore>::subscribe(&table);
@@ -173,20 +117,13 @@ async fn a_huge_deadline_never_makes_the_timer_spin() {
 
 #[tokio::test]
 async fn bot_budgets_are_capped_and_searches_queue_behind_the_server_wide_cap() {
-    let s = server_with(
-        Limits {
-            bot_searches: 1,
-            ..open_limits()
-        },
-        false,
-    );
+    let s = server_with(Limits {
+        bot_searches: 1,
+        ..open_limits()
+    });
     for level in ["mcts:iters=50001", "mcts:ms=5001"] {
         let (status, body) = s
-            .call(
-                "POST",
-                "/api/matches",
-                Some(json!({"game": "goofspiel", "seats": [{"kind": "bot", "level": level}, {"kind": "human"}]})),
-            )
+            .call("POST", "/api/matches", None, Some(json!({"game": "goofspiel", "seats": [{"kind": "bot", "level": level}, {"kind": "human"}]})))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{level}: {body}");
         assert!(
@@ -199,7 +136,7 @@ async fn bot_budgets_are_capped_and_searches_queue_behind_the_server_wide_cap() 
     let bots = json!([{"kind": "bot", "level": "mcts:iters=200"}, {"kind": "bot", "level": "mcts:iters=200"}]);
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let created = s
+        let (id, _) = s
             .create(json!({
                 "game": "goofspiel",
                 "options": {"cards": "5"},
@@ -207,19 +144,21 @@ async fn bot_budgets_are_capped_and_searches_queue_behind_the_server_wide_cap() 
                 "time": {"kind": "untimed"},
             }))
             .await;
-        ids.push(created["id"].as_str().unwrap().to_string());
+        ids.push(id);
     }
     let mut queued_seen = 0;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     loop {
-        let (_, health) = s.call("GET", "/api/health", None).await;
+        let (_, health) = s.call("GET", "/api/health", None, None).await;
         assert_eq!(health["ok"], true);
         assert!(health["bots"]["running"].as_u64().unwrap() <= 1, "{health}");
         assert_eq!(health["bots"]["max"], 1);
         queued_seen = queued_seen.max(health["bots"]["queued"].as_u64().unwrap());
         let mut done = 0;
         for id in &ids {
-            let (_, state) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+            let (_, state) = s
+                .call("GET", &format!("/api/matches/{id}"), None, None)
+                .await;
             if state["status"] == "finished" {
                 done += 1;
             }
@@ -243,31 +182,27 @@ async fn bot_budgets_are_capped_and_searches_queue_behind_the_server_wide_cap() 
 
 #[tokio::test]
 async fn waiting_matches_expire_and_the_lobby_pages() {
-    let s = server_with(
-        Limits {
-            lobby_page_max: 3,
-            ..open_limits()
-        },
-        false,
-    );
+    let s = server_with(Limits {
+        lobby_page_max: 3,
+        ..open_limits()
+    });
     let mut waiting = Vec::new();
     for _ in 0..4 {
-        let created = s.create(json!({"game": "goofspiel"})).await;
-        waiting.push(created["id"].as_str().unwrap().to_string());
+        let (id, _) = s.create(json!({"game": "goofspiel"})).await;
+        waiting.push(id);
         s.clock.advance(1_000);
     }
     // One match is live: both seats joined.
-    let live = s
+    let (live_id, _) = s
         .create(json!({"game": "goofspiel", "time": {"kind": "untimed"}}))
         .await;
-    let live_id = live["id"].as_str().unwrap().to_string();
     let table = s.hub.table(&live_id).await.unwrap();
     for seat in Seat::BOTH {
         s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
     }
 
     // Pages of two, newest first; `next` says where the next page is.
-    let (status, page) = s.call("GET", "/api/matches?limit=2", None).await;
+    let (status, page) = s.call("GET", "/api/matches?limit=2", None, None).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(page["matches"].as_array().unwrap().len(), 2);
     assert_eq!(page["total"], 5);
@@ -276,7 +211,7 @@ async fn waiting_matches_expire_and_the_lobby_pages() {
     let mut seen: Vec<String> = Vec::new();
     let mut next = Some("/api/matches?limit=2".to_string());
     while let Some(uri) = next {
-        let (_, page) = s.call("GET", &uri, None).await;
+        let (_, page) = s.call("GET", &uri, None, None).await;
         for m in page["matches"].as_array().unwrap() {
             seen.push(m["id"].as_str().unwrap().to_string());
         }
@@ -284,15 +219,15 @@ async fn waiting_matches_expire_and_the_lobby_pages() {
     }
     assert_eq!(seen.len(), 5);
     // A limit over the server's maximum is capped; a bad one is refused.
-    let (_, page) = s.call("GET", "/api/matches?limit=1000", None).await;
+    let (_, page) = s.call("GET", "/api/matches?limit=1000", None, None).await;
     assert_eq!(page["limit"], 3);
     assert_eq!(page["matches"].as_array().unwrap().len(), 3);
-    let (status, body) = s.call("GET", "/api/matches?limit=lots", None).await;
+    let (status, body) = s.call("GET", "/api/matches?limit=lots", None, None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 
     // A day later nobody has joined the waiting ones: they are gone.
     s.clock.advance(24 * 3600 * 1000);
-    let (_, page) = s.call("GET", "/api/matches", None).await;
+    let (_, page) = s.call("GET", "/api/matches", None, None).await;
     let ids: Vec<&str> = page["matches"]
         .as_array()
         .unwrap()
@@ -302,27 +237,26 @@ async fn waiting_matches_expire_and_the_lobby_pages() {
     assert_eq!(ids, vec![live_id.as_str()], "{page}");
     assert_eq!(page["next"], Value::Null);
     for id in &waiting {
-        let (status, body) = s.call("GET", &format!("/api/matches/{id}"), None).await;
+        let (status, body) = s
+            .call("GET", &format!("/api/matches/{id}"), None, None)
+            .await;
         assert_eq!(status, StatusCode::GONE, "{body}");
         assert_eq!(error_code(&body), "expired");
         assert!(error_message(&body).contains("24 h"), "{body}");
         let (status, body) = s
-            .call("POST", &format!("/api/matches/{id}/join"), None)
+            .call("POST", &format!("/api/matches/{id}/join"), None, None)
             .await;
         assert_eq!(status, StatusCode::GONE, "{body}");
     }
     let (status, _) = s
-        .call("GET", &format!("/api/matches/{live_id}"), None)
+        .call("GET", &format!("/api/matches/{live_id}"), None, None)
         .await;
     assert_eq!(status, StatusCode::OK);
 }
 
 #[tokio::test]
 async fn a_waiting_match_expires_for_a_restarted_server_too() {
-    let dir = std::env::temp_dir().join(format!("colosseum-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("expiry.db");
-    let _ = std::fs::remove_file(&db);
+    let (dir, db) = temp_db("limits", "expiry.db");
     let clock = Arc::new(ManualClock::at(T0));
     let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
     let created = hub
@@ -342,21 +276,23 @@ async fn a_waiting_match_expires_for_a_restarted_server_too() {
 
 #[tokio::test]
 async fn match_creation_is_limited_per_address() {
-    let s = server_with(
-        Limits {
-            creates_per_minute: 10.0,
-            creates_burst: 3.0,
-            http_per_second: 1e9,
-            http_burst: 1e9,
-            ..Limits::default()
-        },
-        false,
-    );
+    let s = server_with(Limits {
+        creates_per_minute: 10.0,
+        creates_burst: 3.0,
+        http_per_second: 1e9,
+        http_burst: 1e9,
+        ..Limits::default()
+    });
     for _ in 0..3 {
         s.create(json!({"game": "goofspiel"})).await;
     }
     let (status, body) = s
-        .call("POST", "/api/matches", Some(json!({"game": "goofspiel"})))
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel"})),
+        )
         .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     assert_eq!(error_code(&body), "rate_limited");
@@ -365,19 +301,16 @@ async fn match_creation_is_limited_per_address() {
         "{body}"
     );
     // Other requests are not affected.
-    let (status, _) = s.call("GET", "/api/matches", None).await;
+    let (status, _) = s.call("GET", "/api/matches", None, None).await;
     assert_eq!(status, StatusCode::OK);
 }
 
 #[tokio::test]
 async fn a_request_whose_body_never_ends_is_answered_408() {
-    let s = server_with(
-        Limits {
-            request_timeout: Duration::from_millis(200),
-            ..open_limits()
-        },
-        false,
-    );
+    let s = server_with(Limits {
+        request_timeout: Duration::from_millis(200),
+        ..open_limits()
+    });
     let never = futures_util::stream::pending::<Result<Vec<u8>, std::io::Error>>();
     let req = Request::builder()
         .method("POST")
@@ -394,13 +327,11 @@ async fn a_request_whose_body_never_ends_is_answered_408() {
 
 /// A real server on loopback with `limits`.
 async fn real_server(limits: Limits) -> SocketAddr {
-    let clock = Arc::new(ManualClock::at(T0));
-    let hub = Hub::with_limits(SqliteStore::in_memory().unwrap(), clock, false, limits);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve_on(
         listener,
-        AppState::new(hub, limits),
+        server_with(limits).state,
         std::future::pending(),
     ));
     addr
@@ -511,23 +442,15 @@ async fn websockets_count_against_the_per_address_cap() {
         connections_per_ip: 2,
         ..open_limits()
     };
-    let hub = Hub::with_limits(
-        SqliteStore::in_memory().unwrap(),
-        Arc::new(ManualClock::at(T0)),
-        false,
-        limits,
-    );
-    let created = hub
+    let s = server_with(limits);
+    let created = s
+        .hub
         .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
         .await
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve_on(
-        listener,
-        AppState::new(hub, limits),
-        std::future::pending(),
-    ));
+    tokio::spawn(serve_on(listener, s.state, std::future::pending()));
     let url = format!("ws://{addr}/api/matches/{}/ws", created.id);
     let mut sockets = Vec::new();
     for _ in 0..2 {
@@ -549,52 +472,6 @@ async fn websockets_count_against_the_per_address_cap() {
 
 // ----- 4. WebSocket pings, 6. pushes -----
 
-type Client = (
-    UnboundedSender<Message>,
-    UnboundedReceiver<Message>,
-    tokio::task::JoinHandle<()>,
-);
-
-/// `serve_socket` for `role` over channels.
-fn socket(
-    state: &Arc<AppState<SqliteStore>>,
-    table: &Arc<colosseum_server::hub::Table>,
-    role: Viewer,
-) -> Client {
-    let (to_client, from_server) = unbounded_channel::<Message>();
-    let (to_server, from_client) = unbounded_channel::<Message>();
-    let sink = Box::pin(futures_util::sink::unfold(
-        to_client,
-        |tx, msg: Message| async move {
-            tx.send(msg).map_err(|_| "closed")?;
-            Ok::<_, &str>(tx)
-        },
-    ));
-    let stream = Box::pin(futures_util::stream::unfold(
-        from_client,
-        |mut rx| async move { rx.recv().await.map(|m| (Ok::<_, std::io::Error>(m), rx)) },
-    ));
-    let task = tokio::spawn(serve_socket(
-        state.clone(),
-        table.clone(),
-        role,
-        sink,
-        stream,
-    ));
-    (to_server, from_server, task)
-}
-
-/// Every text message received so far.
-fn drain(rx: &mut UnboundedReceiver<Message>) -> Vec<Value> {
-    let mut out = Vec::new();
-    while let Ok(m) = rx.try_recv() {
-        if let Message::Text(t) = m {
-            out.push(serde_json::from_str(&t).unwrap());
-        }
-    }
-    out
-}
-
 async fn match_with_both_joined(
     limits: Limits,
 ) -> (
@@ -603,28 +480,13 @@ async fn match_with_both_joined(
     Arc<AppState<SqliteStore>>,
     Arc<colosseum_server::hub::Table>,
 ) {
-    let clock = Arc::new(ManualClock::at(T0));
-    let hub = Hub::with_limits(
-        SqliteStore::in_memory().unwrap(),
-        clock.clone(),
-        false,
-        limits,
-    );
-    let state = AppState::new(hub.clone(), limits);
-    let created = hub
-        .create(
-            serde_json::from_value::<CreateMatch>(
-                json!({"game": "goofspiel", "options": {"cards": "5"}}),
-            )
-            .unwrap(),
-        )
-        .await
-        .unwrap();
-    let table = hub.table(&created.id).await.unwrap();
-    for seat in Seat::BOTH {
-        hub.act(&table, seat, Action::Join(None)).await.unwrap();
-    }
-    (clock, hub, state, table)
+    let s = server_with(limits);
+    let (_, table) = begin(
+        &s.hub,
+        json!({"game": "goofspiel", "options": {"cards": "5"}}),
+    )
+    .await;
+    (s.clock, s.hub, s.state, table)
 }
 
 #[tokio::test]
@@ -679,9 +541,7 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     drain(&mut p1_rx);
 
     clock.advance(1_000);
-    hub.act(&table, Seat::P1, Action::Submit("1".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P1, "1").await;
     settle().await;
     let seen = drain(&mut p2_rx);
     assert_eq!(seen.len(), 1, "{seen:?}");
@@ -692,9 +552,7 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     // p1 changes its move, later: p1 sees it, p2 and the spectator get nothing.
     for (i, mv) in ["2", "3", "2"].iter().enumerate() {
         clock.advance(1_000);
-        hub.act(&table, Seat::P1, Action::Submit((*mv).into()))
-            .await
-            .unwrap();
+        submit(&hub, &table, Seat::P1, mv).await;
         settle().await;
         let mine = drain(&mut p1_rx);
         assert_eq!(mine.len(), 1, "{i}: {mine:?}");
@@ -711,9 +569,7 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     assert!(drain(&mut p1_rx).is_empty());
     assert!(drain(&mut p2_rx).is_empty());
     // The reveal is seen by all.
-    hub.act(&table, Seat::P2, Action::Submit("1".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P2, "1").await;
     settle().await;
     assert_eq!(drain(&mut p2_rx).len(), 1);
     assert_eq!(drain(&mut spec_rx).len(), 1);
@@ -722,17 +578,11 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
 
 #[tokio::test]
 async fn shutdown_stops_accepting_and_closes_idle_connections() {
-    let limits = open_limits();
-    let hub = Hub::with_limits(
-        SqliteStore::in_memory().unwrap(),
-        Arc::new(ManualClock::at(T0)),
-        false,
-        limits,
-    );
+    let state = server_with(open_limits()).state;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve_on(listener, AppState::new(hub, limits), async {
+    let server = tokio::spawn(serve_on(listener, state, async {
         let _ = stopped.await;
     }));
     // A keep-alive connection that has had its answer and now idles.

@@ -1,64 +1,17 @@
 //! Names (one check at creation and at join), the `Authorization` scheme in any case, JSON type
 //! errors as 400, and the WebSocket's ways to carry a token without a URL.
 
+mod common;
+
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use axum::Router;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
-use futures_util::{SinkExt, StreamExt};
-use http_body_util::BodyExt;
+use common::ws::{next, send};
+use common::{request, server};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tower::ServiceExt;
-
-fn router() -> Router {
-    let hub = Hub::new(
-        SqliteStore::in_memory().unwrap(),
-        Arc::new(ManualClock::at(1_000)),
-        false,
-    );
-    app(AppState::new(
-        hub,
-        Limits {
-            http_per_second: 1e9,
-            http_burst: 1e9,
-            creates_per_minute: 1e9,
-            creates_burst: 1e9,
-            ..Limits::default()
-        },
-    ))
-}
-
-async fn call(
-    router: &Router,
-    method: &str,
-    uri: &str,
-    authorization: Option<String>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(a) = authorization {
-        req = req.header("authorization", a);
-    }
-    let req = match body {
-        Some(b) => req
-            .header("content-type", "application/json")
-            .body(Body::from(b.to_string()))
-            .unwrap(),
-        None => req.body(Body::empty()).unwrap(),
-    };
-    let res = router.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
-}
 
 fn goofspiel(seats: Value) -> Value {
     json!({"game": "goofspiel", "options": {"cards": "3"}, "seats": seats})
@@ -70,7 +23,7 @@ fn human(name: &str) -> Value {
 
 #[tokio::test]
 async fn names_are_checked_the_same_at_creation_and_at_join() {
-    let r = router();
+    let s = server();
     let bad = [
         "",
         "   ",
@@ -88,14 +41,14 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
     ];
     for name in bad {
         // At creation, in either seat.
-        let (st, v) = call(
-            &r,
-            "POST",
-            "/api/matches",
-            None,
-            Some(goofspiel(json!([{"kind": "human"}, human(name)]))),
-        )
-        .await;
+        let (st, v) = s
+            .call(
+                "POST",
+                "/api/matches",
+                None,
+                Some(goofspiel(json!([{"kind": "human"}, human(name)]))),
+            )
+            .await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{name:?}: {v}");
         assert_eq!(v["error"]["code"], "bad_request");
         assert!(
@@ -106,64 +59,51 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
             "{v}"
         );
         // At join, over HTTP.
-        let (_, created) = call(
-            &r,
-            "POST",
-            "/api/matches",
-            None,
-            Some(goofspiel(Value::Null)),
-        )
-        .await;
+        let (_, created) = s
+            .call("POST", "/api/matches", None, Some(goofspiel(Value::Null)))
+            .await;
         let id = created["id"].as_str().unwrap();
         let t = created["tokens"][0].as_str().unwrap();
-        let (st, v) = call(
-            &r,
-            "POST",
-            &format!("/api/matches/{id}/join"),
-            Some(format!("Bearer {t}")),
-            Some(json!({"name": name})),
-        )
-        .await;
+        let (st, v) = s.post(id, "join", t, json!({"name": name})).await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{name:?}: {v}");
-        let (_, state) = call(&r, "GET", &format!("/api/matches/{id}"), None, None).await;
+        let (_, state) = s
+            .call("GET", &format!("/api/matches/{id}"), None, None)
+            .await;
         assert_eq!(state["joined"]["p1"], false, "a refused join takes no seat");
     }
     // Good names are trimmed; 40 characters (not bytes) are allowed; `robot` and `bottle` are
     // not bot names.
     let long = "é".repeat(40);
-    let (st, created) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(json!([human("  Ann  "), human(&long)]))),
-    )
-    .await;
+    let (st, created) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(goofspiel(json!([human("  Ann  "), human(&long)]))),
+        )
+        .await;
     assert_eq!(st, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap();
-    let (_, state) = call(&r, "GET", &format!("/api/matches/{id}"), None, None).await;
+    let (_, state) = s
+        .call("GET", &format!("/api/matches/{id}"), None, None)
+        .await;
     assert_eq!(state["names"]["p1"], "Ann");
     assert_eq!(state["names"]["p2"], long.as_str());
 
     // Unique within a match, ignoring case: at creation...
-    let (st, v) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(json!([human("Ann"), human(" aNN")]))),
-    )
-    .await;
+    let (st, v) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(goofspiel(json!([human("Ann"), human(" aNN")]))),
+        )
+        .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     // ... and at join: p2 may not take p1's name.
-    let (_, created) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(Value::Null)),
-    )
-    .await;
+    let (_, created) = s
+        .call("POST", "/api/matches", None, Some(goofspiel(Value::Null)))
+        .await;
     let id = created["id"].as_str().unwrap();
     let [t1, t2] = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
     for (t, name, status) in [
@@ -173,39 +113,29 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
         // Joining again under one's own name is fine.
         (&t1, "Robot", StatusCode::OK),
     ] {
-        let (st, v) = call(
-            &r,
-            "POST",
-            &format!("/api/matches/{id}/join"),
-            Some(format!("Bearer {t}")),
-            Some(json!({"name": name})),
-        )
-        .await;
+        let (st, v) = s.post(id, "join", t, json!({"name": name})).await;
         assert_eq!(st, status, "{name}: {v}");
     }
-    let (_, state) = call(&r, "GET", &format!("/api/matches/{id}"), None, None).await;
+    let (_, state) = s
+        .call("GET", &format!("/api/matches/{id}"), None, None)
+        .await;
     assert_eq!(state["names"], json!({"p1": "Robot", "p2": "bottle"}));
 }
 
 #[tokio::test]
 async fn the_bearer_scheme_is_case_insensitive() {
-    let r = router();
-    let (_, created) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(Value::Null)),
-    )
-    .await;
+    let s = server();
+    let (_, created) = s
+        .call("POST", "/api/matches", None, Some(goofspiel(Value::Null)))
+        .await;
     let id = created["id"].as_str().unwrap();
     let t = created["tokens"][1].as_str().unwrap();
     for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
-        let (st, v) = call(
-            &r,
+        let (st, v) = request(
+            &s.router,
             "GET",
             &format!("/api/matches/{id}"),
-            Some(format!("{scheme} {t}")),
+            Some(&format!("{scheme} {t}")),
             None,
         )
         .await;
@@ -213,11 +143,11 @@ async fn the_bearer_scheme_is_case_insensitive() {
         assert_eq!(v["you"], "p2", "{scheme}: {v}");
     }
     // Another scheme is no token: a spectator for reading, refused for acting.
-    let (st, v) = call(
-        &r,
+    let (st, v) = request(
+        &s.router,
         "GET",
         &format!("/api/matches/{id}"),
-        Some(format!("Basic {t}")),
+        Some(&format!("Basic {t}")),
         None,
     )
     .await;
@@ -227,8 +157,10 @@ async fn the_bearer_scheme_is_case_insensitive() {
 
 #[tokio::test]
 async fn json_type_errors_are_bad_requests_with_serdes_reason() {
-    let r = router();
-    let (st, v) = call(&r, "POST", "/api/matches", None, Some(json!({"game": 7}))).await;
+    let s = server();
+    let (st, v) = s
+        .call("POST", "/api/matches", None, Some(json!({"game": 7})))
+        .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(v["error"]["code"], "bad_request");
     assert!(
@@ -238,24 +170,12 @@ async fn json_type_errors_are_bad_requests_with_serdes_reason() {
             .contains("invalid type"),
         "{v}"
     );
-    let (_, created) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(Value::Null)),
-    )
-    .await;
+    let (_, created) = s
+        .call("POST", "/api/matches", None, Some(goofspiel(Value::Null)))
+        .await;
     let id = created["id"].as_str().unwrap();
     let t = created["tokens"][0].as_str().unwrap();
-    let (st, v) = call(
-        &r,
-        "POST",
-        &format!("/api/matches/{id}/submit"),
-        Some(format!("Bearer {t}")),
-        Some(json!({"move": 3})),
-    )
-    .await;
+    let (st, v) = s.post(id, "submit", t, json!({"move": 3})).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     // Without a JSON content type: 400 too (axum says 415).
     let req = Request::builder()
@@ -263,52 +183,19 @@ async fn json_type_errors_are_bad_requests_with_serdes_reason() {
         .uri("/api/matches")
         .body(Body::from(r#"{"game": "goofspiel"}"#))
         .unwrap();
-    let res = r.clone().oneshot(req).await.unwrap();
+    let res = s.router.clone().oneshot(req).await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
 }
 
 // ----- the WebSocket -----
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
+/// A server on loopback with one waiting match; the match as created.
 async fn start() -> (SocketAddr, Value) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let r = router();
-    let (_, created) = call(
-        &r,
-        "POST",
-        "/api/matches",
-        None,
-        Some(goofspiel(Value::Null)),
-    )
-    .await;
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            r.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    (addr, created)
-}
-
-async fn next(ws: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(&t).unwrap();
-        }
-    }
-}
-
-async fn send(ws: &mut Socket, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    let s = server();
+    let (_, created) = s
+        .call("POST", "/api/matches", None, Some(goofspiel(Value::Null)))
+        .await;
+    (s.listen().await, created)
 }
 
 #[tokio::test]

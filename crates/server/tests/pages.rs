@@ -2,19 +2,18 @@
 //! paths are a JSON error under `/api` and a plain page elsewhere, and the pages are not
 //! counted against the API's rate limit.
 
-use std::sync::Arc;
+mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use colosseum_server::Limits;
+use common::server_with;
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
 fn router(limits: Limits) -> Router {
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
-    app(AppState::new(hub, limits))
+    server_with(limits).router
 }
 
 async fn get(router: &Router, uri: &str) -> (StatusCode, String, String, String) {

@@ -3,56 +3,19 @@
 //! in the store with the reason, listed at the admin endpoint, answered with 503 `quarantined`)
 //! and resumes every other match, which plays on.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use colosseum_engine::Seat;
-use colosseum_server::hub::{Action, CreateMatch};
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore, Store};
-use http_body_util::BodyExt;
+use colosseum_server::hub::Action;
+use colosseum_server::{app, AppState, Hub, ManualClock, SqliteStore, Store};
+use common::{begin, call, open_limits, server, submit, temp_db};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const ADMIN: &str = "admin-token-0123456789";
-
-fn limits() -> Limits {
-    Limits {
-        http_per_second: 1e9,
-        http_burst: 1e9,
-        ..Limits::default()
-    }
-}
-
-async fn call(
-    router: &Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let res = router
-        .clone()
-        .oneshot(req.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
-}
-
-fn temp_db(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("colosseum-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("q.db");
-    (dir, db)
-}
 
 fn sql(db: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(db).unwrap()
@@ -62,38 +25,26 @@ fn sql(db: &Path) -> rusqlite::Connection {
 async fn five_matches(hub: &Arc<Hub<SqliteStore>>, clock: &ManualClock) -> Vec<String> {
     let mut ids = Vec::new();
     for seed in 0..5 {
-        let created = hub
-            .create(
-                serde_json::from_value::<CreateMatch>(json!({
-                    "game": "goofspiel", "seed": seed,
-                    "options": {"cards": "4", "order": "descending"}
-                }))
-                .unwrap(),
-            )
-            .await
-            .unwrap();
-        let table = hub.table(&created.id).await.unwrap();
-        for seat in Seat::BOTH {
-            hub.act(&table, seat, Action::Join(None)).await.unwrap();
-        }
+        let (id, table) = begin(
+            hub,
+            json!({
+                "game": "goofspiel", "seed": seed,
+                "options": {"cards": "4", "order": "descending"}
+            }),
+        )
+        .await;
         clock.advance(100);
-        hub.act(&table, Seat::P1, Action::Submit("4".into()))
-            .await
-            .unwrap();
-        hub.act(&table, Seat::P2, Action::Submit("1".into()))
-            .await
-            .unwrap();
-        hub.act(&table, Seat::P1, Action::Submit("3".into()))
-            .await
-            .unwrap();
-        ids.push(created.id);
+        submit(hub, &table, Seat::P1, "4").await;
+        submit(hub, &table, Seat::P2, "1").await;
+        submit(hub, &table, Seat::P1, "3").await;
+        ids.push(id);
     }
     ids
 }
 
 #[tokio::test]
 async fn broken_matches_are_set_aside_and_the_others_resume() {
-    let (dir, db) = temp_db("quarantine");
+    let (dir, db) = temp_db("quarantine", "q.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let ids = {
         let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
@@ -145,22 +96,23 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
     assert_eq!(hub.resume().await.unwrap(), 2);
     let router = app(AppState::with_admin(
         hub.clone(),
-        limits(),
+        open_limits(),
         Some(ADMIN.into()),
     ));
 
     // The admin endpoint lists them with the reasons, only for the admin token.
-    let (st, v) = call(&router, "GET", "/api/admin/quarantine", None).await;
+    let (st, v) = call(&router, "GET", "/api/admin/quarantine", None, None).await;
     assert_eq!(st, StatusCode::UNAUTHORIZED, "{v}");
     let (st, v) = call(
         &router,
         "GET",
         "/api/admin/quarantine",
         Some("not-the-token"),
+        None,
     )
     .await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let (st, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN)).await;
+    let (st, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN), None).await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let list = v["quarantined"].as_array().unwrap();
     let reason = |id: &str| {
@@ -181,7 +133,14 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
     // Asking for a quarantined match answers 503 `quarantined`, without quoting stored moves.
     for id in [&garbage, &diverged, &bad_meta] {
         for path in ["", "/record", "/replay"] {
-            let (st, v) = call(&router, "GET", &format!("/api/matches/{id}{path}"), None).await;
+            let (st, v) = call(
+                &router,
+                "GET",
+                &format!("/api/matches/{id}{path}"),
+                None,
+                None,
+            )
+            .await;
             assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE, "{path}: {v}");
             assert_eq!(v["error"]["code"], "quarantined", "{v}");
             let message = v["error"]["message"].as_str().unwrap();
@@ -189,7 +148,14 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
             assert!(!message.contains("xyzzy"), "{message}");
         }
     }
-    let (_, v) = call(&router, "GET", &format!("/api/matches/{diverged}"), None).await;
+    let (_, v) = call(
+        &router,
+        "GET",
+        &format!("/api/matches/{diverged}"),
+        None,
+        None,
+    )
+    .await;
     assert!(
         v["error"]["message"]
             .as_str()
@@ -203,15 +169,11 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
         let table = hub.table(id).await.unwrap();
         for (b1, b2) in [(None, "2"), (Some("2"), "3"), (Some("1"), "4")] {
             if let Some(b1) = b1 {
-                hub.act(&table, Seat::P1, Action::Submit(b1.into()))
-                    .await
-                    .unwrap();
+                submit(&hub, &table, Seat::P1, b1).await;
             }
-            hub.act(&table, Seat::P2, Action::Submit(b2.into()))
-                .await
-                .unwrap();
+            submit(&hub, &table, Seat::P2, b2).await;
         }
-        let (st, v) = call(&router, "GET", &format!("/api/matches/{id}"), None).await;
+        let (st, v) = call(&router, "GET", &format!("/api/matches/{id}"), None, None).await;
         assert_eq!(st, StatusCode::OK);
         assert_eq!(v["status"], "finished", "{v}");
     }
@@ -239,9 +201,7 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
     assert_eq!(left.len(), 2);
     assert!(left.contains(&diverged) && left.contains(&bad_meta));
     let table = hub.table(&garbage).await.unwrap();
-    hub.act(&table, Seat::P2, Action::Submit("2".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P2, "2").await;
     drop(table);
     drop(hub);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -249,13 +209,8 @@ async fn broken_matches_are_set_aside_and_the_others_resume() {
 
 #[tokio::test]
 async fn the_admin_endpoint_is_off_without_a_token() {
-    let hub = Hub::new(
-        SqliteStore::in_memory().unwrap(),
-        Arc::new(ManualClock::at(0)),
-        false,
-    );
-    let router = app(AppState::new(hub, limits()));
-    let (st, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN)).await;
+    let s = server();
+    let (st, v) = call(&s.router, "GET", "/api/admin/quarantine", Some(ADMIN), None).await;
     assert_eq!(st, StatusCode::NOT_FOUND, "{v}");
     assert!(
         v["error"]["message"]
@@ -270,7 +225,7 @@ async fn the_admin_endpoint_is_off_without_a_token() {
 /// matches kept.
 #[tokio::test]
 async fn an_old_database_file_gains_the_quarantine_table() {
-    let (dir, db) = temp_db("migrate");
+    let (dir, db) = temp_db("migrate", "q.db");
     let conn = sql(&db);
     conn.execute_batch(
         "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
@@ -314,24 +269,15 @@ async fn an_old_database_file_gains_the_quarantine_table() {
 /// asking for it sets it aside.
 #[tokio::test]
 async fn a_damaged_finished_match_neither_breaks_the_lobby_nor_is_served() {
-    let (dir, db) = temp_db("finished");
+    let (dir, db) = temp_db("finished", "q.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let mut ids = Vec::new();
     {
         let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock.clone(), false);
         for _ in 0..2 {
-            let created = hub
-                .create(
-                    serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap(),
-                )
-                .await
-                .unwrap();
-            let table = hub.table(&created.id).await.unwrap();
-            for seat in Seat::BOTH {
-                hub.act(&table, seat, Action::Join(None)).await.unwrap();
-            }
+            let (id, table) = begin(&hub, json!({"game": "goofspiel"})).await;
             hub.act(&table, Seat::P1, Action::Resign).await.unwrap();
-            ids.push(created.id);
+            ids.push(id);
         }
     }
     sql(&db)
@@ -342,8 +288,8 @@ async fn a_damaged_finished_match_neither_breaks_the_lobby_nor_is_served() {
         .unwrap();
     let hub = Hub::new(SqliteStore::open(&db).unwrap(), clock, false);
     assert_eq!(hub.resume().await.unwrap(), 0);
-    let router = app(AppState::with_admin(hub, limits(), Some(ADMIN.into())));
-    let (st, v) = call(&router, "GET", "/api/matches", None).await;
+    let router = app(AppState::with_admin(hub, open_limits(), Some(ADMIN.into())));
+    let (st, v) = call(&router, "GET", "/api/matches", None, None).await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let finished: Vec<&str> = v["finished"]
         .as_array()
@@ -357,16 +303,18 @@ async fn a_damaged_finished_match_neither_breaks_the_lobby_nor_is_served() {
         "GET",
         &format!("/api/matches/{}/record", ids[0]),
         None,
+        None,
     )
     .await;
     assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     assert_eq!(v["error"]["code"], "quarantined");
-    let (_, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN)).await;
+    let (_, v) = call(&router, "GET", "/api/admin/quarantine", Some(ADMIN), None).await;
     assert_eq!(v["quarantined"][0]["id"], ids[0].as_str(), "{v}");
     let (st, _) = call(
         &router,
         "GET",
         &format!("/api/matches/{}/record", ids[1]),
+        None,
         None,
     )
     .await;

@@ -1,14 +1,17 @@
 //! The Witch's Brew with a live Cauldron through the server: trivia races answered over HTTP and
 //! WebSocket, lockouts, and bots that answer on their own.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use colosseum_engine::{Seat, Viewer};
-use colosseum_server::hub::{Action, CreateMatch};
+use colosseum_server::hub::Action;
 use colosseum_server::{Hub, ManualClock, SqliteStore};
 use colosseum_trivia::Bank;
-use serde_json::{json, Value};
+use common::begin;
+use serde_json::json;
 
 fn answer_for(question: &str) -> String {
     Bank::sample()
@@ -20,28 +23,11 @@ fn answer_for(question: &str) -> String {
         .clone()
 }
 
-async fn create(
-    hub: &Arc<Hub<SqliteStore>>,
-    body: Value,
-) -> (Arc<colosseum_server::hub::Table>, String) {
-    let created = hub
-        .create(serde_json::from_value::<CreateMatch>(body).unwrap())
-        .await
-        .unwrap();
-    let table = hub.table(&created.id).await.unwrap();
-    for seat in Seat::BOTH {
-        if created.tokens[seat.index()].is_some() {
-            hub.act(&table, seat, Action::Join(None)).await.unwrap();
-        }
-    }
-    (table, created.id)
-}
-
 #[tokio::test]
 async fn two_humans_race_a_live_cauldron_to_the_end() {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock.clone(), false);
-    let (table, _) = create(
+    let (_, table) = begin(
         &hub,
         json!({"game": "witchs-brew", "options": {"cauldron": "live"}, "seed": 2, "time": {"kind": "untimed"}, "trivia": {"bank": "sample"}}),
     )
@@ -151,7 +137,7 @@ async fn two_humans_race_a_live_cauldron_to_the_end() {
 async fn a_bot_answers_the_cauldron_with_its_accuracy_and_timing() {
     let clock = Arc::new(colosseum_server::SystemClock);
     let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, true);
-    let (table, _) = create(
+    let (_, table) = begin(
         &hub,
         json!({
             "game": "witchs-brew", "options": {"cauldron": "live"}, "seed": 4, "time": {"kind": "untimed"},

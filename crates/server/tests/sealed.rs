@@ -1,97 +1,17 @@
 //! Sealed submissions over HTTP (and one WebSocket): commit, then open.
 
-use std::net::SocketAddr;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use colosseum_engine::Seat;
 use colosseum_host::commitment;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore, Store};
-use futures_util::{SinkExt, StreamExt};
-use http_body_util::BodyExt;
+use colosseum_server::{Hub, Limits, ManualClock, SqliteStore, Store};
+use common::ws::reply;
+use common::{begin, server, server_with, temp_db};
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::Message;
-use tower::ServiceExt;
-
-struct Server {
-    router: Router,
-    hub: Arc<Hub<SqliteStore>>,
-    clock: Arc<ManualClock>,
-}
-
-fn server() -> Server {
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock.clone(), false);
-    let limits = Limits {
-        http_per_second: 1e9,
-        http_burst: 1e9,
-        ..Limits::default()
-    };
-    Server {
-        router: app(AppState::new(hub.clone(), limits)),
-        hub,
-        clock,
-    }
-}
-
-impl Server {
-    async fn call(
-        &self,
-        method: &str,
-        uri: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string()))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        (status, serde_json::from_slice(&bytes).unwrap())
-    }
-
-    async fn start(&self, body: Value) -> (String, [Option<String>; 2]) {
-        let (status, created) = self.call("POST", "/api/matches", None, Some(body)).await;
-        assert_eq!(status, StatusCode::CREATED, "{created}");
-        let id = created["id"].as_str().unwrap().to_string();
-        let tokens = [0, 1].map(|i| created["tokens"][i].as_str().map(str::to_string));
-        for t in tokens.iter().flatten() {
-            let (status, v) = self
-                .call("POST", &format!("/api/matches/{id}/join"), Some(t), None)
-                .await;
-            assert_eq!(status, StatusCode::OK, "{v}");
-        }
-        (id, tokens)
-    }
-
-    async fn post(&self, id: &str, what: &str, token: &str, body: Value) -> (StatusCode, Value) {
-        self.call(
-            "POST",
-            &format!("/api/matches/{id}/{what}"),
-            Some(token),
-            Some(body),
-        )
-        .await
-    }
-
-    async fn state(&self, id: &str, token: Option<&str>) -> Value {
-        self.call("GET", &format!("/api/matches/{id}"), token, None)
-            .await
-            .1
-    }
-}
 
 const N1: &str = "9f2c4e7a1b3d5f60718293a4b5c6d7e8";
 const N2: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
@@ -379,19 +299,9 @@ async fn a_bot_commits_and_opens_in_a_sealed_match() {
 
 #[tokio::test]
 async fn commit_and_open_over_websocket() {
-    let clock = Arc::new(ManualClock::at(5_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
-    let router = app(AppState::new(hub.clone(), Limits::default()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
+    let s = server_with(Limits::default());
+    let addr = s.listen().await;
+    let hub = s.hub.clone();
     let created = hub
         .create(
             serde_json::from_value(
@@ -402,27 +312,6 @@ async fn commit_and_open_over_websocket() {
         .await
         .unwrap();
     let id = created.id;
-    type Socket = tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >;
-    async fn reply(ws: &mut Socket, msg: Value) -> Value {
-        ws.send(Message::Text(msg.to_string().into()))
-            .await
-            .unwrap();
-        loop {
-            let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
-                .await
-                .unwrap()
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = m {
-                let v: Value = serde_json::from_str(&t).unwrap();
-                if v["type"] == "ok" || v["type"] == "error" {
-                    return v;
-                }
-            }
-        }
-    }
     let mut sockets = Vec::new();
     for t in created.tokens.iter().flatten() {
         let url = format!("ws://{addr}/api/matches/{id}/ws?token={t}");
@@ -459,26 +348,15 @@ async fn commit_and_open_over_websocket() {
 /// opening deadline, counted from the last commitment, not from the restart.
 #[tokio::test]
 async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
-    use colosseum_server::hub::{Action, CreateMatch};
-    let dir = std::env::temp_dir().join(format!("colosseum-sealed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("s.db");
-    let _ = std::fs::remove_file(&path);
+    use colosseum_server::hub::Action;
+    let (dir, path) = temp_db("sealed", "s.db");
     let clock = Arc::new(ManualClock::at(1_000_000));
     let hub = Hub::new(SqliteStore::open(&path).unwrap(), clock.clone(), false);
-    let created = hub
-        .create(
-            serde_json::from_value::<CreateMatch>(
-                json!({"game": "goofspiel", "seed": 9, "options": {"cards": "3"}, "sealed": true}),
-            )
-            .unwrap(),
-        )
-        .await
-        .unwrap();
-    let table = hub.table(&created.id).await.unwrap();
-    for seat in Seat::BOTH {
-        hub.act(&table, seat, Action::Join(None)).await.unwrap();
-    }
+    let (id, table) = begin(
+        &hub,
+        json!({"game": "goofspiel", "seed": 9, "options": {"cards": "3"}, "sealed": true}),
+    )
+    .await;
     clock.advance(1_000);
     hub.act(&table, Seat::P1, Action::Commit(commitment("3", N1)))
         .await
@@ -491,7 +369,7 @@ async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     // The stored log holds commitments only.
     let (_, log) = SqliteStore::open(&path)
         .unwrap()
-        .load(&created.id)
+        .load(&id)
         .await
         .unwrap()
         .unwrap();
@@ -504,7 +382,7 @@ async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     clock.advance(5_000);
     let hub = Hub::new(SqliteStore::open(&path).unwrap(), clock.clone(), false);
     assert_eq!(hub.resume().await.unwrap(), 1);
-    let table = hub.table(&created.id).await.unwrap();
+    let table = hub.table(&id).await.unwrap();
     let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
     assert_eq!(v["match"]["sealed"]["phase"], "open", "{v}");
     // Goofspiel: 30 s to open, from the last commitment at 1 s.

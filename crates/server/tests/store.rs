@@ -6,13 +6,16 @@
 //! and starts a server and sets it, with `COLOSSEUM_REQUIRE_POSTGRES=1` so that a missing
 //! database fails instead of skipping).
 
+mod common;
+
 use std::sync::Arc;
 
 use colosseum_engine::Seat;
 use colosseum_host::{EndKind, LogEntry, MatchConfig, MatchResult};
-use colosseum_server::hub::{Action, CreateMatch};
+use colosseum_server::hub::Action;
 use colosseum_server::store::{StoreError, StoredMatch};
 use colosseum_server::{Hub, ManualClock, PostgresStore, SqliteStore, Store};
+use common::{begin, submit, temp_db};
 use serde_json::json;
 
 fn stored(id: &str, created_at: u64) -> StoredMatch {
@@ -103,10 +106,7 @@ async fn sqlite_store() {
 
 #[tokio::test]
 async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
-    let dir = std::env::temp_dir().join(format!("colosseum-store-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("a.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("store", "a.db");
     {
         let s = SqliteStore::open(&path).unwrap();
         s.create(&stored("cccc", 1)).await.unwrap();
@@ -177,10 +177,7 @@ async fn postgres_store_and_restart() {
 
 #[tokio::test]
 async fn sqlite_restart_resumes_with_clocks() {
-    let dir = std::env::temp_dir().join(format!("colosseum-restart-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("r.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("restart", "r.db");
     let first = SqliteStore::open(&path).unwrap();
     restart_resumes_with_clocks(
         first,
@@ -196,10 +193,7 @@ async fn sqlite_restart_resumes_with_clocks() {
 
 #[tokio::test]
 async fn sqlite_sets_a_damaged_match_aside_on_restart() {
-    let dir = std::env::temp_dir().join(format!("colosseum-aside-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("q.db");
-    let _ = std::fs::remove_file(&path);
+    let (dir, path) = temp_db("aside", "q.db");
     let reopen = || async { SqliteStore::open(&path).unwrap() };
     let damaged = path.clone();
     let damage = |id: String| async move {
@@ -227,18 +221,9 @@ where
     let hub = Hub::new(first, clock.clone(), false);
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let created = hub
-            .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
-            .await
-            .unwrap();
-        let table = hub.table(&created.id).await.unwrap();
-        for seat in Seat::BOTH {
-            hub.act(&table, seat, Action::Join(None)).await.unwrap();
-        }
-        hub.act(&table, Seat::P1, Action::Submit("1".into()))
-            .await
-            .unwrap();
-        ids.push(created.id);
+        let (id, table) = begin(&hub, json!({"game": "goofspiel"})).await;
+        submit(&hub, &table, Seat::P1, "1").await;
+        ids.push(id);
     }
     drop(hub);
     damage(ids[0].clone()).await;
@@ -254,9 +239,7 @@ where
         (503, "quarantined")
     );
     let table = hub.table(&ids[1]).await.unwrap();
-    hub.act(&table, Seat::P2, Action::Submit("2".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P2, "2").await;
     drop(table);
     drop(hub);
     // Still set aside at the next start, the other match still served.
@@ -277,30 +260,16 @@ where
 {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let hub = Hub::new(first, clock.clone(), false);
-    let created = hub
-        .create(
-            serde_json::from_value::<CreateMatch>(
-                json!({"game": "goofspiel", "seed": 9, "options": {"cards": "5"}}),
-            )
-            .unwrap(),
-        )
-        .await
-        .unwrap();
-    let table = hub.table(&created.id).await.unwrap();
-    for seat in Seat::BOTH {
-        hub.act(&table, seat, Action::Join(None)).await.unwrap();
-    }
+    let (id, table) = begin(
+        &hub,
+        json!({"game": "goofspiel", "seed": 9, "options": {"cards": "5"}}),
+    )
+    .await;
     clock.advance(1_000);
-    hub.act(&table, Seat::P1, Action::Submit("5".into()))
-        .await
-        .unwrap();
-    hub.act(&table, Seat::P2, Action::Submit("4".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P1, "5").await;
+    submit(&hub, &table, Seat::P2, "4").await;
     clock.advance(2_000);
-    hub.act(&table, Seat::P1, Action::Submit("4".into()))
-        .await
-        .unwrap();
+    submit(&hub, &table, Seat::P1, "4").await;
     let before = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
     drop(table);
     drop(hub);
@@ -310,7 +279,7 @@ where
     clock.advance(40_000);
     let hub = Hub::new(reopen(&arg).await, clock.clone(), false);
     assert_eq!(hub.resume().await.unwrap(), 1);
-    let table = hub.table(&created.id).await.unwrap();
+    let table = hub.table(&id).await.unwrap();
     let after = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
     let turns = after["match"]["view"]["turns"].as_array().unwrap().clone();
     assert_eq!(

@@ -1,71 +1,23 @@
 //! The WebSocket over loopback: two seats and a spectator on one match.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use colosseum_server::hub::CreateMatch;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use colosseum_server::{Hub, Limits, SqliteStore};
+use common::server_with;
+use common::ws::{connect, next, send, socket, until};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
+/// A server with the default limits on loopback.
 async fn start() -> (SocketAddr, Arc<Hub<SqliteStore>>) {
-    let clock = Arc::new(ManualClock::at(5_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
-    let router = app(AppState::new(hub.clone(), Limits::default()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
-    });
-    (addr, hub)
-}
-
-async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Socket {
-    let url = match token {
-        Some(t) => format!("ws://{addr}/api/matches/{id}/ws?token={t}"),
-        None => format!("ws://{addr}/api/matches/{id}/ws"),
-    };
-    tokio_tungstenite::connect_async(url).await.unwrap().0
-}
-
-/// The next JSON message, skipping pings.
-async fn next(ws: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(&t).unwrap();
-        }
-    }
-}
-
-/// Reads until a message satisfies `pred`.
-async fn until(ws: &mut Socket, pred: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..20 {
-        let v = next(ws).await;
-        if pred(&v) {
-            return v;
-        }
-    }
-    panic!("no such message");
-}
-
-async fn send(ws: &mut Socket, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    let s = server_with(Limits::default());
+    (s.listen().await, s.hub)
 }
 
 #[tokio::test]
@@ -206,12 +158,10 @@ async fn a_connection_that_floods_is_rate_limited() {
 async fn the_socket_logic_runs_over_channels() {
     use axum::extract::ws::Message as AxumMessage;
     use colosseum_engine::{Seat, Viewer};
-    use colosseum_server::api::serve_socket;
 
-    let clock = Arc::new(ManualClock::at(1));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock, false);
-    let state = AppState::new(hub.clone(), Limits::default());
-    let created = hub
+    let s = server_with(Limits::default());
+    let created = s
+        .hub
         .create(
             serde_json::from_value::<CreateMatch>(
                 json!({"game": "goofspiel", "options": {"cards": "3"}}),
@@ -220,28 +170,8 @@ async fn the_socket_logic_runs_over_channels() {
         )
         .await
         .unwrap();
-    let table = hub.table(&created.id).await.unwrap();
-
-    let (to_client, mut from_server) = tokio::sync::mpsc::unbounded_channel::<AxumMessage>();
-    let (to_server, from_client) = tokio::sync::mpsc::unbounded_channel::<AxumMessage>();
-    let sink = Box::pin(futures_util::sink::unfold(
-        to_client,
-        |tx, msg: AxumMessage| async move {
-            tx.send(msg).map_err(|_| "closed")?;
-            Ok::<_, &str>(tx)
-        },
-    ));
-    let stream = Box::pin(futures_util::stream::unfold(
-        from_client,
-        |mut rx| async move { rx.recv().await.map(|m| (Ok::<_, std::io::Error>(m), rx)) },
-    ));
-    let task = tokio::spawn(serve_socket(
-        state,
-        table.clone(),
-        Viewer::Seat(Seat::P1),
-        sink,
-        stream,
-    ));
+    let table = s.hub.table(&created.id).await.unwrap();
+    let (to_server, mut from_server, task) = socket(&s.state, &table, Viewer::Seat(Seat::P1));
 
     let recv = |rx: &mut tokio::sync::mpsc::UnboundedReceiver<AxumMessage>| {
         let msg = rx.try_recv();

@@ -1,44 +1,120 @@
-//! The router without a network, for the test files that share it: requests go straight into
-//! `app(state)` and the clock is moved by hand.
+//! The harness the server's test files share: the router without a network (requests go
+//! straight into `app(state)` and the clock is moved by hand), a hub's matches started without
+//! HTTP, and (in [`ws`]) WebSocket clients over loopback or over channels.
 
 #![allow(dead_code)]
 
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use colosseum_engine::Seat;
-use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use colosseum_server::hub::{Action, CreateMatch, Table};
+use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// A server over an in-memory store with a manual clock and no timer tasks.
+/// Where the manual clock starts (ms since the Unix epoch).
+pub const T0: u64 = 1_700_000_000_000;
+
+/// The default limits without the per-address rates (requests and match creation).
+pub fn open_limits() -> Limits {
+    Limits {
+        http_per_second: 1e9,
+        http_burst: 1e9,
+        creates_per_minute: 1e9,
+        creates_burst: 1e9,
+        ..Limits::default()
+    }
+}
+
+/// A server over an in-memory store with a manual clock.
 pub struct Server {
     pub router: Router,
+    pub state: Arc<AppState<SqliteStore>>,
     pub hub: Arc<Hub<SqliteStore>>,
     pub clock: Arc<ManualClock>,
 }
 
-/// A server without rate limits.
+/// A server without rate limits and without timer tasks.
 pub fn server() -> Server {
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::in_memory().unwrap(), clock.clone(), false);
+    server_with(open_limits())
+}
+
+/// A server with `limits` (the hub's and the router's) and without timer tasks.
+pub fn server_with(limits: Limits) -> Server {
+    server_with_timers(limits, false)
+}
+
+/// A server with `limits`, with timer tasks (deadlines fire on their own) if `timers`.
+pub fn server_with_timers(limits: Limits, timers: bool) -> Server {
+    let clock = Arc::new(ManualClock::at(T0));
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        clock.clone(),
+        timers,
+        limits,
+    );
+    let state = AppState::new(hub.clone(), limits);
     Server {
-        router: app(AppState::new(
-            hub.clone(),
-            Limits {
-                http_per_second: 1e9,
-                http_burst: 1e9,
-                creates_per_minute: 1e9,
-                creates_burst: 1e9,
-                ..Limits::default()
-            },
-        )),
+        router: app(state.clone()),
+        state,
         hub,
         clock,
     }
+}
+
+/// A request with an optional `Authorization` header and body; the answer's status and JSON
+/// body.
+pub async fn request(
+    router: &Router,
+    method: &str,
+    uri: &str,
+    authorization: Option<&str>,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(a) = authorization {
+        req = req.header("authorization", a);
+    }
+    let req = match body {
+        Some(b) => req
+            .header("content-type", "application/json")
+            .body(Body::from(b))
+            .unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    };
+    let res = router.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| panic!("{uri}: not JSON: {}", String::from_utf8_lossy(&bytes)));
+    (status, value)
+}
+
+/// A request with an optional bearer token and JSON body.
+pub async fn call(
+    router: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let authorization = token.map(|t| format!("Bearer {t}"));
+    request(
+        router,
+        method,
+        uri,
+        authorization.as_deref(),
+        body.map(|b| b.to_string()),
+    )
+    .await
 }
 
 impl Server {
@@ -50,23 +126,19 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(uri);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string()))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| panic!("{uri}: not JSON: {}", String::from_utf8_lossy(&bytes)));
-        (status, value)
+        call(&self.router, method, uri, token, body).await
+    }
+
+    /// A request whose body is sent as it is (it need not be JSON).
+    pub async fn call_raw(
+        &self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<String>,
+    ) -> (StatusCode, Value) {
+        let authorization = token.map(|t| format!("Bearer {t}"));
+        request(&self.router, method, uri, authorization.as_deref(), body).await
     }
 
     /// Creates a match; the id and the human seats' tokens.
@@ -80,6 +152,35 @@ impl Server {
         )
     }
 
+    /// Creates a match and joins both human seats; returns the id and the tokens.
+    pub async fn start(&self, body: Value) -> (String, [Option<String>; 2]) {
+        let (id, tokens) = self.create(body).await;
+        for t in tokens.iter().flatten() {
+            let (status, v) = self
+                .call("POST", &format!("/api/matches/{id}/join"), Some(t), None)
+                .await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        (id, tokens)
+    }
+
+    /// `POST /api/matches/{id}/{what}` as the token's seat.
+    pub async fn post(
+        &self,
+        id: &str,
+        what: &str,
+        token: &str,
+        body: Value,
+    ) -> (StatusCode, Value) {
+        self.call(
+            "POST",
+            &format!("/api/matches/{id}/{what}"),
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+
     /// The state as the token's seat (or a spectator) sees it.
     pub async fn state(&self, id: &str, token: Option<&str>) -> Value {
         let (status, v) = self
@@ -87,6 +188,22 @@ impl Server {
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
         v
+    }
+
+    /// Serves the router on a loopback port (for WebSockets); its address.
+    pub async fn listen(&self) -> SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let router = self.router.clone();
+        tokio::spawn(async move {
+            axum::serve(
+                listener,
+                router.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .await
+            .unwrap();
+        });
+        addr
     }
 
     /// Plays uniformly random legal moves for the human seats, each sent with the decision it
@@ -119,14 +236,7 @@ impl Server {
                     continue;
                 };
                 let body = serde_json::json!({"move": mv, "decision": v["decision"]});
-                let (status, answer) = self
-                    .call(
-                        "POST",
-                        &format!("/api/matches/{id}/submit"),
-                        Some(token),
-                        Some(body),
-                    )
-                    .await;
+                let (status, answer) = self.post(id, "submit", token, body).await;
                 assert_eq!(status, StatusCode::OK, "{mv}: {answer}");
                 moved = true;
                 break;
@@ -138,4 +248,36 @@ impl Server {
         }
         panic!("match {id} did not end");
     }
+}
+
+/// Creates a match in `hub` (no HTTP) and joins its human seats; the id and the table.
+pub async fn begin<S: Store>(hub: &Arc<Hub<S>>, body: Value) -> (String, Arc<Table>) {
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(body).unwrap())
+        .await
+        .unwrap();
+    let table = hub.table(&created.id).await.unwrap();
+    for seat in Seat::BOTH {
+        if created.tokens[seat.index()].is_some() {
+            hub.act(&table, seat, Action::Join(None)).await.unwrap();
+        }
+    }
+    (created.id, table)
+}
+
+/// `seat` submits `mv` in `hub` (no HTTP), which must accept it.
+pub async fn submit<S: Store>(hub: &Arc<Hub<S>>, table: &Arc<Table>, seat: Seat, mv: &str) {
+    hub.act(table, seat, Action::Submit(mv.into()))
+        .await
+        .unwrap();
+}
+
+/// A fresh directory `colosseum-{name}-{pid}` in the system's temporary directory, and the
+/// path of the database file `file` in it (not created).
+pub fn temp_db(name: &str, file: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("colosseum-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(file);
+    (dir, db)
 }
