@@ -1034,9 +1034,6 @@ impl Match {
             }
             if self.time_out(seat, t) {
                 losers.push(seat);
-            } else {
-                self.defaults
-                    .push((self.earlier.len(), self.record.steps.len(), seat));
             }
         }
         match losers[..] {
@@ -1127,6 +1124,8 @@ impl Match {
             seat,
             text: text.clone(),
         });
+        self.defaults
+            .push((self.earlier.len(), self.record.steps.len(), seat));
         self.pending[i] = Some(Submission {
             text,
             locked: true,

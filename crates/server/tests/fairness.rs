@@ -371,24 +371,11 @@ async fn a_bot_against_a_bot_is_fair_from_creation_and_verifies() {
 
 /// A server over the SQLite file `db`, as after a restart.
 fn server_on(db: &std::path::Path) -> Server {
-    use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
-    use std::sync::Arc;
-    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
-    let hub = Hub::new(SqliteStore::open(db).unwrap(), clock.clone(), false);
-    Server {
-        router: app(AppState::new(
-            hub.clone(),
-            Limits {
-                http_per_second: 1e9,
-                http_burst: 1e9,
-                creates_per_minute: 1e9,
-                creates_burst: 1e9,
-                ..Limits::default()
-            },
-        )),
-        hub,
-        clock,
-    }
+    common::server_on_store(
+        colosseum_server::SqliteStore::open(db).unwrap(),
+        common::open_limits(),
+        false,
+    )
 }
 
 #[tokio::test]
@@ -402,9 +389,9 @@ async fn a_restart_before_the_second_join_keeps_the_commitment_and_the_first_see
         let (id, tokens) = s
             .create(json!({"game": "goofspiel", "options": {"cards": "5"}}))
             .await;
-        join(
-            &s,
+        s.post(
             &id,
+            "join",
             tokens[0].as_deref().unwrap(),
             json!({"client_seed": "early"}),
         )
@@ -417,13 +404,14 @@ async fn a_restart_before_the_second_join_keeps_the_commitment_and_the_first_see
     let v = s.state(&id, None).await;
     assert_eq!(v["fairness"]["commitment"], commitment);
     assert_eq!(v["fairness"]["client_seeds"]["p1"], "early");
-    let (status, v) = join(
-        &s,
-        &id,
-        tokens[1].as_deref().unwrap(),
-        json!({"client_seed": "late"}),
-    )
-    .await;
+    let (status, v) = s
+        .post(
+            &id,
+            "join",
+            tokens[1].as_deref().unwrap(),
+            json!({"client_seed": "late"}),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     s.play_out(&id, &tokens, 9).await;
     let r = records(&s, &id).await;

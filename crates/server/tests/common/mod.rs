@@ -54,13 +54,13 @@ pub fn server_with(limits: Limits) -> Server {
 
 /// A server with `limits`, with timer tasks (deadlines fire on their own) if `timers`.
 pub fn server_with_timers(limits: Limits, timers: bool) -> Server {
+    server_on_store(SqliteStore::in_memory().unwrap(), limits, timers)
+}
+
+/// A server over `store` (a file, to restart on it), with `limits`, with timer tasks if `timers`.
+pub fn server_on_store(store: SqliteStore, limits: Limits, timers: bool) -> Server {
     let clock = Arc::new(ManualClock::at(T0));
-    let hub = Hub::with_limits(
-        SqliteStore::in_memory().unwrap(),
-        clock.clone(),
-        timers,
-        limits,
-    );
+    let hub = Hub::with_limits(store, clock.clone(), timers, limits);
     let state = AppState::new(hub.clone(), limits);
     Server {
         router: app(state.clone()),
