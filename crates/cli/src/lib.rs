@@ -303,7 +303,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
         }
         Command::Rules { game } => {
             let entry = colosseum_games::find(&game)?;
-            write!(out, "{}", entry.rules)?;
+            write!(out, "{}", entry.rules_page())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { file, json } => replay_command(&file, json, out),

@@ -43,6 +43,20 @@ pub const WINNING_POINTS: u16 = 28;
 /// player has at least 33 and the game is over.
 pub const MAX_ROUNDS: usize = 11;
 
+/// The clocks at the table (RULINGS.md: the seed gives none): 60 s for the starter's and the
+/// responder's decision, no bank; no cards at the deadline.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[crate::DecisionClock {
+        kind: "*",
+        what: "the starter's cards, or the responder's",
+        ms: 60_000,
+        loses: false,
+        default: "no cards (the number 0)",
+    }],
+    bank_ms: 0,
+    bank_step_ms: 0,
+};
+
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
     name: "first",

@@ -42,6 +42,51 @@ use colosseum_engine::SeatPair;
 pub use data::{Board, CardDef, CardTable, DataError, Effects};
 use geometry::{Point, Spot, ALL_SPOTS, SIDE, SPOTS};
 
+/// The clocks at the table (RULINGS.md): 60 s to bid (an item window counts as bidding), 30 s
+/// to build (an upgrade choice counts as building), a 5-minute bank spent in 5-second steps; an
+/// empty bank while bidding loses, while building ends the building.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[
+        crate::DecisionClock {
+            kind: "bid",
+            what: "a bid",
+            ms: 60_000,
+            loses: true,
+            default: "",
+        },
+        crate::DecisionClock {
+            kind: "item",
+            what: "a Crystal Ball or Rush Order window",
+            ms: 60_000,
+            loses: false,
+            default: "`skip` (the item is kept)",
+        },
+        crate::DecisionClock {
+            kind: "build",
+            what: "the round winner's build",
+            ms: 30_000,
+            loses: false,
+            default: "`done` (the building ends)",
+        },
+        crate::DecisionClock {
+            kind: "upgrade",
+            what: "the upgrades granted by surrounding",
+            ms: 30_000,
+            loses: false,
+            default: "the lowest cards that can be upgraded",
+        },
+        crate::DecisionClock {
+            kind: "*",
+            what: "",
+            ms: 60_000,
+            loses: false,
+            default: "the game's default move",
+        },
+    ],
+    bank_ms: 300_000,
+    bank_step_ms: 5_000,
+};
+
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {

@@ -23,6 +23,19 @@ use serde_json::{json, Map, Value};
 /// The largest number of cards: hands are kept as 64-bit sets.
 pub const MAX_CARDS: u8 = 64;
 
+/// The clocks at the table: 30 s a bid, no bank; the lowest card at the deadline.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[crate::DecisionClock {
+        kind: "*",
+        what: "a bid",
+        ms: 30_000,
+        loses: false,
+        default: "the seat's lowest card",
+    }],
+    bank_ms: 0,
+    bank_step_ms: 0,
+};
+
 /// The options, as OpenSpiel names their meaning.
 pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {

@@ -34,6 +34,9 @@ pub struct GameEntry {
     pub rules: &'static str,
     /// The options the game takes.
     pub options: &'static [OptionDoc],
+    /// The default clocks at the table and what a timeout does, from the seed and RULINGS.md:
+    /// the host's default time control and the rules page's "Time at the table" come from here.
+    pub timing: Timing,
     /// Creates a game from options, behind the dynamic interface.
     pub create: fn(&RawOptions) -> Result<Box<dyn AnyGame>, OptionsError>,
     /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
@@ -44,6 +47,101 @@ pub struct GameEntry {
 impl std::fmt::Debug for GameEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GameEntry").field("id", &self.id).finish()
+    }
+}
+
+/// How long one kind of decision lasts at the table, and what happens when it runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionClock {
+    /// The decision kind ([`Game::decision_kind`]), or `*` for every kind not listed.
+    pub kind: &'static str,
+    /// The decision in words (`a bid`); empty for a `*` entry that no decision uses (not shown).
+    pub what: &'static str,
+    /// The decision's own time, in ms, before the bank is spent.
+    pub ms: u64,
+    /// Whether running out of time (and bank) loses the game; otherwise the default move is made.
+    pub loses: bool,
+    /// The default move in words (`the lowest card`), made when the time runs out and `loses` is
+    /// false.
+    pub default: &'static str,
+}
+
+/// A game's default clocks (from its seed and RULINGS.md). A match may set its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Each kind of decision; one entry has kind `*` (every kind not listed).
+    pub decisions: &'static [DecisionClock],
+    /// Each seat's bank (reserve) for the whole match, in ms; 0 for none.
+    pub bank_ms: u64,
+    /// The bank is spent in steps of this many ms; 0 spends it continuously.
+    pub bank_step_ms: u64,
+}
+
+impl Timing {
+    /// The entry for decisions of `kind` (the `*` entry when `kind` is not listed).
+    #[must_use]
+    pub fn decision(&self, kind: &str) -> &DecisionClock {
+        self.decisions
+            .iter()
+            .find(|d| d.kind == kind)
+            .or_else(|| self.decisions.iter().find(|d| d.kind == "*"))
+            .expect("a timing has a `*` entry")
+    }
+
+    /// The "Time at the table" section of the rules page, in Markdown.
+    #[must_use]
+    pub fn markdown(&self) -> String {
+        let secs = |ms: u64| {
+            if ms >= 120_000 && ms % 60_000 == 0 {
+                format!("{} min", ms / 60_000)
+            } else {
+                format!("{} s", ms / 1000)
+            }
+        };
+        let bank = if self.bank_ms == 0 {
+            "none".to_string()
+        } else if self.bank_step_ms > 0 {
+            format!(
+                "{} for the match, spent in {} steps",
+                secs(self.bank_ms),
+                secs(self.bank_step_ms)
+            )
+        } else {
+            format!("{} for the match, spent continuously", secs(self.bank_ms))
+        };
+        let mut out = String::from(
+            "\n## Time at the table\n\n\
+             The host's default clocks (a match may set its own, or play untimed). Each seat that must \
+             act has the decision's time; then its bank, if any, is spent. Until both seats have \
+             submitted, a submission can be changed unless it was locked, and a refused one can be \
+             corrected until the deadline.\n\n\
+             | decision | time | bank | when time and bank have run out |\n\
+             | --- | --- | --- | --- |\n",
+        );
+        // A `*` entry without words stands for no decision of its own (every kind is listed).
+        for d in self.decisions.iter().filter(|d| !d.what.is_empty()) {
+            let then = if d.loses {
+                "the seat loses the game".to_string()
+            } else {
+                format!("the host plays {}", d.default)
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                d.what,
+                secs(d.ms),
+                bank,
+                then
+            ));
+        }
+        out
+    }
+}
+
+impl GameEntry {
+    /// The whole rules page: the game's own text, then the clocks from [`GameEntry::timing`].
+    #[must_use]
+    pub fn rules_page(&self) -> String {
+        format!("{}{}", self.rules, self.timing.markdown())
     }
 }
 
@@ -115,6 +213,7 @@ const fn entry<G: Registered>(
     summary: &'static str,
     rules: &'static str,
     options: &'static [OptionDoc],
+    timing: Timing,
 ) -> GameEntry {
     GameEntry {
         id,
@@ -122,6 +221,7 @@ const fn entry<G: Registered>(
         summary,
         rules,
         options,
+        timing,
         create: create::<G>,
         random_playouts: playouts::<G>,
     }
@@ -134,6 +234,7 @@ static REGISTRY: &[GameEntry] = &[
         "classic Goofspiel, the calibration game checked against OpenSpiel",
         goofspiel::RULES,
         goofspiel::OPTIONS,
+        goofspiel::TIMING,
     ),
     entry::<square_goofspiel::SquareGoofspiel>(
         "square-goofspiel",
@@ -141,6 +242,7 @@ static REGISTRY: &[GameEntry] = &[
         "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
         square_goofspiel::RULES,
         square_goofspiel::OPTIONS,
+        square_goofspiel::TIMING,
     ),
     entry::<thwart_omega::ThwartOmega>(
         "thwart-omega",
@@ -148,6 +250,7 @@ static REGISTRY: &[GameEntry] = &[
         "a black and a white stone each round; score the product of your group sizes",
         thwart_omega::RULES,
         thwart_omega::OPTIONS,
+        thwart_omega::TIMING,
     ),
     entry::<all_in_goofspiel::AllInGoofspiel>(
         "all-in-goofspiel",
@@ -155,6 +258,7 @@ static REGISTRY: &[GameEntry] = &[
         "cards side by side make a number; 28 points wins, but only with an empty hand",
         all_in_goofspiel::RULES,
         all_in_goofspiel::OPTIONS,
+        all_in_goofspiel::TIMING,
     ),
     entry::<galespiel::Galespiel>(
         "galespiel",
@@ -162,6 +266,7 @@ static REGISTRY: &[GameEntry] = &[
         "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
         galespiel::RULES,
         galespiel::OPTIONS,
+        galespiel::TIMING,
     ),
     entry::<witchs_brew::WitchsBrew>(
         "witchs-brew",
@@ -169,6 +274,7 @@ static REGISTRY: &[GameEntry] = &[
         "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
         witchs_brew::RULES,
         witchs_brew::OPTIONS,
+        witchs_brew::TIMING,
     ),
 ];
 

@@ -28,6 +28,19 @@ use serde_json::{json, Map, Value};
 
 use colosseum_engine::SeatPair;
 
+/// The clocks at the table (the seed): 90 s a move, no bank; a pass at the deadline.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[crate::DecisionClock {
+        kind: "*",
+        what: "a bid for the cell up for auction",
+        ms: 90_000,
+        loses: false,
+        default: "a pass",
+    }],
+    bank_ms: 0,
+    bank_step_ms: 0,
+};
+
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
     name: "advantage",

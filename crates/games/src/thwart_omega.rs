@@ -34,6 +34,20 @@ pub const DEFAULT_SIZE: u8 = 7;
 /// The most groups one colour can have on the largest board (a checkerboard of 11×11).
 const MAX_GROUPS: usize = 61;
 
+/// The clocks at the table (the seed): 60 s a round, no bank; a random legal move at the
+/// deadline.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[crate::DecisionClock {
+        kind: "*",
+        what: "a round's two stones",
+        ms: 60_000,
+        loses: false,
+        default: "a uniformly random legal placement",
+    }],
+    bank_ms: 0,
+    bank_step_ms: 0,
+};
+
 /// The options, as the rules page documents them.
 pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {

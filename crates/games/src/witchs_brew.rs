@@ -38,6 +38,29 @@ use serde_json::{json, Map, Value};
 
 use colosseum_engine::SeatPair;
 
+/// The clocks at the table (the seed): 60 s an action, five minutes for the Intermission's
+/// assignment, ten minutes of reserve spent continuously; running out of reserve loses at once.
+pub const TIMING: crate::Timing = crate::Timing {
+    decisions: &[
+        crate::DecisionClock {
+            kind: "assign",
+            what: "the Intermission's assignment",
+            ms: 300_000,
+            loses: true,
+            default: "",
+        },
+        crate::DecisionClock {
+            kind: "*",
+            what: "every other action (a pick, a Discard, the cards, a stone, a Leap or Shift)",
+            ms: 60_000,
+            loses: true,
+            default: "",
+        },
+    ],
+    bank_ms: 600_000,
+    bank_step_ms: 0,
+};
+
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {

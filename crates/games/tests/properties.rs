@@ -527,3 +527,76 @@ fn views_never_hold_a_submission_before_the_reveal() {
         assert_eq!(fingerprint(game.as_ref()), before, "{}", entry.id);
     }
 }
+
+/// Every game's clocks are whole: a `*` entry, no kind twice, a `*` that loses only where every
+/// kind loses (what the host's time control can say), and every kind listed is one the game
+/// really asks for; the rules page shows each listed decision's time.
+#[test]
+fn every_games_timing_is_whole_and_on_its_rules_page() {
+    for entry in registry() {
+        let t = &entry.timing;
+        assert!(t.decisions.iter().any(|d| d.kind == "*"), "{}", entry.id);
+        let mut kinds: Vec<&str> = t.decisions.iter().map(|d| d.kind).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), t.decisions.len(), "{}: a kind twice", entry.id);
+        if t.decision("*").loses {
+            assert!(t.decisions.iter().all(|d| d.loses), "{}", entry.id);
+        }
+        for d in t.decisions {
+            assert!(
+                d.loses || !d.default.is_empty(),
+                "{}: {} has no default",
+                entry.id,
+                d.kind
+            );
+            assert!(d.ms >= 1000, "{}", entry.id);
+        }
+        // The kinds the game asks for, over a few random games.
+        let mut seen = std::collections::BTreeSet::new();
+        for (seed, options) in
+            (0..6).flat_map(|seed| option_sets(entry).into_iter().map(move |o| (seed, o)))
+        {
+            let mut game = (entry.create)(&options).unwrap();
+            let mut rng = seeded_rng(seed);
+            while game.pending() != Pending::Over {
+                seen.insert(game.decision_kind());
+                let mut step = TextStep::default();
+                match game.pending() {
+                    Pending::Chance => {
+                        game.apply_random_chance(&mut rng);
+                        continue;
+                    }
+                    p => {
+                        for &seat in p.seats() {
+                            let mv = game.random_move(seat, &mut rng);
+                            match seat {
+                                Seat::P1 => step.p1 = mv,
+                                Seat::P2 => step.p2 = mv,
+                            }
+                        }
+                    }
+                }
+                game.apply(&step).unwrap();
+            }
+        }
+        for d in t.decisions.iter().filter(|d| d.kind != "*") {
+            assert!(
+                seen.contains(d.kind),
+                "{}: no `{}` decision in play",
+                entry.id,
+                d.kind
+            );
+        }
+        let page = entry.rules_page();
+        assert!(page.contains("## Time at the table"), "{}", entry.id);
+        for d in t.decisions.iter().filter(|d| !d.what.is_empty()) {
+            assert!(
+                page.contains(&format!("| {} |", d.what)),
+                "{}: {}",
+                entry.id,
+                d.what
+            );
+        }
+    }
+}

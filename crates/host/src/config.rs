@@ -96,6 +96,42 @@ impl Clocks {
         }
     }
 
+    /// The clocks a game's [`colosseum_games::Timing`] describes: the `*` entry's time for
+    /// every decision not listed, an empty bank losing in the kinds marked so (everywhere when
+    /// the `*` entry is).
+    #[must_use]
+    pub fn from_timing(timing: &colosseum_games::Timing) -> Self {
+        let all = timing.decision("*");
+        let per_kind_ms = timing
+            .decisions
+            .iter()
+            .filter(|d| d.kind != "*")
+            .map(|d| (d.kind.to_string(), d.ms))
+            .collect();
+        let empty_bank = if all.loses {
+            EmptyBank::Loses
+        } else {
+            let kinds: Vec<String> = timing
+                .decisions
+                .iter()
+                .filter(|d| d.loses)
+                .map(|d| d.kind.to_string())
+                .collect();
+            if kinds.is_empty() {
+                EmptyBank::Default
+            } else {
+                EmptyBank::LosesIn(kinds)
+            }
+        };
+        Clocks {
+            per_decision_ms: all.ms,
+            per_kind_ms,
+            bank_ms: timing.bank_ms,
+            bank_step_ms: timing.bank_step_ms,
+            empty_bank,
+        }
+    }
+
     /// The time a seat has for a decision of `kind` before its bank starts.
     #[must_use]
     pub fn decision_ms(&self, kind: &str) -> u64 {
@@ -117,45 +153,15 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    /// The default time control of a game, from the seeds (RULINGS.md); a game not listed gets
-    /// 60 s a decision, so a new game needs no host change.
-    ///
-    /// * `square-goofspiel`: 90 s a move, no bank (the default is a pass).
-    /// * `thwart-omega`: 60 s a round (the default is a random legal move).
-    /// * `galespiel`: 60 s to bid, 30 s to build, a 5-minute bank spent in 5-second steps; an
-    ///   empty bank while bidding loses, while building ends the building (the default `done`).
-    ///   An item window counts as part of the bidding for time (60 s) and an upgrade choice as
-    ///   part of the building (30 s); in both an empty bank makes the default move (`skip`, the
-    ///   lowest cards).
-    /// * `witchs-brew`: 60 s an action (five minutes for the Intermission's assignment, decision
-    ///   kind `assign`) and 10 minutes of reserve, spent continuously; an empty reserve loses.
-    /// * `all-in-goofspiel`: 60 s (the default is no cards).
-    /// * `goofspiel`: 30 s (the default is the lowest card).
+    /// The default time control of a game: its registry entry's [`colosseum_games::Timing`]
+    /// (from the seed and RULINGS.md; the game's rules page shows the same table). An unknown
+    /// game gets 60 s a decision and the default move.
     #[must_use]
     pub fn for_game(game: &str) -> TimeControl {
-        let clocks = match game {
-            "square-goofspiel" => Clocks::per_decision(90),
-            "goofspiel" => Clocks::per_decision(30),
-            "galespiel" => Clocks {
-                per_decision_ms: 60_000,
-                per_kind_ms: [("build", 30_000), ("upgrade", 30_000)]
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
-                    .collect(),
-                bank_ms: 300_000,
-                bank_step_ms: 5_000,
-                empty_bank: EmptyBank::LosesIn(vec!["bid".to_string()]),
-            },
-            "witchs-brew" => Clocks {
-                per_kind_ms: [("assign".to_string(), 300_000)].into_iter().collect(),
-                bank_ms: 600_000,
-                empty_bank: EmptyBank::Loses,
-                ..Clocks::per_decision(60)
-            },
-            // thwart-omega, all-in-goofspiel and any game added later.
-            _ => Clocks::per_decision(60),
+        let Ok(entry) = colosseum_games::find(game) else {
+            return TimeControl::Timed(Clocks::per_decision(60));
         };
-        TimeControl::Timed(clocks)
+        TimeControl::Timed(Clocks::from_timing(&entry.timing))
     }
 
     /// The clocks, or `None` when untimed.

@@ -387,7 +387,7 @@ async fn game_page(Path(game): Path<String>) -> Result<Json<Value>, ApiError> {
         "id": g.id,
         "name": g.name,
         "summary": g.summary,
-        "rules": g.rules,
+        "rules": g.rules_page(),
         "options": g.options,
         "time_control": colosseum_host::TimeControl::for_game(g.id),
         "bots": bot_names(g.id),
