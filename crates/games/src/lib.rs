@@ -92,7 +92,7 @@ impl Timing {
     #[must_use]
     pub fn markdown(&self) -> String {
         let secs = |ms: u64| {
-            if ms >= 120_000 && ms % 60_000 == 0 {
+            if ms >= 120_000 && ms.is_multiple_of(60_000) {
                 format!("{} min", ms / 60_000)
             } else {
                 format!("{} s", ms / 1000)
