@@ -44,10 +44,10 @@ pub const TIMING: crate::Timing = crate::Timing {
 /// The options.
 pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
     name: "advantage",
-    default: "none",
-    allowed: "none, p1 or p2",
+    default: "p1",
+    allowed: "p1, p2 or none",
     help:
-        "who wins when both line points and remaining hand strength are tied; none makes it a draw",
+        "who wins when both line points and remaining hand strength are tied (RULINGS: the DM advantage, p1 by default); none makes it a draw",
 }];
 
 /// The board's side: 6 rows and 6 columns.
@@ -64,17 +64,26 @@ pub const MAX_STRENGTH: u8 = 6;
 pub const LABELS: [char; AUCTIONS_PER_PHASE] = ['A', 'B', 'C', 'D', 'E', 'F'];
 
 /// The checked options of a Square Goofspiel game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SquareGoofspielOptions {
     /// Who wins a game tied on line points and on remaining hand strength (`None`: a draw).
     pub advantage: Option<Seat>,
+}
+
+impl Default for SquareGoofspielOptions {
+    /// The advantage with `p1`, as RULINGS.md gives the DM advantage.
+    fn default() -> Self {
+        SquareGoofspielOptions {
+            advantage: Some(Seat::P1),
+        }
+    }
 }
 
 impl SquareGoofspielOptions {
     /// Reads the options from JSON, refusing unknown names and bad values.
     pub fn from_raw(raw: &RawOptions) -> Result<Self, OptionsError> {
         let r = OptionReader::new(raw, OPTIONS);
-        let advantage = match r.choice("advantage", 0, &["none", "p1", "p2"])? {
+        let advantage = match r.choice("advantage", 1, &["none", "p1", "p2"])? {
             0 => None,
             1 => Some(Seat::P1),
             _ => Some(Seat::P2),
@@ -1424,9 +1433,17 @@ mod tests {
     }
 
     #[test]
-    fn full_ties_are_draws_unless_someone_holds_the_advantage() {
+    fn full_ties_go_to_the_advantage_holder_and_are_draws_without_one() {
         let mut g = seed_example(usize::MAX).0;
         g.hands = [Hand::from_counts([1, 1, 0, 0, 0, 0]); 2];
+        // By default p1 holds the advantage (RULINGS).
+        assert_eq!(
+            SquareGoofspielOptions::from_raw(&RawOptions::new()).unwrap(),
+            SquareGoofspielOptions::default()
+        );
+        g.options = SquareGoofspielOptions::default();
+        assert_eq!(g.outcome().unwrap().winner, Some(Seat::P1));
+        g.options.advantage = None;
         let o = g.outcome().unwrap();
         assert_eq!(o.winner, None);
         assert_eq!(
@@ -1838,12 +1855,14 @@ mod tests {
             SquareGoofspiel::from_raw(&RawOptions::new())
                 .unwrap()
                 .options(),
-            SquareGoofspielOptions { advantage: None }
+            SquareGoofspielOptions {
+                advantage: Some(Seat::P1)
+            }
         );
         let raw = colosseum_engine::parse_pairs(["advantage=p3"]).unwrap();
         assert_eq!(
             SquareGoofspiel::from_raw(&raw).unwrap_err().to_string(),
-            "option `advantage` = \"p3\" is not allowed: none, p1 or p2"
+            "option `advantage` = \"p3\" is not allowed: p1, p2 or none"
         );
         let raw = colosseum_engine::parse_pairs(["cards=3"]).unwrap();
         assert!(SquareGoofspiel::from_raw(&raw).is_err());
