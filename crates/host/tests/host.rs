@@ -84,6 +84,18 @@ fn a_changed_submission_after_both_are_in_is_too_late() {
         m.record().steps[0],
         TextStep::both("B a1 W a2", "B d4 W e5")
     );
+    // p1 tries to change its move after the reveal: the round is settled, so the change is a
+    // submission for the next round, and round 1 keeps p1's first move.
+    m.submit(P1, "B b1 W b2", 30).unwrap();
+    assert_eq!(
+        m.record().steps[0],
+        TextStep::both("B a1 W a2", "B d4 W e5")
+    );
+    assert_eq!(m.record().steps.len(), 1, "round 2 is not revealed yet");
+    assert_eq!(m.submission(P1).unwrap().text, "B b1 W b2");
+    assert!(m.submission(P2).is_none());
+    // The transport tells the two apart by the decision number (409 stale_decision).
+    assert_eq!(m.decision(), 1);
 }
 
 #[test]
@@ -236,16 +248,16 @@ fn a_default_is_locked_and_a_late_submission_is_for_the_next_decision() {
 
 // ----- Galespiel's bank -----
 
-fn galespiel_to_bid(m: &mut Match) {
+/// Galespiel starts with both seats bidding.
+fn assert_galespiel_bids(m: &Match) {
     assert_eq!(m.game().pending(), Pending::Both);
     assert_eq!(m.game().decision_kind(), "bid");
-    let _ = m;
 }
 
 #[test]
 fn galespiel_bank_is_spent_in_five_second_steps_and_empty_while_bidding_loses() {
     let mut m = new("galespiel");
-    galespiel_to_bid(&mut m);
+    assert_galespiel_bids(&m);
     assert_eq!(m.clock(P1).bank_ms, 300_000);
     assert!(m.tick(59_999).is_empty());
     let fired = m.tick(60_000).to_vec();
@@ -300,7 +312,7 @@ fn galespiel_empty_bank_while_building_ends_the_building() {
         ..MatchConfig::new("galespiel")
     })
     .unwrap();
-    galespiel_to_bid(&mut m);
+    assert_galespiel_bids(&m);
     m.submit(P1, "9", 1_000).unwrap();
     m.submit(P2, "1", 2_000).unwrap();
     assert_eq!(m.game().pending(), Pending::One(P1));
@@ -798,8 +810,15 @@ fn times_near_the_end_of_u64_do_not_overflow() {
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         let mv = m.game().random_move(seat, &mut rng).unwrap();
         // The first deadlines fire on the way; whatever is left happens near the end of time.
+        // Nothing may panic (an overflow would in a debug build), the clocks stay in range and
+        // the match still rebuilds from its log.
         let _ = m.submit(seat, &mv, u64::MAX - 1);
         m.tick(u64::MAX);
+        // Every deadline up to the end of time has fired: defaults and losses on time have
+        // finished the game long before.
+        assert!(m.is_over(), "{}: {:?}", entry.id, m.log().last());
+        let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+        assert_eq!(rebuilt.log(), m.log(), "{}", entry.id);
     }
 }
 

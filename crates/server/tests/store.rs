@@ -114,6 +114,20 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
     }
     let s = SqliteStore::open(&path).unwrap();
     assert_eq!(s.load("cccc").await.unwrap().unwrap().1.len(), 2);
+    drop(s);
+    // Each migration ran once, whatever the number of opens: one row a version, in order.
+    let _ = SqliteStore::open(&path).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let versions: Vec<i64> = conn
+        .prepare("SELECT version FROM schema_migrations ORDER BY version")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected: Vec<i64> = (1..=versions.len() as i64).collect();
+    assert!(versions.len() >= 2, "{versions:?}");
+    assert_eq!(versions, expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
