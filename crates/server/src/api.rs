@@ -22,7 +22,7 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::hub::{Action, CreateMatch, Hub, Table};
 use crate::store::Store;
 
@@ -256,8 +256,7 @@ async fn rate_limit<S: Store>(
         && !state.allow_create(&key)
     {
         return ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             format!(
                 "too many new matches: at most {} a minute from one address (burst {}); \
                  wait and retry",
@@ -268,8 +267,7 @@ async fn rate_limit<S: Store>(
     }
     if !state.allow(&key) {
         return ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             format!(
                 "too many requests: at most {} a second from one address; wait and retry",
                 state.limits.http_per_second
@@ -281,8 +279,7 @@ async fn rate_limit<S: Store>(
     match tokio::time::timeout(limit, next.run(req)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "timeout",
+            ErrorCode::Timeout,
             format!(
                 "the request took longer than {} s (a body sent too slowly?)",
                 limit.as_secs_f64()
@@ -315,11 +312,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> 
 /// over the limit: 413 `too_large`.
 fn rejection_error(rejection: &JsonRejection) -> ApiError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            rejection.body_text(),
-        );
+        return ApiError::new(ErrorCode::TooLarge, rejection.body_text());
     }
     ApiError::bad_request(rejection.body_text())
 }
@@ -446,8 +439,7 @@ async fn seat_of<S: Store>(
     match state.hub.role(&table, bearer(headers)).await? {
         Viewer::Seat(seat) => Ok((table, seat)),
         Viewer::Spectator => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            ErrorCode::Unauthorized,
             "only a seat can act: send its token as `Authorization: Bearer TOKEN`",
         )),
     }
@@ -645,8 +637,7 @@ async fn admin_quarantine<S: Store>(
     match bearer(&headers) {
         None => {
             return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
+                ErrorCode::Unauthorized,
                 "send the admin token as `Authorization: Bearer TOKEN`",
             ))
         }
@@ -858,9 +849,7 @@ pub async fn serve_socket<S, W, R, E>(
                             }
                             reply
                         } else {
-                            Some(error_message(&ApiError::new(
-                                StatusCode::TOO_MANY_REQUESTS,
-                                "rate_limited",
+                            Some(error_message(&ApiError::new(ErrorCode::RateLimited,
                                 format!(
                                     "too many messages: at most {} a second on one connection",
                                     state.limits.ws_per_second

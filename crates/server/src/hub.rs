@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use colosseum_ai::registry::{self as bots, BotSpec};
 use colosseum_engine::{RawOptions, Seat, Viewer};
-use colosseum_host::{Match, MatchConfig, MatchError, Player, SealedPhase, TimeControl};
+use colosseum_host::{Match, MatchConfig, Player, SealedPhase, TimeControl};
 use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
@@ -25,7 +25,7 @@ use tokio::sync::{watch, Notify, Semaphore};
 
 use crate::api::Limits;
 use crate::clock::Clock;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::store::{Quarantined, Store, StoreError, StoredMatch};
 
 /// The largest budget a server bot may be given by default (a bot name is chosen by whoever
@@ -229,8 +229,7 @@ fn rebuild_guarded(config: MatchConfig, log: &[colosseum_host::LogEntry]) -> Res
 /// The answer for a quarantined match.
 fn quarantined_error(id: &str, summary: &str) -> ApiError {
     ApiError::new(
-        axum::http::StatusCode::SERVICE_UNAVAILABLE,
-        "quarantined",
+        ErrorCode::Quarantined,
         format!(
             "match {id} is set aside and not served: {summary}; the server's operator sees it \
              at GET /api/admin/quarantine and can repair it"
@@ -487,8 +486,7 @@ impl<S: Store> Hub<S> {
 
     fn expired_error(&self) -> ApiError {
         ApiError::new(
-            axum::http::StatusCode::GONE,
-            "expired",
+            ErrorCode::Expired,
             format!(
                 "nobody joined this match within {}; it has expired: create a new one",
                 human_ms(self.limits.waiting_expiry_ms)
@@ -863,7 +861,7 @@ impl<S: Store> Hub<S> {
             .map_err(|e| ApiError::internal("claiming a match", e))?
         {
             return Err(ApiError::conflict(
-                "elsewhere",
+                ErrorCode::Elsewhere,
                 "this match is served by another server process; connect to that one",
             ));
         }
@@ -916,7 +914,7 @@ impl<S: Store> Hub<S> {
     ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
         if st.meta.finished() {
-            return Err(ApiError::conflict("over", "the match is over"));
+            return Err(ApiError::conflict(ErrorCode::Over, "the match is over"));
         }
         if self.expired(&st.meta) {
             return Err(self.expired_error());
@@ -959,7 +957,7 @@ impl<S: Store> Hub<S> {
             other => {
                 let Some(start) = st.meta.started_at else {
                     return Err(ApiError::conflict(
-                        "not_started",
+                        ErrorCode::NotStarted,
                         "the match starts when both players have joined",
                     ));
                 };
@@ -967,8 +965,7 @@ impl<S: Store> Hub<S> {
                 if let Some(asked) = decision {
                     let pending = st.game.decision();
                     if asked != pending {
-                        return Err(ApiError::conflict(
-                            "stale_decision",
+                        return Err(ApiError::conflict(ErrorCode::StaleDecision,
                             format!(
                                 "this was sent for decision {asked}, but the pending decision is {pending}: \
                                  decision {asked} is {}; nothing was changed, look at the new state and move again",
@@ -1022,33 +1019,7 @@ impl<S: Store> Hub<S> {
         };
         // A refused move is logged too: store it before answering.
         self.commit(table, &mut st).await?;
-        result.map_err(|e| match e {
-            MatchError::Over => ApiError::conflict("over", "the match is over"),
-            MatchError::Refused { reason } => ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
-                reason,
-            ),
-            MatchError::Locked(_) => ApiError::conflict("locked", e.to_string()),
-            MatchError::NothingToLock(_) => ApiError::conflict("nothing_to_lock", e.to_string()),
-            MatchError::NoRace => ApiError::conflict("no_race", e.to_string()),
-            MatchError::Answer(_) => ApiError::conflict("answer_refused", e.to_string()),
-            MatchError::StaleRace { .. } => ApiError::conflict("stale_race", e.to_string()),
-            MatchError::Sealed => ApiError::conflict("sealed", e.to_string()),
-            MatchError::NotSealed(_) => ApiError::conflict("not_sealed", e.to_string()),
-            MatchError::BadCommitment(_) => ApiError::bad_request(e.to_string()),
-            MatchError::AlreadyCommitted(_) => {
-                ApiError::conflict("already_committed", e.to_string())
-            }
-            MatchError::NotCommitted(_) => ApiError::conflict("not_committed", e.to_string()),
-            MatchError::NotAllCommitted => ApiError::conflict("not_all_committed", e.to_string()),
-            MatchError::AlreadyOpened(_) => ApiError::conflict("already_opened", e.to_string()),
-            MatchError::CommitmentMismatch { .. } => ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "commitment_mismatch",
-                e.to_string(),
-            ),
-        })
+        result.map_err(ApiError::from)
     }
 
     /// Takes `seat`'s client seed at its join: checked, fixed once the match has started, made
@@ -1070,8 +1041,7 @@ impl<S: Store> Hub<S> {
                 .map_err(|e| ApiError::bad_request(e.to_string()))?;
         }
         match (fair.client_seeds.get(seat), client_seed) {
-            (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(
-                "seed_fixed",
+            (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(ErrorCode::SeedFixed,
                 "the match has started: your client seed is fixed (it is in the state's `fairness`)",
             )),
             (_, Some(given)) if !started => {
@@ -1548,7 +1518,7 @@ impl<S: Store> Hub<S> {
         let st = table.state.lock().await;
         if !st.meta.finished() {
             return Err(ApiError::conflict(
-                "not_finished",
+                ErrorCode::NotFinished,
                 "the record is published when the match is over",
             ));
         }
@@ -1643,7 +1613,7 @@ impl<S: Store> Hub<S> {
             let table = self.table(&entry.id).await?;
             let records = self.records(&table).await.map_err(|_| {
                 ApiError::conflict(
-                    "not_finished",
+                    ErrorCode::NotFinished,
                     format!("match {} ({}) is not over yet", entry.id, entry.label),
                 )
             })?;

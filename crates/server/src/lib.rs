@@ -42,7 +42,7 @@ use tower::Service;
 pub use api::{app, AppState, Limits};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use colosseum_host::DEFAULT_LOGGED_REFUSALS;
-pub use error::ApiError;
+pub use error::{ApiError, ErrorCode};
 pub use hub::Hub;
 pub use store::{AnyStore, PostgresStore, SqliteStore, Store};
 
@@ -220,8 +220,7 @@ pub async fn serve_on<S: Store>(
 /// closes it.
 fn refuse(tcp: &tokio::net::TcpStream, cap: usize) {
     let body = ApiError::new(
-        axum::http::StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        ErrorCode::RateLimited,
         format!("too many open connections: at most {cap} from one address; close some"),
     )
     .body()

@@ -98,3 +98,39 @@ async fn the_games_rules_page_comes_with_its_clocks() {
         );
     }
 }
+
+/// The error table of docs/server-api.md lists every code the server can answer, once, with the
+/// status the code carries, and nothing else.
+#[test]
+fn every_error_code_is_documented_with_its_status() {
+    use colosseum_server::ErrorCode;
+    let docs = include_str!("../../../docs/server-api.md");
+    let mut documented = Vec::new();
+    for line in docs.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Ok(status) = cells[1].parse::<u16>() else {
+            continue;
+        };
+        for code in cells[2].split(", ") {
+            documented.push((code.trim_matches('`').to_string(), status));
+        }
+    }
+    let mut names: Vec<&str> = documented.iter().map(|(c, _)| c.as_str()).collect();
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(
+        before,
+        names.len(),
+        "a code is documented twice: {documented:?}"
+    );
+    for code in ErrorCode::ALL {
+        let found = documented.iter().find(|(c, _)| c == code.as_str());
+        assert_eq!(
+            found.map(|(_, s)| *s),
+            Some(code.status().as_u16()),
+            "{code} is not documented with its status"
+        );
+    }
+    assert_eq!(documented.len(), ErrorCode::ALL.len(), "{documented:?}");
+}
