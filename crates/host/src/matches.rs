@@ -830,6 +830,21 @@ impl Match {
         steps as u64
     }
 
+    /// The seats whose move in the last decided step (of the game being played) the host made
+    /// because their time ran out: public, so a page can say "your time ran out".
+    #[must_use]
+    pub fn last_timed_out(&self) -> Vec<Seat> {
+        let Some(last) = self.record.steps.iter().rposition(|s| !s.is_chance()) else {
+            return Vec::new();
+        };
+        let game = self.earlier.len();
+        self.defaults
+            .iter()
+            .filter(|d| d.0 == game && d.1 == last)
+            .map(|d| d.2)
+            .collect()
+    }
+
     /// Where the host made a seat's move because its time ran out: (game index from 0, step
     /// index in that game's record, seat).
     #[must_use]
@@ -908,6 +923,7 @@ impl Match {
             "now": self.now,
             "time_control": self.time,
             "earlier_games": self.earlier.iter().map(|g| json!({"outcome": g.outcome})).collect::<Vec<_>>(),
+            "timed_out": self.last_timed_out(),
             "race": self.race_view(),
             "result": self.result,
             "sealed": self.config.sealed.then(|| json!({

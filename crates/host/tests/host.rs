@@ -232,8 +232,16 @@ fn all_in_goofspiel_puts_down_no_cards_at_the_deadline() {
 fn goofspiel_bids_the_lowest_card_at_thirty_seconds() {
     let mut m = new("goofspiel");
     m.submit(P2, "13", 1).unwrap();
+    assert_eq!(m.view(Viewer::Spectator)["timed_out"], json!([]));
     m.tick(30_000);
     assert_eq!(defaults(&m), vec![(P1, "1".to_string())]);
+    // Everyone is told whose move the clock made, until the next decision is decided.
+    for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
+        assert_eq!(m.view(viewer)["timed_out"], json!(["p1"]));
+    }
+    m.submit(P1, "2", 30_500).unwrap();
+    m.submit(P2, "12", 31_000).unwrap();
+    assert_eq!(m.view(Viewer::Spectator)["timed_out"], json!([]));
 }
 
 #[test]

@@ -469,7 +469,18 @@ function renderAll() {
     && !(m.sealed?.phase && m.seats[you].committed);
   if (state.steps !== lastSteps) {
     for (const k of Object.keys(ui)) delete ui[k];
-    if (lastSteps !== -1) el.input.value = '';
+    if (lastSteps !== -1) {
+      el.input.value = '';
+      // A new decision: the last one's "Move accepted" is stale. Say when the clock played.
+      const late = m.timed_out || [];
+      if (you && late.includes(you)) {
+        showMessage('warn', 'Your time ran out: the host made the game\u2019s default move for you. See the last reveal.');
+      } else if (late.length) {
+        showMessage('info', `${late.map((s) => state.names?.[s] || s).join(' and ')}\u2019s time ran out: the host made the default move. See the last reveal.`);
+      } else if (!el.message.classList.contains('error')) {
+        showMessage('', '');
+      }
+    }
     lastSteps = state.steps;
   }
   const ctx = {
