@@ -206,6 +206,9 @@ enum Command {
         /// Skip the noise floor.
         #[arg(long)]
         no_floor: bool,
+        /// Runs of the sampled equilibrium averaged for the noise floor (it is itself noisy).
+        #[arg(long, default_value_t = 5)]
+        floor_runs: u32,
         /// Bots asked in parallel (each its own process for `cmd:`); default 1.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -466,6 +469,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             deterministic_after,
             no_strategy,
             no_floor,
+            floor_runs,
             threads,
             seed,
             dump_policy,
@@ -479,6 +483,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 deterministic_after,
                 no_strategy,
                 no_floor,
+                floor_runs,
                 threads,
                 seed,
                 dump_policy,
