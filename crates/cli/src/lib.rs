@@ -195,9 +195,9 @@ enum Command {
         /// Requests per information state (K).
         #[arg(long, default_value_t = 30)]
         samples: u32,
-        /// Stop asking at a state after this many identical moves (0: always ask SAMPLES
-        /// times). Biased: a move played 9 times in 10 often comes 5 times in a row and is then
-        /// taken as pure. Identical reported strategies stop after 3 in any case.
+        /// Stop asking at a state after this many identical answers (moves or reported
+        /// strategies; 0: always ask SAMPLES times). Biased unless the bot is deterministic: a
+        /// move played 9 times in 10 often comes 5 times in a row and is then taken as pure.
         #[arg(long, default_value_t = 0)]
         deterministic_after: u32,
         /// Do not ask for the bot's mixed strategy: sample its moves even if it can report it.
