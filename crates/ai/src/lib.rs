@@ -10,6 +10,9 @@
 //!   drawn from the mixed strategy).
 //! * [`solver`] solves classic Goofspiel exactly (a matrix game solved by linear programming at
 //!   every node).
+//! * [`exploit`] judges a bot's exploitability in small classic Goofspiel: it reads the bot's
+//!   policy through the bot protocol at every information state and computes an exact best
+//!   response (`colosseum exploit`).
 //! * [`arena`] plays many seeded games between two bots with seats swapped and reports results
 //!   with confidence intervals and the Elo difference.
 //! * [`registry`] names the bots of every game in `colosseum_games::registry()` behind a text
