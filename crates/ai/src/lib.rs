@@ -10,6 +10,9 @@
 //!   drawn from the mixed strategy).
 //! * [`solver`] solves classic Goofspiel exactly (a matrix game solved by linear programming at
 //!   every node).
+//! * [`exploit`] judges a bot's exploitability in small classic Goofspiel: it reads the bot's
+//!   policy through the bot protocol at every information state and computes an exact best
+//!   response (`colosseum exploit`).
 //! * [`arena`] plays many seeded games between two bots with seats swapped and reports results
 //!   with confidence intervals and the Elo difference.
 //! * [`registry`] names the bots of every game in `colosseum_games::registry()` behind a text
@@ -22,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod exploit;
 mod games;
 mod mcts;
 mod observation;
@@ -69,6 +73,19 @@ pub trait Bot<G: Game>: Send {
 
     /// The move for the observation's seat.
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move;
+
+    /// The mixed strategy the bot would draw its move from now, each move with its probability,
+    /// for bots that know it (the bot protocol's optional `strategy` reply, which the
+    /// exploitability judge reads instead of sampling moves). May run the same search as
+    /// [`Bot::choose`]. Default: `None` (the bot does not say).
+    fn mixed_strategy(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+    ) -> Option<Vec<(G::Move, f64)>> {
+        let _ = (observation, rng);
+        None
+    }
 }
 
 /// What the bots need from a game beyond [`Game`]; every method has a sensible default.
@@ -197,6 +214,19 @@ impl<G: Game> Bot<G> for RandomBot {
         observation
             .random_move(rng)
             .expect("a bot is asked only when its seat acts")
+    }
+
+    /// Uniform over the listed legal moves (the bot protocol asks only where the list is
+    /// complete).
+    fn mixed_strategy(
+        &mut self,
+        observation: &Observation<'_, G>,
+        _rng: &mut SeededRng,
+    ) -> Option<Vec<(G::Move, f64)>> {
+        let mut moves = Vec::new();
+        observation.legal_moves(&mut moves);
+        let p = 1.0 / moves.len().max(1) as f64;
+        Some(moves.into_iter().map(|m| (m, p)).collect())
     }
 }
 

@@ -242,6 +242,40 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         kept[kept.len() - 1].0.clone()
     }
+
+    /// The distribution [`Bot::choose`] draws from: a solved endgame's strategy, or the root's
+    /// strategy after purification (the most trusted move alone when the seat moves by itself).
+    fn mixed_strategy(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+    ) -> Option<Vec<(G::Move, f64)>> {
+        let normalized = |moves: Vec<(G::Move, f64)>| {
+            let kept: Vec<_> = moves
+                .into_iter()
+                .filter(|(m, p)| *p > 0.0 && observation.check_move(m).is_ok())
+                .collect();
+            let total: f64 = kept.iter().map(|(_, p)| p).sum();
+            (total > 0.0).then(|| kept.into_iter().map(|(m, p)| (m, p / total)).collect())
+        };
+        if let Some(exact) = observation.determinize(rng).endgame(observation.seat()) {
+            return normalized(exact);
+        }
+        let strategy = self.strategy(observation, rng);
+        let best = strategy.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+        if observation.pending() == Pending::One(observation.seat()) && !G::FACE_DOWN_MOVES {
+            return strategy
+                .into_iter()
+                .find(|(m, p)| *p >= best && observation.check_move(m).is_ok())
+                .map(|(m, _)| vec![(m, 1.0)]);
+        }
+        let purify = self.config.purify.unwrap_or(G::PURIFY);
+        let kept: Vec<(G::Move, f64)> = strategy
+            .into_iter()
+            .filter(|(m, p)| *p > 0.0 && *p >= purify * best && observation.check_move(m).is_ok())
+            .collect();
+        normalized(kept)
+    }
 }
 
 /// An iteration budget of `n` in game `G` ([`BotGame::SEARCH_SCALE`]), at least 1.

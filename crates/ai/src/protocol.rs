@@ -5,6 +5,7 @@
 //! a child process plays a seat); [`serve`] is the engine's side (a Colosseum bot answers
 //! requests).
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -44,6 +45,10 @@ pub struct Request {
     pub legal_moves: Vec<String>,
     /// Whether `legal_moves` lists every legal move.
     pub legal_moves_complete: bool,
+    /// Optional (absent means `false`): the host also asks for the mixed strategy the move is
+    /// drawn from (the exploitability judge, `colosseum exploit`). An engine may ignore it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strategy: bool,
 }
 
 /// The engine's answer.
@@ -52,6 +57,10 @@ pub struct Reply {
     /// The move, in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// Optional: the mixed strategy the move was drawn from, move (in notation) → probability,
+    /// for a request with `"strategy": true`. A host that did not ask ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<BTreeMap<String, f64>>,
 }
 
 /// Builds the request for the observation's seat.
@@ -69,6 +78,7 @@ pub fn request<G: BotGame>(observation: &Observation<'_, G>, options: &RawOption
         steps: observation.history().to_vec(),
         legal_moves: moves.iter().map(|m| observation.format_move(m)).collect(),
         legal_moves_complete: G::widening().is_none() && !G::HIDDEN_INFORMATION,
+        strategy: false,
     }
 }
 
@@ -110,7 +120,8 @@ impl ExternalBot {
         })
     }
 
-    fn ask(&mut self, request: &Request) -> Result<String, String> {
+    /// Sends one request and reads the program's reply (not checked against the game).
+    pub fn ask(&mut self, request: &Request) -> Result<Reply, String> {
         let line = serde_json::to_string(request).map_err(|e| e.to_string())?;
         let stdin = self.stdin.as_mut().ok_or("the program's input is closed")?;
         writeln!(stdin, "{line}").map_err(|e| format!("writing the request: {e}"))?;
@@ -131,7 +142,7 @@ impl ExternalBot {
                 answer.trim()
             )
         })?;
-        Ok(reply.mv)
+        Ok(reply)
     }
 }
 
@@ -159,7 +170,8 @@ impl<G: BotGame> Bot<G> for ExternalBot {
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
         let mut request = request(observation, &self.options);
         request.game = self.game.to_string();
-        let result = self.ask(&request).and_then(|text| {
+        let result = self.ask(&request).and_then(|reply| {
+            let text = reply.mv;
             let mv = observation.parse_move(&text).map_err(|e| e.to_string())?;
             observation
                 .check_move(&mv)
@@ -215,8 +227,12 @@ pub fn serve<G: BotGame>(
             .map_err(|e| e.to_string())
             .and_then(|request| answer(new_game, bot, &request, rng));
         match reply {
-            Ok(mv) => {
-                writeln!(output, "{}", serde_json::json!({ "move": mv }))?;
+            Ok(reply) => {
+                writeln!(
+                    output,
+                    "{}",
+                    serde_json::to_string(&reply).map_err(std::io::Error::other)?
+                )?;
                 answered += 1;
             }
             Err(message) => {
@@ -235,7 +251,7 @@ fn answer<G: BotGame>(
     bot: &mut dyn Bot<G>,
     request: &Request,
     rng: &mut SeededRng,
-) -> Result<String, String> {
+) -> Result<Reply, String> {
     let mut game = Erased(new_game(&request.options)?);
     for (i, step) in request.steps.iter().enumerate() {
         let withheld = step.p1.is_none() && step.p2.is_none() && step.chance.is_none();
@@ -271,6 +287,40 @@ fn answer<G: BotGame>(
     if own != request.view && !request.view.is_null() {
         return Err("the steps do not lead to the view sent".to_string());
     }
+    let complete = G::widening().is_none() && !G::HIDDEN_INFORMATION;
+    if request.strategy && complete {
+        if let Some(strategy) = bot
+            .mixed_strategy(&observation, rng)
+            .filter(|s| !s.is_empty())
+        {
+            let mv = draw(&strategy, rng);
+            let mut map = BTreeMap::new();
+            for (m, p) in &strategy {
+                *map.entry(game.0.format_move(m)).or_insert(0.0) += p;
+            }
+            return Ok(Reply {
+                mv: game.0.format_move(&mv),
+                strategy: Some(map),
+            });
+        }
+    }
     let mv = bot.choose(&observation, rng);
-    Ok(game.0.format_move(&mv))
+    Ok(Reply {
+        mv: game.0.format_move(&mv),
+        strategy: None,
+    })
+}
+
+/// A move drawn from a (non-empty) mixed strategy.
+fn draw<M: Clone>(strategy: &[(M, f64)], rng: &mut SeededRng) -> M {
+    use rand::Rng;
+    let total: f64 = strategy.iter().map(|(_, p)| p.max(0.0)).sum();
+    let mut x = rng.random::<f64>() * total;
+    for (m, p) in strategy {
+        if x < p.max(0.0) {
+            return m.clone();
+        }
+        x -= p.max(0.0);
+    }
+    strategy[strategy.len() - 1].0.clone()
 }

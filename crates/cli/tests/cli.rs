@@ -442,3 +442,72 @@ fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
         text(&out.stdout)
     );
 }
+
+/// `colosseum exploit`: the JSON report, the policy dump, a `cmd:` engine (Colosseum's own bot
+/// served as a program), and a clear refusal of what is too large.
+#[test]
+fn exploit_judges_a_bot_through_the_protocol_and_refuses_large_games() {
+    let dump = temp("exploit-policy.json");
+    let out = colosseum(
+        &[
+            "exploit",
+            "goofspiel",
+            "--engine",
+            "random",
+            "-o",
+            "cards=3",
+            "--samples",
+            "2",
+            "--json",
+            "--dump-policy",
+            dump.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        (report["exploitability"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-9,
+        "{report}"
+    );
+    assert_eq!(report["states"], serde_json::json!([10, 10]));
+    assert!(report["noise_floor"].as_f64().is_some());
+    let policy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    assert_eq!(policy["policy"]["p1"][""]["3"], 1.0 / 3.0);
+    assert!(policy["policy"]["p2"]["3:1"].is_object());
+    let _ = std::fs::remove_file(&dump);
+
+    let program = format!(
+        "cmd:{} bot goofspiel --engine heuristic",
+        env!("CARGO_BIN_EXE_colosseum")
+    );
+    let out = colosseum(
+        &[
+            "exploit",
+            "goofspiel",
+            "--engine",
+            &program,
+            "-o",
+            "cards=4",
+            "--samples",
+            "2",
+            "--no-floor",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("exploitability   1.000000"), "{report}");
+
+    let out = colosseum(&["exploit", "goofspiel", "-o", "cards=9"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let error = text(&out.stderr);
+    assert!(
+        error.contains("cards=9 is too large") && error.contains("N from 1 to 6"),
+        "{error}"
+    );
+    let out = colosseum(&["exploit", "galespiel"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("does not support `galespiel`"));
+}
