@@ -115,7 +115,8 @@ impl BotGame for Goofspiel {
 
     /// With the prizes in a fixed order and at most [`crate::solver::GOOFSPIEL_EXACT_MAX`] cards,
     /// the solved equilibrium (played to win) at this position: both hands and the points are
-    /// public, so the position is what the seat sees.
+    /// public, so the position is what the seat sees. Where the result is already certain, every
+    /// card is equally good (uniform).
     fn equilibrium(&self, seat: Seat) -> Option<Vec<(u8, f64)>> {
         let options = self.options();
         let ascending = match options.order {
@@ -130,12 +131,17 @@ impl BotGame for Goofspiel {
         let bits = |seat: Seat| -> u32 { self.hand(seat).iter().fold(0, |b, c| b | 1 << (c - 1)) };
         let [a, b] = self.points();
         let diff = i64::from(a) - i64::from(b);
-        let strategy = solution.strategy(
+        let Some(strategy) = solution.strategy(
             bits(Seat::P1),
             bits(Seat::P2),
             i32::try_from(diff).ok()?,
             seat,
-        )?;
+        ) else {
+            // The result is already certain (not solved): every card is as good.
+            let hand: Vec<u8> = self.hand(seat).iter().collect();
+            let p = 1.0 / hand.len() as f64;
+            return Some(hand.into_iter().map(|c| (c, p)).collect());
+        };
         Some(strategy.into_iter().map(|(c, p)| (c as u8, p)).collect())
     }
 
