@@ -3,7 +3,7 @@
 use colosseum_engine::{AnyGame, Erased, Game, Pending, Seat, SeededRng, Step, TextStep, Viewer};
 use colosseum_games::all_in_goofspiel::{self, AllInGoofspiel, Play};
 use colosseum_games::galespiel::{Galespiel, Move as GaleMove, PrizeOrder};
-use colosseum_games::goofspiel::Goofspiel;
+use colosseum_games::goofspiel::{Goofspiel, PrizeOrder as GoofspielOrder};
 use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, CELLS, SIDE};
 
 /// The most positions Square Goofspiel's endgame solver may meet before search takes over.
@@ -113,6 +113,38 @@ impl BotGame for Goofspiel {
         mixed_rollout(self, seat, rng, 0.5)
     }
 
+    /// With the prizes in a fixed order and at most [`crate::solver::GOOFSPIEL_EXACT_MAX`] cards,
+    /// the solved equilibrium (played to win) at this position: both hands and the points are
+    /// public, so the position is what the seat sees. Where the result is already certain, every
+    /// card is equally good (uniform).
+    fn equilibrium(&self, seat: Seat) -> Option<Vec<(u8, f64)>> {
+        let options = self.options();
+        let ascending = match options.order {
+            GoofspielOrder::Descending => false,
+            GoofspielOrder::Ascending => true,
+            GoofspielOrder::Random => return None,
+        };
+        if self.pending() != Pending::Both {
+            return None;
+        }
+        let solution = crate::solver::goofspiel_win_loss(u32::from(options.cards), ascending)?;
+        let bits = |seat: Seat| -> u32 { self.hand(seat).iter().fold(0, |b, c| b | 1 << (c - 1)) };
+        let [a, b] = self.points();
+        let diff = i64::from(a) - i64::from(b);
+        let Some(strategy) = solution.strategy(
+            bits(Seat::P1),
+            bits(Seat::P2),
+            i32::try_from(diff).ok()?,
+            seat,
+        ) else {
+            // The result is already certain (not solved): every card is as good.
+            let hand: Vec<u8> = self.hand(seat).iter().collect();
+            let p = 1.0 / hand.len() as f64;
+            return Some(hand.into_iter().map(|c| (c, p)).collect());
+        };
+        Some(strategy.into_iter().map(|(c, p)| (c as u8, p)).collect())
+    }
+
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> u8 {
         let view = observation.view();
         let seat = observation.seat();
@@ -210,6 +242,8 @@ impl BotGame for SquareGoofspiel {
 /// Thwart Omega: grow your colour, merge the opponent's, judged one round ahead.
 impl BotGame for ThwartOmega {
     const HAS_HEURISTIC: bool = true;
+    /// Half the budget (`mcts:hard` 15,000 iterations): its playouts are long.
+    const SEARCH_SCALE: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
         "tries 48 placements against the same random replies and keeps the one that most raises its product relative to the opponent's (splitting its colour, merging the other)"
@@ -290,6 +324,8 @@ impl BotGame for AllInGoofspiel {
     const HIDDEN_INFORMATION: bool = true;
     const FACE_DOWN_MOVES: bool = true;
     const PURIFY: f64 = 0.5;
+    /// Half the budget (`mcts:hard` 15,000 iterations): candidates are listed by strength.
+    const SEARCH_SCALE: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
         "goes all-in (whole hand, largest number) when winning the round reaches 28; otherwise as starter puts down a few high cards in valuable rounds, as responder answers a short play with one card more, lets a long one (4+ cards) go, and beats a play of no cards with its lowest card"
@@ -514,9 +550,9 @@ pub(crate) fn all_in_candidates(state: &AllInGoofspiel, seat: Seat, out: &mut Ve
 impl BotGame for Galespiel {
     const HIDDEN_INFORMATION: bool = true;
     const HAS_HEURISTIC: bool = true;
-    /// An iteration lists the heuristic's build at each new node: 0.4 of the budget
-    /// (`mcts:hard` 2000 iterations, about 0.3-0.5 s per decision).
-    const SEARCH_SCALE: f64 = 0.4;
+    /// An iteration lists the heuristic's build at each new node: a fifteenth of the budget
+    /// (`mcts:hard` 2000 iterations, about 0.3-0.6 s per decision).
+    const SEARCH_SCALE: f64 = 1.0 / 15.0;
     const PURIFY: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {
@@ -685,9 +721,9 @@ fn galespiel_masked_order(
 /// hidden.
 impl BotGame for WitchsBrew {
     const HAS_HEURISTIC: bool = true;
-    /// An iteration ranks the moves at each new node and runs the estimate at each leaf: 0.4 of
-    /// the budget (`mcts:hard` 2000 iterations, about 0.3 s per decision).
-    const SEARCH_SCALE: f64 = 0.4;
+    /// An iteration ranks the moves at each new node and runs the estimate at each leaf: a
+    /// fifteenth of the budget (`mcts:hard` 2000 iterations, about 0.3 s per decision).
+    const SEARCH_SCALE: f64 = 1.0 / 15.0;
     const PURIFY: f64 = 0.5;
 
     fn heuristic_description() -> &'static str {

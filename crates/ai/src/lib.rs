@@ -169,6 +169,17 @@ pub trait BotGame: Game {
         None
     }
 
+    /// The exact equilibrium strategy of `seat` at this position, where the whole game is
+    /// solved (classic Goofspiel with fixed prizes and few cards, by
+    /// [`solver::goofspiel_win_loss`]): each move with its probability. Unlike
+    /// [`BotGame::endgame`], only searches that ask for it play it ([`MctsConfig::exact`], the
+    /// `hard` level). Called on a determinization, so it must depend only on what `seat` sees.
+    /// Default: `None`.
+    fn equilibrium(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
+        let _ = seat;
+        None
+    }
+
     /// A determinization (of `self`, itself one) in which the other seat's withheld move is the
     /// one its heuristic would have made, when that move agrees with everything `seat` sees
     /// (All-In Goofspiel: the starter's face-down cards, when the heuristic puts down as many).

@@ -30,10 +30,18 @@ pub enum Selection {
         /// The exploration constant.
         c: f64,
     },
-    /// Regret matching with exploration `gamma` (Lanctot, Lisý & Winands 2013).
+    /// Regret matching with exploration `gamma` (Lanctot, Lisý & Winands 2013; Lisý, Kovařík,
+    /// Lanctot & Bošanský 2013): each seat samples from its regret-matching strategy mixed with
+    /// `gamma` of uniform exploration, the sampled move's value is importance-weighted (`u / p`,
+    /// the others' 0) in the regret update, and the move played is drawn from the root's
+    /// average strategy (exploration left out).
     RegretMatching {
         /// The share of uniform exploration mixed into the strategy.
         gamma: f64,
+        /// Regret matching+: cumulative regrets are floored at 0 after every update, and the
+        /// average strategy weighs each visit by the node's visit count (later strategies,
+        /// which are better, count more).
+        plus: bool,
     },
 }
 
@@ -55,6 +63,9 @@ pub struct MctsConfig {
     /// is what beats a fixed heuristic (and costs little against others, since the rest of the
     /// time the opponent still selects its best replies).
     pub opponent_model: f64,
+    /// Play the game's exact equilibrium instead of searching where it has one
+    /// ([`BotGame::equilibrium`]: classic Goofspiel with fixed prizes and few cards).
+    pub exact: bool,
 }
 
 impl MctsConfig {
@@ -66,6 +77,7 @@ impl MctsConfig {
             budget,
             purify: None,
             opponent_model: 0.0,
+            exact: false,
         }
     }
 
@@ -73,10 +85,14 @@ impl MctsConfig {
     #[must_use]
     pub fn regret_matching(budget: Budget) -> Self {
         MctsConfig {
-            selection: Selection::RegretMatching { gamma: 0.1 },
+            selection: Selection::RegretMatching {
+                gamma: 0.1,
+                plus: false,
+            },
             budget,
             purify: None,
             opponent_model: 0.0,
+            exact: false,
         }
     }
 }
@@ -129,6 +145,7 @@ impl Mcts {
             selection: self.config.selection,
             me: seat,
             model: self.config.opponent_model,
+            allowed: Vec::new(),
         };
         let mut iterations = 0u32;
         loop {
@@ -174,8 +191,15 @@ impl Mcts {
 impl<G: BotGame> Bot<G> for Mcts {
     fn name(&self) -> String {
         let algo = match self.config.selection {
-            Selection::Uct { .. } => "uct",
-            Selection::RegretMatching { .. } => "rm",
+            Selection::Uct { .. } => "uct".to_string(),
+            Selection::RegretMatching { gamma, plus } => {
+                let name = if plus { "rm+" } else { "rm" };
+                if (gamma - 0.1).abs() > 1e-12 {
+                    format!("{name}, gamma {gamma}")
+                } else {
+                    name.to_string()
+                }
+            }
         };
         let mut settings = String::new();
         if self.config.opponent_model > 0.0 {
@@ -183,6 +207,9 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         if let Some(p) = self.config.purify {
             settings.push_str(&format!(", purify {p}"));
+        }
+        if self.config.exact {
+            settings.push_str(", exact");
         }
         match self.config.budget {
             Budget::Iterations(n) => {
@@ -194,7 +221,14 @@ impl<G: BotGame> Bot<G> for Mcts {
 
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
         let start = Instant::now();
-        if let Some(exact) = observation.determinize(rng).endgame(observation.seat()) {
+        let solved = if self.config.exact {
+            observation.determinize(rng).equilibrium(observation.seat())
+        } else {
+            None
+        };
+        if let Some(exact) =
+            solved.or_else(|| observation.determinize(rng).endgame(observation.seat()))
+        {
             // A solved endgame: its equilibrium strategy, drawn from, instead of a search.
             self.last = SearchStats {
                 iterations: 0,
@@ -355,6 +389,9 @@ struct Visit {
     node: usize,
     choice: [(u32, f64); 2],
     learn: [bool; 2],
+    /// Regret matching where information is hidden: the moves the seat could choose among in
+    /// this determinization (empty: all of them), the only ones whose regrets are updated.
+    allowed: [Vec<u32>; 2],
 }
 
 struct Tree<G: Game> {
@@ -364,6 +401,9 @@ struct Tree<G: Game> {
     me: Seat,
     /// The opponent model's probability (`MctsConfig::opponent_model`).
     model: f64,
+    /// The moves the last regret-matching selection chose among, where information is hidden
+    /// and some listed moves were not legal in the determinization (else empty).
+    allowed: Vec<u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -399,6 +439,7 @@ impl<G: BotGame> Tree<G> {
                     }
                     let mut choice = [(NONE, 1.0); 2];
                     let mut learn = [true; 2];
+                    let mut allowed: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
                     for &seat in pending.seats() {
                         let modelled = seat != self.me
                             && self.model > 0.0
@@ -413,7 +454,11 @@ impl<G: BotGame> Tree<G> {
                                 learn[seat.index()] = false;
                                 (i, 1.0)
                             }
-                            None => self.select(node, &state, seat, rng),
+                            None => {
+                                let c = self.select(node, &state, seat, rng);
+                                allowed[seat.index()] = std::mem::take(&mut self.allowed);
+                                c
+                            }
                         };
                     }
                     if choice
@@ -440,6 +485,7 @@ impl<G: BotGame> Tree<G> {
                         node,
                         choice,
                         learn,
+                        allowed,
                     });
                     if state.apply(step).is_err() {
                         break state.evaluate();
@@ -598,8 +644,13 @@ impl<G: BotGame> Tree<G> {
                 }
                 (best as u32, 1.0)
             }
-            Selection::RegretMatching { gamma } => {
+            Selection::RegretMatching { gamma, plus } => {
                 let sigma = regret_matching(&stats.regret, &allowed, gamma);
+                let weight = if plus {
+                    f64::from(n.visits.max(1))
+                } else {
+                    1.0
+                };
                 let mut x = rng.random::<f64>();
                 let mut pick = allowed.len() - 1;
                 for (k, &p) in sigma.iter().enumerate() {
@@ -610,9 +661,15 @@ impl<G: BotGame> Tree<G> {
                     x -= p;
                 }
                 let i = allowed[pick];
+                if G::HIDDEN_INFORMATION && allowed.len() < n.seats[seat.index()].moves.len() {
+                    self.allowed = allowed.iter().map(|&j| j as u32).collect();
+                }
                 let stats = &mut n.seats[seat.index()];
-                for (k, &j) in allowed.iter().enumerate() {
-                    stats.average[j] += sigma[k];
+                // The average strategy leaves the exploration out: it accumulates the regret-
+                // matching strategy itself (the share `1 - gamma` of what is sampled).
+                let k = allowed.len() as f64;
+                for (q, &j) in allowed.iter().enumerate() {
+                    stats.average[j] += weight * (sigma[q] - gamma / k).max(0.0);
                 }
                 (i as u32, sigma[pick])
             }
@@ -639,10 +696,22 @@ impl<G: BotGame> Tree<G> {
             if let Selection::RegretMatching { .. } = self.selection {
                 // Sampled regret: the chosen move's estimated value is u / p, the others' 0;
                 // every regret is measured against the value received.
-                for r in &mut stats.regret {
-                    *r -= u;
+                let allowed = &visit.allowed[seat.index()];
+                if allowed.is_empty() {
+                    for r in &mut stats.regret {
+                        *r -= u;
+                    }
+                } else {
+                    for &j in allowed {
+                        stats.regret[j as usize] -= u;
+                    }
                 }
                 stats.regret[i] += u / p.max(1e-9);
+                if let Selection::RegretMatching { plus: true, .. } = self.selection {
+                    for r in &mut stats.regret {
+                        *r = r.max(0.0);
+                    }
+                }
             }
         }
     }

@@ -76,8 +76,8 @@ pub fn solve_matrix_game(a: &[Vec<f64>]) -> Result<MatrixSolution, SolveError> {
     Ok(MatrixSolution { value, row, column })
 }
 
-/// Cards as bits: bit `c - 1` for card `c`.
-type Cards = u32;
+/// A hand of cards as bits: bit `c - 1` for card `c`.
+pub type Cards = u32;
 
 fn cards(hand: Cards) -> Vec<u32> {
     (1..=32).filter(|c| hand & (1 << (c - 1)) != 0).collect()
@@ -143,6 +143,126 @@ fn value(
     let v = solution.value;
     nodes.insert((h1, h2), solution);
     Ok(v)
+}
+
+/// Classic Goofspiel played to win (win 1, draw ½, loss 0 for `p1`, the bots' scale) with N cards
+/// and the prizes in a fixed order (descending or ascending), solved exactly: a node is both
+/// hands and the points difference so far, and its matrix game is solved by linear programming.
+/// Positions whose result is already certain (the difference exceeds the prizes left) are not
+/// solved.
+#[derive(Clone, Debug)]
+pub struct GoofspielWinLoss {
+    /// N.
+    pub n: u32,
+    /// Whether the prizes come in ascending order (else descending).
+    pub ascending: bool,
+    /// Every node: (p1's hand, p2's hand, p1's points minus p2's) → the matrix game's solution
+    /// (the value for `p1`; strategies over the cards in ascending order).
+    pub nodes: HashMap<(Cards, Cards, i32), MatrixSolution>,
+}
+
+impl GoofspielWinLoss {
+    /// Solves Goofspiel(n) played to win, prizes descending or `ascending`.
+    pub fn solve(n: u32, ascending: bool) -> Result<Self, SolveError> {
+        let mut solution = GoofspielWinLoss {
+            n,
+            ascending,
+            nodes: HashMap::new(),
+        };
+        let full: Cards = (1u32 << n) - 1;
+        solution.value(full, full, 0)?;
+        Ok(solution)
+    }
+
+    /// The prize up when each seat holds `left` cards.
+    fn prize(&self, left: u32) -> u32 {
+        if self.ascending {
+            self.n + 1 - left
+        } else {
+            left
+        }
+    }
+
+    /// The sum of the prizes still to come, the current one included, with `left` cards each.
+    fn prizes_left(&self, left: u32) -> i32 {
+        (1..=left).map(|k| self.prize(k) as i32).sum()
+    }
+
+    /// The value for `p1` of the position (both hands, p1's points minus p2's).
+    pub fn value(&mut self, h1: Cards, h2: Cards, diff: i32) -> Result<f64, SolveError> {
+        let left = h1.count_ones();
+        let rest = self.prizes_left(left);
+        if diff > rest {
+            return Ok(1.0);
+        }
+        if diff < -rest {
+            return Ok(0.0);
+        }
+        if left == 0 {
+            return Ok(0.5);
+        }
+        if let Some(s) = self.nodes.get(&(h1, h2, diff)) {
+            return Ok(s.value);
+        }
+        let prize = self.prize(left) as i32;
+        let (c1, c2) = (cards(h1), cards(h2));
+        let mut a = vec![vec![0.0; c2.len()]; c1.len()];
+        for (i, &x) in c1.iter().enumerate() {
+            for (j, &y) in c2.iter().enumerate() {
+                let d = diff + prize * payoff(1, x, y) as i32;
+                a[i][j] = self.value(h1 & !(1 << (x - 1)), h2 & !(1 << (y - 1)), d)?;
+            }
+        }
+        let solution = solve_matrix_game(&a)?;
+        let v = solution.value;
+        self.nodes.insert((h1, h2, diff), solution);
+        Ok(v)
+    }
+
+    /// `seat`'s equilibrium strategy at the position (cards in ascending order with their
+    /// probabilities), or `None` when the position was not solved (its result is certain).
+    #[must_use]
+    pub fn strategy(&self, h1: Cards, h2: Cards, diff: i32, seat: Seat) -> Option<Vec<(u32, f64)>> {
+        let node = self.nodes.get(&(h1, h2, diff))?;
+        Some(match seat {
+            Seat::P1 => cards(h1)
+                .into_iter()
+                .zip(node.row.iter().copied())
+                .collect(),
+            Seat::P2 => cards(h2)
+                .into_iter()
+                .zip(node.column.iter().copied())
+                .collect(),
+        })
+    }
+}
+
+/// The largest N for which [`goofspiel_win_loss`] solves classic Goofspiel (measured: N = 6
+/// takes well under a second in a release build, once per process).
+pub const GOOFSPIEL_EXACT_MAX: u32 = 6;
+
+/// The solution of Goofspiel(n) played to win with fixed prizes (descending, or `ascending`),
+/// solved on first use and kept for the life of the process; `None` above
+/// [`GOOFSPIEL_EXACT_MAX`] cards.
+#[must_use]
+pub fn goofspiel_win_loss(n: u32, ascending: bool) -> Option<&'static GoofspielWinLoss> {
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<HashMap<(u32, bool), &'static GoofspielWinLoss>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    if n == 0 || n > GOOFSPIEL_EXACT_MAX {
+        return None;
+    }
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut solved = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&s) = solved.get(&(n, ascending)) {
+        return Some(s);
+    }
+    let s: &'static GoofspielWinLoss =
+        Box::leak(Box::new(GoofspielWinLoss::solve(n, ascending).ok()?));
+    solved.insert((n, ascending), s);
+    Some(s)
 }
 
 /// The best response's expected margin (its points minus the opponent's) against a uniformly
@@ -382,6 +502,49 @@ mod tests {
                 "N = {n}: {got} vs {expected}"
             );
         }
+    }
+
+    /// Played to win, Goofspiel is symmetric (value ½ in either fixed order), and every solved
+    /// node's strategies are a certificate: p1's guarantees at least the value against every
+    /// pure reply, p2's concedes at most it.
+    #[test]
+    fn goofspiel_win_loss_is_fair_and_certified() {
+        for ascending in [false, true] {
+            for n in 1..=5 {
+                let mut s = GoofspielWinLoss::solve(n, ascending).unwrap();
+                let full = (1u32 << n) - 1;
+                let root = s.value(full, full, 0).unwrap();
+                assert!((root - 0.5).abs() < 1e-6, "N = {n}: {root}");
+                let nodes: Vec<_> = s.nodes.keys().copied().collect();
+                for (h1, h2, diff) in nodes {
+                    let node = s.nodes[&(h1, h2, diff)].clone();
+                    let prize = s.prize(h1.count_ones()) as i32;
+                    let (c1, c2) = (cards(h1), cards(h2));
+                    let mut child = |x: u32, y: u32| {
+                        let d = diff + prize * payoff(1, x, y) as i32;
+                        s.value(h1 & !(1 << (x - 1)), h2 & !(1 << (y - 1)), d)
+                            .unwrap()
+                    };
+                    for &y in &c2 {
+                        let g: f64 = c1
+                            .iter()
+                            .zip(&node.row)
+                            .map(|(&x, p)| p * child(x, y))
+                            .sum();
+                        assert!(g >= node.value - 1e-6);
+                    }
+                    for &x in &c1 {
+                        let g: f64 = c2
+                            .iter()
+                            .zip(&node.column)
+                            .map(|(&y, q)| q * child(x, y))
+                            .sum();
+                        assert!(g <= node.value + 1e-6);
+                    }
+                }
+            }
+        }
+        assert!(goofspiel_win_loss(GOOFSPIEL_EXACT_MAX + 1, false).is_none());
     }
 
     /// A random Square Goofspiel game played until `left` auctions remain.

@@ -108,7 +108,7 @@ enum Command {
         /// The game's id.
         game: String,
         /// Bot A: `random`, `heuristic`, `mcts:LEVEL`,
-        /// `mcts:iters=N|ms=N[,algo=uct|rm][,model=P][,purify=P]`, `cmd:PROGRAM ARGS`.
+        /// `mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P]`, `cmd:PROGRAM ARGS`.
         bot_a: String,
         /// Bot B.
         bot_b: String,
