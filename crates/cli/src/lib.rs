@@ -181,48 +181,7 @@ enum Command {
     /// returns=win_loss or point_difference. Sampling adds noise: the report gives the noise floor
     /// (an exact equilibrium sampled the same way); a bot may report its mixed strategy instead
     /// (docs/bot-protocol.md). Times in docs/strength.md.
-    Exploit {
-        /// The game's id (only `goofspiel`).
-        game: String,
-        /// The bot judged: `random`, `heuristic`, `mcts:LEVEL`, `mcts:iters=N,...`,
-        /// `cmd:PROGRAM ARGS` (any program speaking the bot protocol), or `solver` (the exact
-        /// equilibrium, a check).
-        #[arg(long, default_value = "random")]
-        engine: String,
-        /// A game option as name=value (repeatable), e.g. -o cards=5.
-        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
-        options: Vec<String>,
-        /// Requests per information state (K).
-        #[arg(long, default_value_t = 30)]
-        samples: u32,
-        /// Stop asking at a state after this many identical answers (moves or reported
-        /// strategies; 0: always ask SAMPLES times). Biased unless the bot is deterministic: a
-        /// move played 9 times in 10 often comes 5 times in a row and is then taken as pure.
-        #[arg(long, default_value_t = 0)]
-        deterministic_after: u32,
-        /// Do not ask for the bot's mixed strategy: sample its moves even if it can report it.
-        #[arg(long)]
-        no_strategy: bool,
-        /// Skip the noise floor.
-        #[arg(long)]
-        no_floor: bool,
-        /// Runs of the sampled equilibrium averaged for the noise floor (it is itself noisy).
-        #[arg(long, default_value_t = 5)]
-        floor_runs: u32,
-        /// Bots asked in parallel (each its own process for `cmd:`); default 1.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Seed of the bots' random choices (thread t uses SEED + t).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Write the policy read (information state -> card probabilities) as JSON here, for
-        /// tests/openspiel/exploit_check.py.
-        #[arg(long, value_name = "FILE")]
-        dump_policy: Option<PathBuf>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Exploit(exploit::Setup),
     /// Run uniformly random playouts and print games per second.
     Bench {
         /// The game's id.
@@ -461,36 +420,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             runtime.block_on(colosseum_server::serve(addr, store, limits, admin_token))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Exploit {
-            game,
-            engine,
-            options,
-            samples,
-            deterministic_after,
-            no_strategy,
-            no_floor,
-            floor_runs,
-            threads,
-            seed,
-            dump_policy,
-            json,
-        } => exploit::run(
-            &exploit::Setup {
-                game,
-                engine,
-                options,
-                samples,
-                deterministic_after,
-                no_strategy,
-                no_floor,
-                floor_runs,
-                threads,
-                seed,
-                dump_policy,
-                json,
-            },
-            out,
-        ),
+        Command::Exploit(setup) => exploit::run(&setup, out),
         Command::Bench {
             game,
             games,
