@@ -39,6 +39,11 @@ pub struct Fairness {
     /// The bot seats and their levels, so their moves can be re-derived from the seed.
     #[serde(default, skip_serializing_if = "ClientSeeds::is_empty")]
     pub bots: ClientSeeds,
+    /// What each bot level meant when the match was played (its budget and search, e.g.
+    /// `mcts(rm, gamma 0.3, 30000 iterations, exact)`), so a later build whose levels differ says
+    /// so instead of failing to re-derive the moves.
+    #[serde(default, skip_serializing_if = "ClientSeeds::is_empty")]
+    pub bot_settings: ClientSeeds,
     /// Moves the host made for a seat whose time ran out (`{"step": 5, "seat": "p2"}`): they
     /// are not the seat's own choice, so a bot's move there is not re-derived.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

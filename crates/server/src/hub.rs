@@ -736,6 +736,8 @@ impl<S: Store> Hub<S> {
                 if let Player::Bot { level } = &seats[seat.index()] {
                     fair.client_seeds.set(seat, Some(random_hex(16)));
                     fair.bots.set(seat, Some(level.clone()));
+                    let settings = level.parse::<BotSpec>().map(|b| b.to_string()).ok();
+                    fair.bot_settings.set(seat, settings);
                 }
             }
             fair

@@ -260,6 +260,15 @@ fn bot_seats(record: &Record, check: &mut GameCheck) -> Vec<(Seat, String)> {
         let Some(level) = fair.bots.get(seat) else {
             continue;
         };
+        let now = level.parse::<BotSpec>().map(|b| b.to_string());
+        if let (Some(then), Ok(now)) = (fair.bot_settings.get(seat), &now) {
+            if then != now {
+                check.notes.push(format!(
+                    "{seat} played as `{level}` = {then}; in this build `{level}` is {now}, so its moves are not re-derived"
+                ));
+                continue;
+            }
+        }
         match level.parse::<BotSpec>() {
             Ok(BotSpec::Mcts(c)) if matches!(c.budget, colosseum_ai::Budget::Time(_)) => {
                 check.notes.push(format!(

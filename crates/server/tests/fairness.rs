@@ -284,6 +284,22 @@ async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
     let report = verify(&good);
     assert!(report.ok, "{}", report.text());
     assert_eq!(report.games[0].bot_moves_checked, 5);
+    // What the level meant is recorded; a build whose level means something else says so.
+    let fair = good[0].fairness.as_ref().unwrap();
+    assert_eq!(
+        fair.bot_settings.p2.as_deref(),
+        Some("mcts(rm, 200 iterations)")
+    );
+    let mut other = good.clone();
+    other[0].fairness.as_mut().unwrap().bot_settings.p2 = Some("mcts(uct, 5000 iterations)".into());
+    let report = verify(&other);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].bot_moves_checked, 0);
+    assert!(
+        report.text().contains("not re-derived"),
+        "{}",
+        report.text()
+    );
     // The bot's last move replaced by another card: named.
     let mut r = good;
     let last = r[0].steps.len() - 1;
