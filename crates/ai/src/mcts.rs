@@ -220,7 +220,53 @@ impl<G: BotGame> Bot<G> for Mcts {
     }
 
     fn choose(&mut self, observation: &Observation<'_, G>, rng: &mut SeededRng) -> G::Move {
+        let policy = self.policy(observation, rng);
+        let mut x = rng.random::<f64>();
+        for (m, p) in &policy {
+            if x < *p {
+                return m.clone();
+            }
+            x -= p;
+        }
+        match policy.last() {
+            Some((m, _)) => m.clone(),
+            None => observation
+                .random_move(rng)
+                .expect("a bot is asked only when its seat acts"),
+        }
+    }
+
+    /// The distribution [`Bot::choose`] draws from, so a judge reads the policy the bot plays.
+    fn mixed_strategy(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+    ) -> Option<Vec<(G::Move, f64)>> {
+        Some(self.policy(observation, rng)).filter(|p| !p.is_empty())
+    }
+}
+
+impl Mcts {
+    /// The move distribution at this decision, legal moves only, summing to 1 (empty if the
+    /// search found nothing legal): the solved equilibrium ([`MctsConfig::exact`]) or endgame
+    /// where there is one; else the root's strategy: the most trusted move alone where the seat
+    /// moves by itself in view of its opponent, otherwise the strategy after purification.
+    fn policy<G: BotGame>(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+    ) -> Vec<(G::Move, f64)> {
         let start = Instant::now();
+        let normalized = |moves: Vec<(G::Move, f64)>| {
+            let kept: Vec<_> = moves
+                .into_iter()
+                .filter(|(m, p)| *p > 0.0 && observation.check_move(m).is_ok())
+                .collect();
+            let total: f64 = kept.iter().map(|(_, p)| p).sum();
+            kept.into_iter()
+                .map(|(m, p)| (m, p / total))
+                .collect::<Vec<_>>()
+        };
         let solved = if self.config.exact {
             observation.determinize(rng).equilibrium(observation.seat())
         } else {
@@ -229,19 +275,14 @@ impl<G: BotGame> Bot<G> for Mcts {
         if let Some(exact) =
             solved.or_else(|| observation.determinize(rng).endgame(observation.seat()))
         {
-            // A solved endgame: its equilibrium strategy, drawn from, instead of a search.
             self.last = SearchStats {
                 iterations: 0,
                 nodes: 0,
                 seconds: start.elapsed().as_secs_f64(),
             };
-            let total: f64 = exact.iter().map(|(_, p)| p.max(0.0)).sum();
-            let mut x = rng.random::<f64>() * total;
-            for (m, p) in &exact {
-                if x < p.max(0.0) && observation.check_move(m).is_ok() {
-                    return m.clone();
-                }
-                x -= p.max(0.0);
+            let exact = normalized(exact);
+            if !exact.is_empty() {
+                return exact;
             }
         }
         let strategy = self.strategy(observation, rng);
@@ -253,62 +294,16 @@ impl<G: BotGame> Bot<G> for Mcts {
                 .iter()
                 .find(|(m, p)| *p >= best && observation.check_move(m).is_ok())
             {
-                return m.clone();
+                return vec![(m.clone(), 1.0)];
             }
         }
         let purify = self.config.purify.unwrap_or(G::PURIFY);
-        let kept: Vec<&(G::Move, f64)> = strategy
-            .iter()
-            .filter(|(m, p)| *p > 0.0 && *p >= purify * best && observation.check_move(m).is_ok())
-            .collect();
-        let total: f64 = kept.iter().map(|(_, p)| p).sum();
-        if kept.is_empty() || total <= 0.0 {
-            return observation
-                .random_move(rng)
-                .expect("a bot is asked only when its seat acts");
-        }
-        let mut x = rng.random::<f64>() * total;
-        for (m, p) in &kept {
-            if x < *p {
-                return m.clone();
-            }
-            x -= p;
-        }
-        kept[kept.len() - 1].0.clone()
-    }
-
-    /// The distribution [`Bot::choose`] draws from: a solved endgame's strategy, or the root's
-    /// strategy after purification (the most trusted move alone when the seat moves by itself).
-    fn mixed_strategy(
-        &mut self,
-        observation: &Observation<'_, G>,
-        rng: &mut SeededRng,
-    ) -> Option<Vec<(G::Move, f64)>> {
-        let normalized = |moves: Vec<(G::Move, f64)>| {
-            let kept: Vec<_> = moves
+        normalized(
+            strategy
                 .into_iter()
-                .filter(|(m, p)| *p > 0.0 && observation.check_move(m).is_ok())
-                .collect();
-            let total: f64 = kept.iter().map(|(_, p)| p).sum();
-            (total > 0.0).then(|| kept.into_iter().map(|(m, p)| (m, p / total)).collect())
-        };
-        if let Some(exact) = observation.determinize(rng).endgame(observation.seat()) {
-            return normalized(exact);
-        }
-        let strategy = self.strategy(observation, rng);
-        let best = strategy.iter().map(|(_, p)| *p).fold(0.0, f64::max);
-        if observation.pending() == Pending::One(observation.seat()) && !G::FACE_DOWN_MOVES {
-            return strategy
-                .into_iter()
-                .find(|(m, p)| *p >= best && observation.check_move(m).is_ok())
-                .map(|(m, _)| vec![(m, 1.0)]);
-        }
-        let purify = self.config.purify.unwrap_or(G::PURIFY);
-        let kept: Vec<(G::Move, f64)> = strategy
-            .into_iter()
-            .filter(|(m, p)| *p > 0.0 && *p >= purify * best && observation.check_move(m).is_ok())
-            .collect();
-        normalized(kept)
+                .filter(|(_, p)| *p >= purify * best)
+                .collect(),
+        )
     }
 }
 
