@@ -13,6 +13,9 @@
 //! * [`exploit`] judges a bot's exploitability in small classic Goofspiel: it reads the bot's
 //!   policy through the bot protocol at every information state and computes an exact best
 //!   response (`colosseum exploit`).
+//! * [`exploiter`] is the approximate judge for the large games: a search bot that asks the bot
+//!   it plays against for its strategy (`exploiter:...,target=BOT`); what it wins is a lower bound
+//!   on that bot's exploitability.
 //! * [`arena`] plays many seeded games between two bots with seats swapped and reports results
 //!   with confidence intervals and the Elo difference.
 //! * [`registry`] names the bots of every game in `colosseum_games::registry()` behind a text
@@ -26,6 +29,7 @@
 
 pub mod arena;
 pub mod exploit;
+pub mod exploiter;
 mod games;
 mod mcts;
 mod observation;
@@ -37,7 +41,7 @@ use std::time::Duration;
 
 use colosseum_engine::{Game, Outcome, Seat, SeededRng, TextStep};
 
-pub use mcts::{Mcts, MctsConfig, SearchStats, Selection};
+pub use mcts::{Mcts, MctsConfig, Oracle, SearchStats, Selection, TargetModel};
 
 /// What a finished game is worth to `p1`: 1 for a win, 0 for a loss, ½ for a draw (the scale of
 /// [`BotGame::evaluate`] and of the solver's values).

@@ -108,6 +108,23 @@ pub struct SearchStats {
     pub seconds: f64,
 }
 
+/// A target's strategy for a seat in a state: each move with its probability (what
+/// [`Bot::mixed_strategy`] reports, or frequencies of its choices).
+pub type Oracle<'a, G> = dyn FnMut(&G, Seat, &mut SeededRng) -> Vec<(<G as Game>::Move, f64)> + 'a;
+
+/// The other seat modelled as a fixed target in search ([`Mcts::strategy_with`]).
+pub struct TargetModel<'a, G: Game> {
+    /// Asked for the target's strategy at a modelled node (a costly call: a search bot searches).
+    pub oracle: &'a mut Oracle<'a, G>,
+    /// How many of the other seat's decisions along each path are the target's (1: only its
+    /// next decision; beyond, it searches as usual).
+    pub depth: u32,
+    /// At most this many calls per node where information is hidden (each view of the other
+    /// seat that a determinization gives is a call; past the cap a known answer is reused where
+    /// its move is legal).
+    pub views: usize,
+}
+
 /// The simultaneous-move MCTS bot.
 #[derive(Clone, Debug)]
 pub struct Mcts {
@@ -138,6 +155,18 @@ impl Mcts {
         observation: &Observation<'_, G>,
         rng: &mut SeededRng,
     ) -> Vec<(G::Move, f64)> {
+        self.strategy_with(observation, rng, None)
+    }
+
+    /// [`Mcts::strategy`], with the other seat's first decisions below the root played from a
+    /// target's strategy ([`TargetModel`]) instead of searched: the search then learns the best
+    /// answer to that target (the approximate best response of [`crate::exploiter`]).
+    pub fn strategy_with<G: BotGame>(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+        mut target: Option<TargetModel<'_, G>>,
+    ) -> Vec<(G::Move, f64)> {
         let start = Instant::now();
         let seat = observation.seat();
         let mut tree: Tree<G> = Tree {
@@ -146,6 +175,7 @@ impl Mcts {
             me: seat,
             model: self.config.opponent_model,
             allowed: Vec::new(),
+            target_calls: 0,
         };
         let mut iterations = 0u32;
         loop {
@@ -163,7 +193,7 @@ impl Mcts {
                     state = modelled;
                 }
             }
-            tree.iterate(state, rng);
+            tree.iterate(state, rng, target.as_mut());
             iterations += 1;
         }
         self.last = SearchStats {
@@ -362,6 +392,9 @@ struct Node<G: Game> {
     information: HashMap<String, usize>,
     /// The index of each seat's heuristic move in its list, once worked out (opponent model).
     heuristic: [Option<u32>; 2],
+    /// The target's strategy at this node ([`TargetModel`]), per view of the modelled seat (one
+    /// entry where information is public): indices into its move list with probabilities.
+    target: Vec<(String, Vec<(u32, f64)>)>,
 }
 
 impl<G: Game> Default for Node<G> {
@@ -373,6 +406,7 @@ impl<G: Game> Default for Node<G> {
             chance: Vec::new(),
             information: HashMap::new(),
             heuristic: [None, None],
+            target: Vec::new(),
         }
     }
 }
@@ -399,14 +433,23 @@ struct Tree<G: Game> {
     /// The moves the last regret-matching selection chose among, where information is hidden
     /// and some listed moves were not legal in the determinization (else empty).
     allowed: Vec<u32>,
+    /// Calls of the target model's oracle so far.
+    target_calls: u64,
 }
 
 const NONE: u32 = u32::MAX;
 
 impl<G: BotGame> Tree<G> {
-    fn iterate(&mut self, mut state: G, rng: &mut SeededRng) {
+    fn iterate(
+        &mut self,
+        mut state: G,
+        rng: &mut SeededRng,
+        mut target: Option<&mut TargetModel<'_, G>>,
+    ) {
         let mut path: Vec<Visit> = Vec::new();
         let mut node = 0usize;
+        // The other seat's decisions met on this path (the target plays the first `depth`).
+        let mut other_decisions = 0u32;
         let value = loop {
             match state.pending() {
                 Pending::Over => break state.evaluate(),
@@ -436,13 +479,20 @@ impl<G: BotGame> Tree<G> {
                     let mut learn = [true; 2];
                     let mut allowed: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
                     for &seat in pending.seats() {
-                        let modelled = seat != self.me
+                        let targeted = match target.as_deref_mut() {
+                            Some(t) if seat != self.me && other_decisions < t.depth => {
+                                self.target_choice(node, &state, seat, rng, t)
+                            }
+                            _ => None,
+                        };
+                        let modelled = targeted.is_none()
+                            && seat != self.me
                             && self.model > 0.0
                             && rng.random_bool(self.model.min(1.0));
                         let heuristic = if modelled {
                             self.heuristic_choice(node, &state, seat, rng)
                         } else {
-                            None
+                            targeted
                         };
                         choice[seat.index()] = match heuristic {
                             Some(i) => {
@@ -476,6 +526,9 @@ impl<G: BotGame> Tree<G> {
                         Pending::One(seat) => Step::One { seat, mv: mv(seat) },
                         _ => unreachable!(),
                     };
+                    if pending.includes(self.me.other()) {
+                        other_decisions += 1;
+                    }
                     path.push(Visit {
                         node,
                         choice,
@@ -561,6 +614,65 @@ impl<G: BotGame> Tree<G> {
         let i = stats.moves.iter().position(|m| *m == mv)? as u32;
         self.nodes[node].heuristic[seat.index()] = Some(i);
         Some(i)
+    }
+
+    /// `seat`'s move at `node` drawn from the target's strategy (asked once per node and view
+    /// of `seat`, at most `views` times per node), as an index into its move list; `None` where
+    /// the target has no legal move to offer in this determinization.
+    fn target_choice(
+        &mut self,
+        node: usize,
+        state: &G,
+        seat: Seat,
+        rng: &mut SeededRng,
+        target: &mut TargetModel<'_, G>,
+    ) -> Option<u32> {
+        let key = if G::HIDDEN_INFORMATION {
+            serde_json::to_string(&state.view(Viewer::Seat(seat))).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let known = self.nodes[node].target.iter().position(|(k, _)| *k == key);
+        let entry = match known {
+            Some(i) => i,
+            None if self.nodes[node].target.len() < target.views.max(1) => {
+                let strategy = (target.oracle)(state, seat, rng);
+                self.target_calls += 1;
+                let stats = &mut self.nodes[node].seats[seat.index()];
+                if stats.moves.is_empty() {
+                    let mut moves = Vec::new();
+                    state.search_moves(seat, rng, &mut moves);
+                    for m in moves {
+                        stats.push(m);
+                    }
+                }
+                let mut indexed = Vec::with_capacity(strategy.len());
+                for (mv, p) in strategy {
+                    if p <= 0.0 {
+                        continue;
+                    }
+                    stats.push(mv.clone());
+                    let i = stats.moves.iter().position(|m| *m == mv)? as u32;
+                    indexed.push((i, p));
+                }
+                self.nodes[node].target.push((key, indexed));
+                self.nodes[node].target.len() - 1
+            }
+            None => rng.random_range(0..self.nodes[node].target.len()),
+        };
+        let (_, strategy) = &self.nodes[node].target[entry];
+        let total: f64 = strategy.iter().map(|(_, p)| p).sum();
+        let mut x = rng.random::<f64>() * total;
+        let mut pick = strategy.last()?.0;
+        for &(i, p) in strategy {
+            if x < p {
+                pick = i;
+                break;
+            }
+            x -= p;
+        }
+        let mv = &self.nodes[node].seats[seat.index()].moves[pick as usize];
+        (!G::HIDDEN_INFORMATION || state.check_move(seat, mv).is_ok()).then_some(pick)
     }
 
     /// The seat's choice at `node`: the index of a move and its selection probability.

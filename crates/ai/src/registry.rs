@@ -19,6 +19,7 @@ use colosseum_games::{
 };
 
 use crate::arena::{self, ArenaConfig, ArenaReport, GameResult};
+use crate::exploiter::{Exploiter, ExploiterConfig};
 use crate::protocol::{self, ExternalBot};
 use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot, Selection};
 
@@ -69,11 +70,24 @@ pub enum BotSpec {
     Mcts(MctsConfig),
     /// `cmd:PROGRAM ARGS`: a program speaking the bot protocol.
     Command(Vec<String>),
+    /// `exploiter:[iters=N|ms=N,][algo=..,][depth=D,][views=K,][samples=S,]target=SPEC`: the
+    /// approximate exploiter of the bot `SPEC` ([`crate::exploiter`]), a search (UCT and 5000
+    /// iterations unless told) that asks the target for its strategy; `depth` defaults to every
+    /// decision for `random` and `heuristic`, to 1 for a search target.
+    Exploiter {
+        /// The exploiter's search.
+        search: MctsConfig,
+        /// Its depth, views and samples.
+        config: ExploiterConfig,
+        /// The bot exploited (not a `cmd:` program: it is asked about determinized states it
+        /// has no history for).
+        target: Box<BotSpec>,
+    },
 }
 
 /// A bot name that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P], cmd:PROGRAM ARGS")]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P], cmd:PROGRAM ARGS, exploiter:[iters=N,][depth=D,]target=BOT")]
 pub struct BotSpecError {
     /// The text given.
     pub given: String,
@@ -96,6 +110,9 @@ impl FromStr for BotSpec {
                 return Err(err("cmd: needs a program"));
             }
             return Ok(BotSpec::Command(words));
+        }
+        if let Some(rest) = t.strip_prefix("exploiter:") {
+            return exploiter_spec(rest).map_err(|why| err(&why));
         }
         match t.to_ascii_lowercase().as_str() {
             "random" => return Ok(BotSpec::Random),
@@ -189,6 +206,83 @@ impl FromStr for BotSpec {
     }
 }
 
+/// Parses the settings of an `exploiter:` bot (after the prefix).
+fn exploiter_spec(rest: &str) -> Result<BotSpec, String> {
+    let Some((settings, target)) = rest
+        .split_once("target=")
+        .map(|(s, t)| (s.trim_end_matches([',', ' ']), t.trim()))
+    else {
+        return Err(
+            "exploiter needs target=BOT, last (e.g. exploiter:iters=5000,target=mcts:hard)".into(),
+        );
+    };
+    if target.is_empty() {
+        return Err("target= needs a bot".into());
+    }
+    let target: BotSpec = target.parse().map_err(|e: BotSpecError| e.to_string())?;
+    if matches!(target, BotSpec::Command(_)) {
+        return Err(
+            "the exploiter asks its target about imagined positions it has no history for; cmd: programs cannot be its target"
+                .into(),
+        );
+    }
+    // A cheap target plays every one of its decisions along the search's paths; a search target
+    // only its next one (each modelled node is a search of its own).
+    let mut config = ExploiterConfig {
+        depth: match target {
+            BotSpec::Random | BotSpec::Heuristic => u32::MAX,
+            _ => 1,
+        },
+        ..ExploiterConfig::default()
+    };
+    let mut search = Vec::new();
+    for part in settings.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or("write exploiter settings as key=value")?;
+        let number = || {
+            value
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or(format!("{} takes a whole number from 1", key.trim()))
+        };
+        match key.trim() {
+            "depth" => config.depth = number()?,
+            "views" => config.views = number()? as usize,
+            "samples" => config.samples = number()?,
+            "iters" | "ms" | "algo" | "gamma" | "purify" => search.push(part.to_string()),
+            _ => {
+                return Err(
+                    "exploiter settings are iters, ms, algo, gamma, purify, depth, views, samples and target (last)"
+                        .into(),
+                )
+            }
+        }
+    }
+    if !search
+        .iter()
+        .any(|p| p.starts_with("iters") || p.starts_with("ms"))
+    {
+        search.push("iters=5000".into());
+    }
+    if !search.iter().any(|p| p.starts_with("algo")) {
+        search.push("algo=uct".into());
+    }
+    let BotSpec::Mcts(search) = format!("mcts:{}", search.join(","))
+        .parse()
+        .map_err(|e: BotSpecError| e.why)?
+    else {
+        unreachable!("mcts: settings make an mcts bot");
+    };
+    Ok(BotSpec::Exploiter {
+        search,
+        config,
+        target: Box::new(target),
+    })
+}
+
 impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -198,6 +292,16 @@ impl fmt::Display for BotSpec {
                 f.write_str(&<Mcts as Bot<goofspiel::Goofspiel>>::name(&Mcts::new(*c)))
             }
             BotSpec::Command(words) => write!(f, "cmd:{}", words.join(" ")),
+            BotSpec::Exploiter {
+                search,
+                config,
+                target,
+            } => write!(
+                f,
+                "exploiter({}, {}) of {target}",
+                <Mcts as Bot<goofspiel::Goofspiel>>::name(&Mcts::new(*search)),
+                crate::exploiter::depth_text(config.depth)
+            ),
         }
     }
 }
@@ -290,6 +394,15 @@ pub fn make_bot<G: BotGame>(
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
         BotSpec::Mcts(config) => Box::new(Mcts::new(*config)),
+        BotSpec::Exploiter {
+            search,
+            config,
+            target,
+        } => Box::new(Exploiter::new(
+            *search,
+            *config,
+            make_bot::<G>(target, id, options)?,
+        )),
         BotSpec::Command(words) => Box::new(ExternalBot::spawn(words, id, options).map_err(
             |error| BotError::Spawn {
                 command: words.join(" "),

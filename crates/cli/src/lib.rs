@@ -180,7 +180,10 @@ enum Command {
     /// goofspiel, -o order=descending (the default here), -o cards=N with N from 1 to 6, -o
     /// returns=win_loss or point_difference. Sampling adds noise: the report gives the noise floor
     /// (an exact equilibrium sampled the same way); a bot may report its mixed strategy instead
-    /// (docs/bot-protocol.md). Times in docs/strength.md.
+    /// (docs/bot-protocol.md). With --approximate, any game is judged approximately: an
+    /// exploiter, a search that asks the bot for its strategy, plays --games games against it,
+    /// seats swapped, and what it wins (a win +1, a loss -1) is a lower bound on the
+    /// exploitability, given with its 95% interval. Times in docs/strength.md.
     Exploit(exploit::Setup),
     /// Run uniformly random playouts and print games per second.
     Bench {

@@ -509,5 +509,64 @@ fn exploit_judges_a_bot_through_the_protocol_and_refuses_large_games() {
     );
     let out = colosseum(&["exploit", "galespiel"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("does not support `galespiel`"));
+    let error = text(&out.stderr);
+    assert!(
+        error.contains("does not support `galespiel`") && error.contains("--approximate"),
+        "{error}"
+    );
+}
+
+/// `colosseum exploit --approximate`: the exploiter plays the bot in any game (here Thwart
+/// Omega's heuristic, a few short games); the JSON's gap, interval and lower bound agree with its
+/// counts; a `cmd:` program is refused with the reason.
+#[test]
+fn exploit_approximately_judges_any_game() {
+    let out = colosseum(
+        &[
+            "exploit",
+            "thwart-omega",
+            "--approximate",
+            "--engine",
+            "heuristic",
+            "--games",
+            "6",
+            "--exploiter",
+            "iters=200",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(report["method"], "approximate");
+    assert_eq!(report["games"], 6);
+    let wins = report["exploiter_wins"].as_u64().unwrap();
+    let losses = report["exploiter_losses"].as_u64().unwrap();
+    let gap = report["gap"].as_f64().unwrap();
+    assert!(
+        (gap - (wins as f64 - losses as f64) / 6.0).abs() < 1e-9,
+        "{report}"
+    );
+    assert!(
+        report["exploiter"]
+            .as_str()
+            .unwrap()
+            .contains("of heuristic"),
+        "{report}"
+    );
+    let low = report["gap_interval"][0].as_f64().unwrap();
+    assert!((report["lower_bound"].as_f64().unwrap() - low.max(0.0)).abs() < 1e-12);
+
+    let out = colosseum(
+        &[
+            "exploit",
+            "thwart-omega",
+            "--approximate",
+            "--engine",
+            "cmd:python3 bot.py",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot judge a cmd: program"));
 }

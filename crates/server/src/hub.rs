@@ -360,6 +360,9 @@ pub fn check_bot_level_within(
         BotSpec::Command(_) => return Err(ApiError::bad_request(
             "cmd: bots cannot run on the server; use random, heuristic or mcts:easy|medium|hard",
         )),
+        BotSpec::Exploiter { .. } => return Err(ApiError::bad_request(
+            "an exploiter bot is a measuring tool (colosseum exploit, colosseum arena); use random, heuristic or mcts:easy|medium|hard",
+        )),
         BotSpec::Mcts(config) => match config.budget {
             colosseum_ai::Budget::Time(d) if d.as_millis() > u128::from(max_ms) => {
                 return Err(ApiError::bad_request(format!(
