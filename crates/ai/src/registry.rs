@@ -133,6 +133,7 @@ impl FromStr for BotSpec {
                 let mut gamma = None;
                 let mut model = 0.0;
                 let mut purify = None;
+                let mut exact = false;
                 for part in rest.split(',') {
                     let (key, value) = part
                         .split_once('=')
@@ -168,6 +169,13 @@ impl FromStr for BotSpec {
                             "rm+" => plus = true,
                             _ => return Err(err("algo is uct, rm or rm+")),
                         },
+                        "exact" => {
+                            exact = match value.trim() {
+                                "1" | "true" => true,
+                                "0" | "false" => false,
+                                _ => return Err(err("exact is true or false")),
+                            };
+                        }
                         "gamma" => {
                             gamma = Some(
                                 value
@@ -179,7 +187,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(err(
-                                "mcts settings are iters, ms, algo, gamma, model and purify",
+                                "mcts settings are iters, ms, algo, gamma, model, purify and exact",
                             ))
                         }
                     }
@@ -198,11 +206,61 @@ impl FromStr for BotSpec {
                 MctsConfig {
                     opponent_model: model,
                     purify,
+                    exact,
                     ..config
                 }
             }
         };
         Ok(BotSpec::Mcts(config))
+    }
+}
+
+impl BotSpec {
+    /// The bot's name with every setting spelled out (`mcts:hard` is
+    /// `mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true`): it parses back to the same bot
+    /// in any build, so a record that keeps it can re-run a level whose meaning changed since.
+    #[must_use]
+    pub fn canonical(&self) -> String {
+        match self {
+            BotSpec::Mcts(c) => {
+                let budget = match c.budget {
+                    Budget::Iterations(n) => format!("iters={n}"),
+                    Budget::Time(t) => format!("ms={}", t.as_millis()),
+                };
+                let algo = match c.selection {
+                    Selection::Uct { .. } => "algo=uct".to_string(),
+                    Selection::RegretMatching { gamma, plus } => {
+                        format!("algo={},gamma={gamma}", if plus { "rm+" } else { "rm" })
+                    }
+                };
+                let purify = c.purify.map(|p| format!(",purify={p}")).unwrap_or_default();
+                format!(
+                    "mcts:{budget},{algo},model={}{purify},exact={}",
+                    c.opponent_model, c.exact
+                )
+            }
+            BotSpec::Exploiter {
+                search,
+                config,
+                target,
+            } => {
+                let search = BotSpec::Mcts(*search).canonical();
+                let settings = search.strip_prefix("mcts:").unwrap_or(&search);
+                let settings: Vec<&str> = settings
+                    .split(',')
+                    .filter(|p| !p.starts_with("model=") && !p.starts_with("exact="))
+                    .collect();
+                format!(
+                    "exploiter:{},depth={},views={},samples={},target={}",
+                    settings.join(","),
+                    config.depth,
+                    config.views,
+                    config.samples,
+                    target.canonical()
+                )
+            }
+            other => other.to_string(),
+        }
     }
 }
 
@@ -599,5 +657,35 @@ mod tests {
         );
         assert!("mcts:fast".parse::<BotSpec>().is_err());
         assert!("chess-engine".parse::<BotSpec>().is_err());
+    }
+
+    /// Every bot's canonical name parses back to the same bot, with nothing left to a level.
+    #[test]
+    fn canonical_names_parse_back_to_the_same_bot() {
+        for name in [
+            "random",
+            "heuristic",
+            "mcts:easy",
+            "mcts:medium",
+            "mcts:hard",
+            "mcts:iters=5000,model=0.5,algo=uct",
+            "mcts:ms=200,algo=rm+,gamma=0.2,purify=0.3",
+            "cmd:python3 bot.py",
+            "exploiter:target=mcts:hard",
+            "exploiter:iters=300,algo=rm,gamma=0.05,depth=3,views=2,samples=7,target=heuristic",
+        ] {
+            let spec: BotSpec = name.parse().unwrap();
+            let canonical = spec.canonical();
+            assert_eq!(
+                canonical.parse::<BotSpec>().unwrap(),
+                spec,
+                "{name} -> {canonical}"
+            );
+            assert!(!canonical.contains("hard"), "{canonical}");
+        }
+        assert_eq!(
+            "mcts:hard".parse::<BotSpec>().unwrap().canonical(),
+            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true"
+        );
     }
 }

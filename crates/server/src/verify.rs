@@ -260,15 +260,26 @@ fn bot_seats(record: &Record, check: &mut GameCheck) -> Vec<(Seat, String)> {
         let Some(level) = fair.bots.get(seat) else {
             continue;
         };
-        let now = level.parse::<BotSpec>().map(|b| b.to_string());
+        let now = level.parse::<BotSpec>().map(|b| b.canonical());
+        let mut level = level.to_string();
         if let (Some(then), Ok(now)) = (fair.bot_settings.get(seat), &now) {
             if then != now {
-                check.notes.push(format!(
-                    "{seat} played as `{level}` = {then}; in this build `{level}` is {now}, so its moves are not re-derived"
-                ));
-                continue;
+                if then.parse::<BotSpec>().is_ok() {
+                    // The settings the level had are spelled out: re-run those.
+                    check.notes.push(format!(
+                        "{seat} played as `{level}` = `{then}`; in this build `{level}` is `{now}`, so its moves are re-derived with the recorded settings"
+                    ));
+                    level = then.to_string();
+                } else {
+                    // An older record names the settings in words only.
+                    check.notes.push(format!(
+                        "{seat} played as `{level}` = {then}; in this build `{level}` is `{now}`, so its moves are not re-derived"
+                    ));
+                    continue;
+                }
             }
         }
+        let level = level.as_str();
         match level.parse::<BotSpec>() {
             Ok(BotSpec::Mcts(c)) if matches!(c.budget, colosseum_ai::Budget::Time(_)) => {
                 check.notes.push(format!(

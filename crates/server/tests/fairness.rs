@@ -284,12 +284,27 @@ async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
     let report = verify(&good);
     assert!(report.ok, "{}", report.text());
     assert_eq!(report.games[0].bot_moves_checked, 5);
-    // What the level meant is recorded; a build whose level means something else says so.
+    // What the level meant is recorded, spelled out; a build whose level means something else
+    // re-runs the recorded settings (here the level's name is changed to one that means other
+    // settings in this build: the moves are still re-derived from what was recorded).
     let fair = good[0].fairness.as_ref().unwrap();
     assert_eq!(
         fair.bot_settings.p2.as_deref(),
-        Some("mcts(rm, 200 iterations)")
+        Some("mcts:iters=200,algo=rm,gamma=0.1,model=0,exact=false")
     );
+    let mut renamed = good.clone();
+    renamed[0].fairness.as_mut().unwrap().bots.p2 = Some("mcts:easy".into());
+    let report = verify(&renamed);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].bot_moves_checked, 5);
+    assert!(
+        report
+            .text()
+            .contains("re-derived with the recorded settings"),
+        "{}",
+        report.text()
+    );
+    // An older record names the settings in words only: not re-derived, and said so.
     let mut other = good.clone();
     other[0].fairness.as_mut().unwrap().bot_settings.p2 = Some("mcts(uct, 5000 iterations)".into());
     let report = verify(&other);
