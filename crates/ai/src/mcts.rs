@@ -66,6 +66,13 @@ pub struct MctsConfig {
     /// Play the game's exact equilibrium instead of searching where it has one
     /// ([`BotGame::equilibrium`]: classic Goofspiel with fixed prizes and few cards).
     pub exact: bool,
+    /// At a simultaneous root (both seats act, nothing hidden), play the equilibrium of the
+    /// root's estimated matrix game instead of the average strategy: each joint move's mean
+    /// result over the iterations that took it (shrunk towards an additive estimate where it
+    /// was rarely taken), solved by linear programming. The average strategy of a few thousand
+    /// regret-matching iterations is still far from an equilibrium of what the search has
+    /// learned, and an opponent who knows it gains from the difference.
+    pub root_solve: bool,
 }
 
 impl MctsConfig {
@@ -78,6 +85,7 @@ impl MctsConfig {
             purify: None,
             opponent_model: 0.0,
             exact: false,
+            root_solve: false,
         }
     }
 
@@ -93,6 +101,7 @@ impl MctsConfig {
             purify: None,
             opponent_model: 0.0,
             exact: false,
+            root_solve: false,
         }
     }
 }
@@ -176,6 +185,7 @@ impl Mcts {
             model: self.config.opponent_model,
             allowed: Vec::new(),
             target_calls: 0,
+            root_joint: HashMap::new(),
         };
         let mut iterations = 0u32;
         loop {
@@ -203,9 +213,18 @@ impl Mcts {
         };
         let root = &tree.nodes[0];
         let stats = &root.seats[seat.index()];
-        let weights: Vec<f64> = match self.config.selection {
-            Selection::Uct { .. } => stats.visits.iter().map(|&v| f64::from(v)).collect(),
-            Selection::RegretMatching { .. } => stats.average.clone(),
+        let solved = if self.config.root_solve
+            && !G::HIDDEN_INFORMATION
+            && observation.pending() == Pending::Both
+        {
+            root_equilibrium(&tree, seat)
+        } else {
+            None
+        };
+        let weights: Vec<f64> = match (solved, self.config.selection) {
+            (Some(weights), _) => weights,
+            (None, Selection::Uct { .. }) => stats.visits.iter().map(|&v| f64::from(v)).collect(),
+            (None, Selection::RegretMatching { .. }) => stats.average.clone(),
         };
         let total: f64 = weights.iter().sum();
         stats
@@ -240,6 +259,9 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         if self.config.exact {
             settings.push_str(", exact");
+        }
+        if self.config.root_solve {
+            settings.push_str(", root solved");
         }
         match self.config.budget {
             Budget::Iterations(n) => {
@@ -435,6 +457,9 @@ struct Tree<G: Game> {
     allowed: Vec<u32>,
     /// Calls of the target model's oracle so far.
     target_calls: u64,
+    /// At the root, each joint move's (sum of `p1`'s results, count), when both seats act there
+    /// ([`MctsConfig::root_solve`]).
+    root_joint: HashMap<(u32, u32), (f64, u32)>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -784,6 +809,14 @@ impl<G: BotGame> Tree<G> {
     }
 
     fn update(&mut self, visit: Visit, value_p1: f64) {
+        if visit.node == 0 && visit.choice.iter().all(|c| c.0 != NONE) {
+            let cell = self
+                .root_joint
+                .entry((visit.choice[0].0, visit.choice[1].0))
+                .or_insert((0.0, 0));
+            cell.0 += value_p1;
+            cell.1 += 1;
+        }
         let node = &mut self.nodes[visit.node];
         node.visits += 1;
         for seat in Seat::BOTH {
@@ -822,6 +855,82 @@ impl<G: BotGame> Tree<G> {
             }
         }
     }
+}
+
+/// Moves at most this many per seat enter the root's matrix game (the most visited).
+const ROOT_SOLVE_MOVES: usize = 40;
+
+/// How many pseudo-samples of the additive estimate a root cell's mean is shrunk with.
+const ROOT_SOLVE_PRIOR: f64 = 4.0;
+
+/// `seat`'s equilibrium strategy in the root's estimated matrix game ([`MctsConfig::root_solve`]),
+/// as weights over its root moves; `None` where there is no joint root to solve.
+fn root_equilibrium<G: BotGame>(tree: &Tree<G>, seat: Seat) -> Option<Vec<f64>> {
+    let root = &tree.nodes[0];
+    let top = |s: Seat| {
+        let visits = &root.seats[s.index()].visits;
+        let mut order: Vec<usize> = (0..visits.len()).filter(|&i| visits[i] > 0).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(visits[i]));
+        order.truncate(ROOT_SOLVE_MOVES);
+        order
+    };
+    let rows = top(Seat::P1);
+    let cols = top(Seat::P2);
+    if rows.len() < 2 || cols.len() < 2 {
+        return None;
+    }
+    // Additive estimate: a row's mean plus a column's mean minus the overall mean.
+    let mut row_sum = vec![(0.0, 0u32); root.seats[0].moves.len()];
+    let mut col_sum = vec![(0.0, 0u32); root.seats[1].moves.len()];
+    let (mut total, mut count) = (0.0, 0u32);
+    for (&(i, j), &(v, n)) in &tree.root_joint {
+        let (i, j) = (i as usize, j as usize);
+        if i < row_sum.len() && j < col_sum.len() {
+            row_sum[i].0 += v;
+            row_sum[i].1 += n;
+            col_sum[j].0 += v;
+            col_sum[j].1 += n;
+            total += v;
+            count += n;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let overall = total / f64::from(count);
+    let mean = |(v, n): (f64, u32)| {
+        if n > 0 {
+            v / f64::from(n)
+        } else {
+            overall
+        }
+    };
+    let matrix: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|&i| {
+            cols.iter()
+                .map(|&j| {
+                    let prior = (mean(row_sum[i]) + mean(col_sum[j]) - overall).clamp(0.0, 1.0);
+                    let (v, n) = tree
+                        .root_joint
+                        .get(&(i as u32, j as u32))
+                        .copied()
+                        .unwrap_or((0.0, 0));
+                    (v + ROOT_SOLVE_PRIOR * prior) / (f64::from(n) + ROOT_SOLVE_PRIOR)
+                })
+                .collect()
+        })
+        .collect();
+    let solution = crate::solver::solve_matrix_game(&matrix).ok()?;
+    let (mine, strategy) = match seat {
+        Seat::P1 => (&rows, &solution.row),
+        Seat::P2 => (&cols, &solution.column),
+    };
+    let mut weights = vec![0.0; root.seats[seat.index()].moves.len()];
+    for (&i, &p) in mine.iter().zip(strategy) {
+        weights[i] = p;
+    }
+    Some(weights)
 }
 
 /// What the seats about to act see (the spectator's view before chance or at the end).

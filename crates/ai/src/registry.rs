@@ -134,6 +134,7 @@ impl FromStr for BotSpec {
                 let mut model = 0.0;
                 let mut purify = None;
                 let mut exact = false;
+                let mut solve = false;
                 for part in rest.split(',') {
                     let (key, value) = part
                         .split_once('=')
@@ -176,6 +177,13 @@ impl FromStr for BotSpec {
                                 _ => return Err(err("exact is true or false")),
                             };
                         }
+                        "solve" => {
+                            solve = match value.trim() {
+                                "1" | "true" => true,
+                                "0" | "false" => false,
+                                _ => return Err(err("solve is true or false")),
+                            };
+                        }
                         "gamma" => {
                             gamma = Some(
                                 value
@@ -187,7 +195,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(err(
-                                "mcts settings are iters, ms, algo, gamma, model, purify and exact",
+                                "mcts settings are iters, ms, algo, gamma, model, purify, exact and solve",
                             ))
                         }
                     }
@@ -207,6 +215,7 @@ impl FromStr for BotSpec {
                     opponent_model: model,
                     purify,
                     exact,
+                    root_solve: solve,
                     ..config
                 }
             }
@@ -235,8 +244,8 @@ impl BotSpec {
                 };
                 let purify = c.purify.map(|p| format!(",purify={p}")).unwrap_or_default();
                 format!(
-                    "mcts:{budget},{algo},model={}{purify},exact={}",
-                    c.opponent_model, c.exact
+                    "mcts:{budget},{algo},model={}{purify},exact={},solve={}",
+                    c.opponent_model, c.exact, c.root_solve
                 )
             }
             BotSpec::Exploiter {
@@ -248,7 +257,9 @@ impl BotSpec {
                 let settings = search.strip_prefix("mcts:").unwrap_or(&search);
                 let settings: Vec<&str> = settings
                     .split(',')
-                    .filter(|p| !p.starts_with("model=") && !p.starts_with("exact="))
+                    .filter(|p| {
+                        !p.starts_with("model=") && !p.starts_with("exact=") && !p.starts_with("solve=")
+                    })
                     .collect();
                 format!(
                     "exploiter:{},depth={},views={},samples={},target={}",
@@ -685,7 +696,7 @@ mod tests {
         }
         assert_eq!(
             "mcts:hard".parse::<BotSpec>().unwrap().canonical(),
-            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true"
+            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=false"
         );
     }
 }

@@ -290,7 +290,7 @@ async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
     let fair = good[0].fairness.as_ref().unwrap();
     assert_eq!(
         fair.bot_settings.p2.as_deref(),
-        Some("mcts:iters=200,algo=rm,gamma=0.1,model=0,exact=false")
+        Some("mcts:iters=200,algo=rm,gamma=0.1,model=0,exact=false,solve=false")
     );
     let mut renamed = good.clone();
     renamed[0].fairness.as_mut().unwrap().bots.p2 = Some("mcts:easy".into());
