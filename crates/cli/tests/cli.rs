@@ -308,6 +308,7 @@ fn arena_reports_intervals_and_writes_records() {
     assert_eq!(w + d + l, 20);
     assert!(w > l, "{json}");
     assert!(json["elo"]["low"].as_f64().unwrap() <= json["elo"]["estimate"].as_f64().unwrap());
+    assert_eq!(json["substituted"], serde_json::json!([0, 0]), "{json}");
     let records = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(records, 20);
     let first = dir.join("goofspiel-00000.json");
@@ -328,6 +329,10 @@ fn arena_reports_intervals_and_writes_records() {
     let table = text(&table.stdout);
     assert!(
         table.contains("A wins") && table.contains("Elo A - B"),
+        "{table}"
+    );
+    assert!(
+        table.contains("illegal moves replaced by the game's default: A 0, B 0"),
         "{table}"
     );
 }
