@@ -389,7 +389,7 @@ impl BotGame for AllInGoofspiel {
         self.with_face_down(play)
     }
 
-    fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Play {
+    fn heuristic_move(observation: &Observation<'_, Self>, _: &mut SeededRng) -> Play {
         let seat = observation.seat();
         let view = observation.view();
         let Some(current) = view.current else {
@@ -446,7 +446,6 @@ impl BotGame for AllInGoofspiel {
             return Play::PASS;
         }
         let skip = if high.len() > count + 2 { 1 } else { 0 };
-        let _ = rng;
         Play::new(&high[skip..skip + count]).unwrap_or(Play::PASS)
     }
 }
@@ -601,8 +600,7 @@ impl BotGame for Galespiel {
 
     /// Search judges a position without playing it out (random builds make playouts
     /// meaningless): the leaf is scored by [`BotGame::evaluate`].
-    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<GaleMove> {
-        let _ = (seat, rng);
+    fn rollout_move(&self, _: Seat, _: &mut SeededRng) -> Option<GaleMove> {
         None
     }
 
@@ -757,8 +755,7 @@ impl BotGame for WitchsBrew {
 
     /// Search judges a position without playing it out: the leaf is scored by
     /// [`BotGame::evaluate`].
-    fn rollout_move(&self, seat: Seat, rng: &mut SeededRng) -> Option<BrewMove> {
-        let _ = (seat, rng);
+    fn rollout_move(&self, _: Seat, _: &mut SeededRng) -> Option<BrewMove> {
         None
     }
 

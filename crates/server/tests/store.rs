@@ -116,7 +116,7 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
     assert_eq!(s.load("cccc").await.unwrap().unwrap().1.len(), 2);
     drop(s);
     // Each migration ran once, whatever the number of opens: one row a version, in order.
-    let _ = SqliteStore::open(&path).unwrap();
+    drop(SqliteStore::open(&path).unwrap());
     let conn = rusqlite::Connection::open(&path).unwrap();
     let versions: Vec<i64> = conn
         .prepare("SELECT version FROM schema_migrations ORDER BY version")
