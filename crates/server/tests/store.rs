@@ -249,7 +249,7 @@ where
     assert!(q[0].reason.contains("does not read"), "{}", q[0].reason);
     let refused = hub.table(&ids[0]).await.err().unwrap();
     assert_eq!(
-        (refused.status.as_u16(), refused.code.as_str()),
+        (refused.status().as_u16(), refused.code.as_str()),
         (503, "quarantined")
     );
     let table = hub.table(&ids[1]).await.unwrap();
