@@ -1158,7 +1158,6 @@ fn galespiel_heuristic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colosseum_games::witchs_brew::Grid;
 
     /// Plays `texts` in turn from a new All-In Goofspiel game.
     fn all_in_after(texts: &[&str]) -> AllInGoofspiel {
@@ -1333,35 +1332,5 @@ mod tests {
         }
         assert!(builds > 10, "{builds} builds seen");
         assert!(multi > 0, "no build of several bridges seen");
-    }
-
-    /// A `Sight` built from the grid's public accessors, as the heuristic builds its imagined
-    /// grids, judges every condition as the grid itself does.
-    #[test]
-    fn brew_checks_match_the_game() {
-        let mut rng = colosseum_engine::seeded_rng(3);
-        for _ in 0..300 {
-            let rows: Vec<String> = (0..witchs_brew::ROWS)
-                .map(|_| {
-                    (0..witchs_brew::COLUMNS)
-                        .map(|_| ['.', '.', 'X', 'O', '+', 'x', 'o', '*'][rng.random_range(0..8)])
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let grid = Grid::from_picture(&rows).unwrap();
-            for seat in Seat::BOTH {
-                let sight = Sight {
-                    own: grid.stones(seat),
-                    opponent: grid.stones(seat.other()),
-                    gray: grid.gray(),
-                    frozen: grid.frozen(),
-                };
-                for i in 0..witchs_brew::CONDITION_COUNT {
-                    let c = Condition::from_index(i).unwrap();
-                    assert_eq!(c.holds(&sight), grid.meets(seat, c), "{c}");
-                }
-            }
-        }
     }
 }
