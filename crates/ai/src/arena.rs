@@ -34,8 +34,8 @@ pub struct GameResult {
     pub a_won: Option<bool>,
     /// Seconds each bot (A, B) spent choosing, and how many decisions it made.
     pub think: [(f64, u32); 2],
-    /// How many of each bot's (A, B) moves the game refused and the arena replaced by the
-    /// game's default move.
+    /// How many of each bot's (A, B) moves were refused and replaced: by the arena with the
+    /// game's default move, or by the bot itself (a program's illegal reply).
     pub substituted: [u32; 2],
     /// The match record.
     pub record: Record,
@@ -78,8 +78,8 @@ pub struct ArenaReport {
     pub games_per_second: f64,
     /// Mean think time per decision of A and B, in milliseconds.
     pub mean_think_ms: [f64; 2],
-    /// How many moves of A and B, over all games, the game refused and the arena replaced by
-    /// the game's default move (a correct bot has 0).
+    /// How many moves of A and B, over all games, were refused and replaced (by the arena with
+    /// the game's default move, or by a program's bot with a random one); a correct bot has 0.
     pub substituted: [u32; 2],
 }
 
@@ -219,12 +219,13 @@ pub struct PlayedGame<G> {
     pub steps: Vec<TextStep>,
     /// Each seat's seconds thinking and decisions.
     pub think: [(f64, u32); 2],
-    /// How many of each seat's moves the game refused and the arena replaced by its default.
+    /// How many of each seat's moves were refused and replaced (see [`GameResult::substituted`]).
     pub substituted: [u32; 2],
 }
 
 /// Plays one game between `bots` (`p1` first) from `seed`. A move the game refuses is replaced
-/// by the game's default move, as a host does at a deadline, and counted.
+/// by the game's default move, as a host does at a deadline, and counted, with the moves a bot
+/// replaced itself ([`Bot::take_replaced`]).
 pub fn play_game<G: BotGame>(mut game: G, bots: [&mut dyn Bot<G>; 2], seed: u64) -> PlayedGame<G> {
     let mut chance_rng = seeded_rng(seed);
     let mut bot_rngs: [SeededRng; 2] = [
@@ -251,6 +252,8 @@ pub fn play_game<G: BotGame>(mut game: G, bots: [&mut dyn Bot<G>; 2], seed: u64)
                     let mut mv = bots[i].choose(&observation, &mut bot_rngs[i]);
                     think[i].0 += start.elapsed().as_secs_f64();
                     think[i].1 += 1;
+                    // A program's refused reply, replaced by the bot itself, counts too.
+                    substituted[i] += bots[i].take_replaced();
                     if game.check_move(seat, &mv).is_err() {
                         // A bot's illegal move is replaced by the game's default move, as a
                         // host does at a deadline, and counted: the report shows it.

@@ -111,7 +111,7 @@ pub fn table(r: &ArenaReport) -> String {
         r.games_per_second, r.seconds, r.mean_think_ms[0], r.mean_think_ms[1]
     ));
     s.push_str(&format!(
-        "  illegal moves replaced by the game's default: A {}, B {}\n",
+        "  illegal moves replaced: A {}, B {}\n",
         r.substituted[0], r.substituted[1]
     ));
     s

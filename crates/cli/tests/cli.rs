@@ -332,7 +332,7 @@ fn arena_reports_intervals_and_writes_records() {
         "{table}"
     );
     assert!(
-        table.contains("illegal moves replaced by the game's default: A 0, B 0"),
+        table.contains("illegal moves replaced: A 0, B 0"),
         "{table}"
     );
 }
@@ -408,7 +408,49 @@ fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
             );
             let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(json["games"], 4);
+            assert_eq!(
+                json["substituted"],
+                serde_json::json!([0, 0]),
+                "{game}: {json}"
+            );
         }
+        // A program whose every reply is refused: each of its moves is replaced, and counted.
+        let dir = temp("refusing-bot");
+        std::fs::create_dir_all(&dir).unwrap();
+        let refusing = dir.join("refusing.py");
+        std::fs::write(
+            &refusing,
+            "import sys\nfor line in sys.stdin:\n    print('{\"move\": \"zz\"}', flush=True)\n",
+        )
+        .unwrap();
+        let spec = format!("cmd:{py} {}", refusing.display());
+        let out = colosseum(
+            &[
+                "arena",
+                "goofspiel",
+                "random",
+                &spec,
+                "--games",
+                "2",
+                "--threads",
+                "1",
+                "--json",
+                "-o",
+                "cards=5",
+                "-o",
+                "order=descending",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("instead"),
+            "{}",
+            text(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["substituted"], serde_json::json!([0, 10]), "{json}");
+        std::fs::remove_dir_all(&dir).unwrap();
     } else {
         eprintln!("no python: the script half of this test is skipped");
     }
