@@ -34,6 +34,9 @@ pub struct GameResult {
     pub a_won: Option<bool>,
     /// Seconds each bot (A, B) spent choosing, and how many decisions it made.
     pub think: [(f64, u32); 2],
+    /// How many of each bot's (A, B) moves were refused and replaced: by the arena with the
+    /// game's default move, or by the bot itself (a program's illegal reply).
+    pub substituted: [u32; 2],
     /// The match record.
     pub record: Record,
 }
@@ -75,6 +78,9 @@ pub struct ArenaReport {
     pub games_per_second: f64,
     /// Mean think time per decision of A and B, in milliseconds.
     pub mean_think_ms: [f64; 2],
+    /// How many moves of A and B, over all games, were refused and replaced (by the arena with
+    /// the game's default move, or by a program's bot with a random one); a correct bot has 0.
+    pub substituted: [u32; 2],
 }
 
 /// An estimate with its 95% interval.
@@ -148,6 +154,7 @@ pub fn report(game: &str, names: [String; 2], results: &[GameResult], seconds: f
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut wins_by_seat = [0; 2];
     let mut think = [(0.0, 0u32); 2];
+    let mut substituted = [0u32; 2];
     for r in results {
         match r.a_won {
             Some(true) => {
@@ -160,6 +167,9 @@ pub fn report(game: &str, names: [String; 2], results: &[GameResult], seconds: f
         for (total, game) in think.iter_mut().zip(r.think) {
             total.0 += game.0;
             total.1 += game.1;
+        }
+        for (total, game) in substituted.iter_mut().zip(r.substituted) {
+            *total += game;
         }
     }
     let games = results.len() as u32;
@@ -196,16 +206,27 @@ pub fn report(game: &str, names: [String; 2], results: &[GameResult], seconds: f
                 1000.0 * s / f64::from(n)
             }
         }),
+        substituted,
     }
 }
 
-/// Plays one game between `bots` (`p1` first) from `seed`; returns the final state, the steps and
-/// each seat's (seconds thinking, decisions).
-pub fn play_game<G: BotGame>(
-    mut game: G,
-    bots: [&mut dyn Bot<G>; 2],
-    seed: u64,
-) -> (G, Vec<TextStep>, [(f64, u32); 2]) {
+/// One game played by [`play_game`], seats in order (`p1`, `p2`).
+#[derive(Clone, Debug)]
+pub struct PlayedGame<G> {
+    /// The final state.
+    pub game: G,
+    /// The steps, in text.
+    pub steps: Vec<TextStep>,
+    /// Each seat's seconds thinking and decisions.
+    pub think: [(f64, u32); 2],
+    /// How many of each seat's moves were refused and replaced (see [`GameResult::substituted`]).
+    pub substituted: [u32; 2],
+}
+
+/// Plays one game between `bots` (`p1` first) from `seed`. A move the game refuses is replaced
+/// by the game's default move, as a host does at a deadline, and counted, with the moves a bot
+/// replaced itself ([`Bot::take_replaced`]).
+pub fn play_game<G: BotGame>(mut game: G, bots: [&mut dyn Bot<G>; 2], seed: u64) -> PlayedGame<G> {
     let mut chance_rng = seeded_rng(seed);
     let mut bot_rngs: [SeededRng; 2] = [
         seeded_rng(chance_rng.random()),
@@ -213,6 +234,7 @@ pub fn play_game<G: BotGame>(
     ];
     let mut steps: Vec<TextStep> = Vec::new();
     let mut think = [(0.0, 0u32); 2];
+    let mut substituted = [0u32; 2];
     loop {
         let pending = game.pending();
         let step = match pending {
@@ -230,9 +252,12 @@ pub fn play_game<G: BotGame>(
                     let mut mv = bots[i].choose(&observation, &mut bot_rngs[i]);
                     think[i].0 += start.elapsed().as_secs_f64();
                     think[i].1 += 1;
+                    // A program's refused reply, replaced by the bot itself, counts too.
+                    substituted[i] += bots[i].take_replaced();
                     if game.check_move(seat, &mv).is_err() {
                         // A bot's illegal move is replaced by the game's default move, as a
-                        // host does at a deadline.
+                        // host does at a deadline, and counted: the report shows it.
+                        substituted[i] += 1;
                         mv = game
                             .default_move(seat, &mut chance_rng)
                             .expect("the seat acts");
@@ -255,7 +280,12 @@ pub fn play_game<G: BotGame>(
         steps.push(text_step(&game, &step));
         game.apply(step).expect("checked moves are accepted");
     }
-    (game, steps, think)
+    PlayedGame {
+        game,
+        steps,
+        think,
+        substituted,
+    }
 }
 
 /// A typed step in text form.
@@ -264,6 +294,15 @@ pub fn text_step<G: Game>(game: &G, step: &Step<G::Move, G::Chance>) -> TextStep
         Step::Both { p1, p2 } => TextStep::both(game.format_move(p1), game.format_move(p2)),
         Step::One { seat, mv } => TextStep::one(*seat, game.format_move(mv)),
         Step::Chance(c) => TextStep::chance(game.format_chance(c)),
+    }
+}
+
+/// A pair by seat (`p1`, `p2`) as a pair by bot (A, B), A sitting at `a_seat`.
+fn by_bot<T>(a_seat: Seat, [p1, p2]: [T; 2]) -> [T; 2] {
+    if a_seat == Seat::P1 {
+        [p1, p2]
+    } else {
+        [p2, p1]
     }
 }
 
@@ -306,24 +345,21 @@ pub fn run<G: BotGame>(
                         Seat::P2
                     };
                     let game = new_game();
-                    let (end, steps, think) = if a_seat == Seat::P1 {
+                    let played = if a_seat == Seat::P1 {
                         play_game(game, [a.as_mut(), b.as_mut()], seed)
                     } else {
                         play_game(game, [b.as_mut(), a.as_mut()], seed)
                     };
+                    let end = played.game;
                     let a_won = end.outcome().and_then(|o| o.winner).map(|w| w == a_seat);
                     let mut record = Record::new(end.id(), options.clone(), seed);
-                    record.steps = steps;
-                    let think = if a_seat == Seat::P1 {
-                        think
-                    } else {
-                        [think[1], think[0]]
-                    };
+                    record.steps = played.steps;
                     let result = GameResult {
                         index,
                         a_seat,
                         a_won,
-                        think,
+                        think: by_bot(a_seat, played.think),
+                        substituted: by_bot(a_seat, played.substituted),
                         record,
                     };
                     progress(&result);

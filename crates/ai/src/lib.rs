@@ -90,6 +90,14 @@ pub trait Bot<G: Game>: Send {
         let _ = (observation, rng);
         None
     }
+
+    /// How many of its moves since the last call the bot replaced itself because what it meant
+    /// to play was refused (a program's reply that is not a legal move: [`protocol::ExternalBot`] plays a
+    /// random move instead), and resets the count. The arena adds them to the moves it
+    /// replaced. Default: 0.
+    fn take_replaced(&mut self) -> u32 {
+        0
+    }
 }
 
 /// What the bots need from a game beyond [`Game`]; every method has a sensible default.

@@ -90,6 +90,8 @@ pub struct ExternalBot {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
+    /// Replies refused (and replaced by a random move) since [`Bot::take_replaced`].
+    replaced: u32,
 }
 
 impl ExternalBot {
@@ -117,6 +119,7 @@ impl ExternalBot {
             child,
             stdin: Some(stdin),
             stdout,
+            replaced: 0,
         })
     }
 
@@ -185,9 +188,14 @@ impl<G: BotGame> Bot<G> for ExternalBot {
                     "colosseum: bot `{}`: {e}; a random move is played instead",
                     self.command.join(" ")
                 );
+                self.replaced += 1;
                 observation.random_move(rng).expect("the seat acts")
             }
         }
+    }
+
+    fn take_replaced(&mut self) -> u32 {
+        std::mem::take(&mut self.replaced)
     }
 }
 

@@ -54,9 +54,9 @@ fn bots_never_read_hidden_state() {
     assert_eq!(format!("{s1:?}"), format!("{s2:?}"));
 }
 
-/// Every bot of every game finishes games with legal moves (the arena checks each move and
-/// would substitute a default; here nothing may be substituted), and iteration budgets make
-/// matches reproducible.
+/// Every bot of every game finishes games with legal moves (the arena replaces a refused move
+/// by the game's default and counts it; here nothing may be replaced), and iteration budgets
+/// make matches reproducible: the same moves on 1 and on 2 threads.
 #[test]
 fn every_game_plays_out_with_every_bot_deterministically() {
     let specs = [
@@ -70,15 +70,16 @@ fn every_game_plays_out_with_every_bot_deterministically() {
             let b = specs[(i + 1) % specs.len()];
             let a: BotSpec = a.parse().unwrap();
             let b: BotSpec = b.parse().unwrap();
+            // Three games on two threads: one worker's bots play two games in a row.
             let config = ArenaConfig {
-                games: 2,
+                games: 3,
                 threads: 2,
                 seed: 5,
             };
             let (first, results) = bots
                 .arena(&RawOptions::new(), &a, &b, config, &|_| {})
                 .unwrap();
-            let (second, _) = bots
+            let (second, again) = bots
                 .arena(
                     &RawOptions::new(),
                     &a,
@@ -90,18 +91,83 @@ fn every_game_plays_out_with_every_bot_deterministically() {
                     &|_| {},
                 )
                 .unwrap();
-            assert_eq!(first.games, 2);
+            let id = bots.id();
+            assert_eq!(first.games, 3);
             assert_eq!(
-                (first.wins, first.draws, first.losses),
-                (second.wins, second.draws, second.losses),
-                "{}: {a} vs {b} is not reproducible",
-                bots.id()
+                first.substituted,
+                [0, 0],
+                "{id}: {a} vs {b}: the game refused moves (A's, B's) that the arena replaced"
             );
-            for r in &results {
-                let replayed = colosseum_games::replay_record(&r.record).unwrap().unwrap();
-                assert!(replayed.game.outcome().is_some(), "{}", bots.id());
+            assert_eq!(second.substituted, [0, 0], "{id}: {a} vs {b} on one thread");
+            assert_eq!(results.len(), again.len());
+            for (one, other) in results.iter().zip(&again) {
+                assert_eq!(one.index, other.index);
+                assert_eq!(one.substituted, [0, 0], "{id}: game {}", one.index);
+                assert!(!one.record.steps.is_empty(), "{id}: game {}", one.index);
+                assert_eq!(
+                    one.record.steps, other.record.steps,
+                    "{id}: {a} vs {b}: game {} is not reproducible (2 threads, then 1)",
+                    one.index
+                );
+                let replayed = colosseum_games::replay_record(&one.record)
+                    .unwrap()
+                    .unwrap();
+                assert!(replayed.game.outcome().is_some(), "{id}");
             }
         }
+    }
+}
+
+/// The arena counts what it replaces: a bot that plays only moves the game refuses is caught,
+/// as A's or B's whichever seat it sits at, in the records' games and in the report.
+#[test]
+fn the_arena_counts_refused_moves() {
+    use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions};
+    /// Plays a card nobody holds.
+    struct Cheat;
+    impl Bot<Goofspiel> for Cheat {
+        fn name(&self) -> String {
+            "cheat".to_string()
+        }
+        fn choose(
+            &mut self,
+            _observation: &Observation<'_, Goofspiel>,
+            _rng: &mut colosseum_engine::SeededRng,
+        ) -> u8 {
+            99
+        }
+    }
+    let raw = colosseum_engine::parse_pairs(["cards=5"]).unwrap();
+    let options = GoofspielOptions::from_raw(&raw).unwrap();
+    let new_game = || Goofspiel::new(options);
+    let cheat = || -> Box<dyn Bot<Goofspiel>> { Box::new(Cheat) };
+    let random = || -> Box<dyn Bot<Goofspiel>> { Box::new(RandomBot) };
+    let config = ArenaConfig {
+        games: 4,
+        threads: 2,
+        seed: 1,
+    };
+    let results = arena::run(&new_game, &raw, [&random, &cheat], config, &|_| {});
+    for r in &results {
+        assert_eq!(
+            r.substituted,
+            [0, 5],
+            "game {} (A at {})",
+            r.index,
+            r.a_seat
+        );
+    }
+    let report = arena::report(
+        "goofspiel",
+        ["random".into(), "cheat".into()],
+        &results,
+        1.0,
+    );
+    assert_eq!(report.substituted, [0, 20]);
+    // Every replaced move is a legal one: the records replay.
+    for r in &results {
+        let replayed = colosseum_games::replay_record(&r.record).unwrap().unwrap();
+        assert!(replayed.game.outcome().is_some());
     }
 }
 
@@ -156,7 +222,6 @@ fn mcts_beats_random_at_goofspiel() {
         )
         .unwrap();
     assert!(report.decided_win_share.estimate >= 0.75, "{report:?}");
-    let _ = arena::wilson(1, 2);
 }
 
 /// Galespiel's (cheapest-path bridges, bid by need) and The Witch's Brew's (place toward the

@@ -110,5 +110,9 @@ pub fn table(r: &ArenaReport) -> String {
         "  {:.2} games/s over {:.1} s; mean think time per decision: A {:.2} ms, B {:.2} ms\n",
         r.games_per_second, r.seconds, r.mean_think_ms[0], r.mean_think_ms[1]
     ));
+    s.push_str(&format!(
+        "  illegal moves replaced: A {}, B {}\n",
+        r.substituted[0], r.substituted[1]
+    ));
     s
 }

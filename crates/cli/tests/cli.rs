@@ -308,6 +308,7 @@ fn arena_reports_intervals_and_writes_records() {
     assert_eq!(w + d + l, 20);
     assert!(w > l, "{json}");
     assert!(json["elo"]["low"].as_f64().unwrap() <= json["elo"]["estimate"].as_f64().unwrap());
+    assert_eq!(json["substituted"], serde_json::json!([0, 0]), "{json}");
     let records = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(records, 20);
     let first = dir.join("goofspiel-00000.json");
@@ -328,6 +329,10 @@ fn arena_reports_intervals_and_writes_records() {
     let table = text(&table.stdout);
     assert!(
         table.contains("A wins") && table.contains("Elo A - B"),
+        "{table}"
+    );
+    assert!(
+        table.contains("illegal moves replaced: A 0, B 0"),
         "{table}"
     );
 }
@@ -403,7 +408,49 @@ fn the_bot_protocol_plays_a_python_script_and_serves_colosseum_bots() {
             );
             let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(json["games"], 4);
+            assert_eq!(
+                json["substituted"],
+                serde_json::json!([0, 0]),
+                "{game}: {json}"
+            );
         }
+        // A program whose every reply is refused: each of its moves is replaced, and counted.
+        let dir = temp("refusing-bot");
+        std::fs::create_dir_all(&dir).unwrap();
+        let refusing = dir.join("refusing.py");
+        std::fs::write(
+            &refusing,
+            "import sys\nfor line in sys.stdin:\n    print('{\"move\": \"zz\"}', flush=True)\n",
+        )
+        .unwrap();
+        let spec = format!("cmd:{py} {}", refusing.display());
+        let out = colosseum(
+            &[
+                "arena",
+                "goofspiel",
+                "random",
+                &spec,
+                "--games",
+                "2",
+                "--threads",
+                "1",
+                "--json",
+                "-o",
+                "cards=5",
+                "-o",
+                "order=descending",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("instead"),
+            "{}",
+            text(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["substituted"], serde_json::json!([0, 10]), "{json}");
+        std::fs::remove_dir_all(&dir).unwrap();
     } else {
         eprintln!("no python: the script half of this test is skipped");
     }

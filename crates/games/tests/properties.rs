@@ -7,6 +7,10 @@
 //! * every listed chance outcome applies, and one with no chance now is refused;
 //! * replaying the record of a finished game gives an identical final state, both with every
 //!   chance step written out and with chance left to the seed.
+//! * two states that differ only in what a seat cannot see (All-In Goofspiel's face-down cards,
+//!   Galespiel's unseen prize order) give it and a spectator identical views, at random positions;
+//! * every move text a game that enumerates its moves accepts is listed by `legal_moves`
+//!   (perft-style, over candidate texts built from the notation's tokens).
 //!
 //! and, per game, properties of its own rules (Thwart Omega's groups against a plain flood fill).
 
@@ -18,7 +22,7 @@ use colosseum_games::goofspiel::{Goofspiel, GoofspielOptions, PrizeOrder, Return
 use colosseum_games::thwart_omega::{Advantage, Colour, ThwartOmega, ThwartOmegaOptions};
 use colosseum_games::{registry, replay_record, GameEntry};
 use proptest::prelude::*;
-use rand::RngCore;
+use rand::{Rng, RngCore};
 
 /// An upper bound on decisions in any game, so that "always ends" fails instead of hanging.
 const MAX_DECISIONS: usize = 100_000;
@@ -508,23 +512,368 @@ fn bad_records_are_errors() {
     );
 }
 
-#[test]
-fn views_never_hold_a_submission_before_the_reveal() {
-    // The dynamic interface only ever holds revealed steps: checking a submission does not change
-    // what anyone sees.
-    for entry in registry() {
-        let mut game = (entry.create)(&RawOptions::new()).unwrap();
-        let mut rng = seeded_rng(7);
-        while game.pending() == Pending::Chance {
-            game.apply_random_chance(&mut rng as &mut dyn RngCore);
+// ----- hidden information: the differential check -----
+
+/// Plays `steps` from a new game with `options`; `None` if a step is refused.
+fn replay_steps(
+    entry: &GameEntry,
+    options: &RawOptions,
+    steps: &[TextStep],
+) -> Option<Box<dyn AnyGame>> {
+    let mut game = (entry.create)(options).expect("options are valid");
+    for step in steps {
+        game.apply(step).ok()?;
+    }
+    Some(game)
+}
+
+/// A random legal step (chance from the game's own draw).
+fn random_step(game: &mut dyn AnyGame, rng: &mut dyn RngCore) -> TextStep {
+    match game.pending() {
+        Pending::Chance => game.apply_random_chance(rng).expect("a chance outcome"),
+        pending => {
+            let mut step = TextStep::default();
+            for &seat in pending.seats() {
+                let mv = game
+                    .random_move(seat, rng)
+                    .expect("a seat that acts has a move");
+                match seat {
+                    Seat::P1 => step.p1 = Some(mv),
+                    Seat::P2 => step.p2 = Some(mv),
+                }
+            }
+            game.apply(&step).expect("a random legal step is accepted");
+            step
         }
-        let before = fingerprint(game.as_ref());
-        for &seat in game.pending().seats() {
-            for mv in game.legal_moves(seat) {
-                game.check_move(seat, &mv).unwrap();
+    }
+}
+
+/// A second history for `history` (which led to `game`) that differs only in what `seat` cannot
+/// know, by the rules of the game, or `None` where nothing is hidden from `seat` now:
+///
+/// * All-In Goofspiel: while the other seat waits to answer, the starter's cards lie face down
+///   (their number is public): another set of as many cards from the starter's hand.
+/// * Galespiel: the current cycle's prize order (one chance step) at the positions `seat` has not
+///   seen: not revealed, and not shown to it by Survey or Crystal Ball (`null` in the `upcoming`
+///   of its view; where the seat played no Survey and used no item this cycle, every upcoming
+///   position must be unknown to it, which is checked). Those values are shuffled. Histories
+///   with a Rush Order window in the current cycle are left out: a Rush moves a prize within
+///   the order, so the chance step's positions no longer match the view's.
+fn hidden_variant(
+    entry: &GameEntry,
+    before: &dyn AnyGame,
+    game: &dyn AnyGame,
+    history: &[TextStep],
+    seat: Seat,
+    rng: &mut impl Rng,
+) -> Option<Vec<TextStep>> {
+    use rand::seq::SliceRandom;
+    match entry.id {
+        "all-in-goofspiel" => {
+            let last = history.last()?;
+            let starter = seat.other();
+            let face_down = last.slot(starter)?;
+            if last.slot(seat).is_some() || !game.pending().includes(seat) || face_down == "pass" {
+                return None;
+            }
+            let hand: Vec<i64> = before.view_json(Viewer::Seat(starter))["hands"][starter.as_str()]
+                .as_array()?
+                .iter()
+                .filter_map(serde_json::Value::as_i64)
+                .collect();
+            let count = face_down.split_whitespace().count();
+            let mut cards = hand.clone();
+            cards.shuffle(rng);
+            let other: Vec<String> = cards[..count].iter().map(i64::to_string).collect();
+            let text = before.check_move(starter, &other.join(" ")).ok()?;
+            if text == face_down {
+                return None;
+            }
+            let mut variant = history.to_vec();
+            *variant.last_mut().unwrap() = TextStep::one(starter, text);
+            Some(variant)
+        }
+        "galespiel" => {
+            let cycle = history.iter().rposition(TextStep::is_chance)?;
+            let since = &history[cycle + 1..];
+            let view = game.view_json(Viewer::Seat(seat));
+            let upcoming = view["upcoming"].as_array()?.clone();
+            let order: Vec<String> = history[cycle]
+                .chance
+                .as_deref()?
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            if upcoming.len() > order.len() {
+                return None;
+            }
+            let first_upcoming = order.len() - upcoming.len();
+            let used_rush = view["players"]["p1"]["items_used"]
+                .to_string()
+                .contains("rush")
+                || view["players"]["p2"]["items_used"]
+                    .to_string()
+                    .contains("rush");
+            if used_rush {
+                return None;
+            }
+            // Without Survey (card 3) or an item used by `seat` this cycle, it knows nothing
+            // beyond the revealed prizes.
+            let informed = since.iter().any(|step| {
+                step.slot(seat).is_some_and(|m| {
+                    m == "use"
+                        || m.split_whitespace()
+                            .next()
+                            .is_some_and(|t| t.trim_end_matches('+') == "3")
+                })
+            });
+            if !informed {
+                assert!(
+                    upcoming.iter().all(serde_json::Value::is_null),
+                    "galespiel: {seat} saw nothing of the cycle but its view shows {upcoming:?}"
+                );
+            }
+            let hidden: Vec<usize> = (0..upcoming.len())
+                .filter(|&j| upcoming[j].is_null())
+                .map(|j| first_upcoming + j)
+                .collect();
+            let mut values: Vec<String> = hidden.iter().map(|&k| order[k].clone()).collect();
+            values.shuffle(rng);
+            let mut redrawn = order.clone();
+            for (&k, v) in hidden.iter().zip(values) {
+                redrawn[k] = v;
+            }
+            if redrawn == order {
+                return None;
+            }
+            let mut variant = history.to_vec();
+            variant[cycle] = TextStep::chance(redrawn.join(" "));
+            Some(variant)
+        }
+        _ => None,
+    }
+}
+
+/// The games with hidden information and the option sets they are tried with.
+fn hidden_information_games() -> Vec<(&'static GameEntry, Vec<RawOptions>)> {
+    registry()
+        .iter()
+        .filter_map(|entry| {
+            let sets: &[&[&str]] = match entry.id {
+                "all-in-goofspiel" => &[&[]],
+                "galespiel" => &[
+                    &[],
+                    &["items=crystal-ball"],
+                    &["items=elder-tree,crystal-ball"],
+                ],
+                _ => return None,
+            };
+            Some((
+                entry,
+                sets.iter()
+                    .map(|pairs| colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap())
+                    .collect(),
+            ))
+        })
+        .collect()
+}
+
+/// Two states that differ only in what a seat cannot see give that seat (and a spectator)
+/// identical views, at random positions reached by random play, for every game with hidden
+/// information; the states really differ (someone sees it, or the hidden step does), and each
+/// game yields many such pairs.
+#[test]
+fn hidden_information_never_reaches_the_views_of_those_who_cannot_see_it() {
+    let games = hidden_information_games();
+    assert_eq!(
+        games.len(),
+        2,
+        "a game with hidden information needs its variant in hidden_variant"
+    );
+    for (entry, option_sets) in games {
+        let mut pairs = 0;
+        let mut seen_by_someone = 0;
+        for options in &option_sets {
+            let seeds = if entry.id == "all-in-goofspiel" {
+                200
+            } else {
+                24
+            };
+            for seed in 0..seeds {
+                let mut rng = seeded_rng(seed);
+                let mut game = (entry.create)(options).unwrap();
+                let mut history = Vec::new();
+                while game.pending() != Pending::Over && history.len() < 400 {
+                    let before = game.clone_box();
+                    history.push(random_step(game.as_mut(), &mut rng));
+                    for seat in Seat::BOTH {
+                        let Some(variant) = hidden_variant(
+                            entry,
+                            before.as_ref(),
+                            game.as_ref(),
+                            &history,
+                            seat,
+                            &mut rng,
+                        ) else {
+                            continue;
+                        };
+                        assert_ne!(variant, history);
+                        let Some(other) = replay_steps(entry, options, &variant) else {
+                            panic!("{}: the variant does not replay: {variant:?}", entry.id);
+                        };
+                        for viewer in [Viewer::Seat(seat), Viewer::Spectator] {
+                            assert_eq!(
+                                game.view_json(viewer),
+                                other.view_json(viewer),
+                                "{}: {viewer:?} tells apart states that differ only in what {seat} cannot see\n{history:?}\n{variant:?}",
+                                entry.id
+                            );
+                        }
+                        let knower = Viewer::Seat(seat.other());
+                        if game.view_json(knower) != other.view_json(knower) {
+                            seen_by_someone += 1;
+                        }
+                        pairs += 1;
+                    }
+                }
             }
         }
-        assert_eq!(fingerprint(game.as_ref()), before, "{}", entry.id);
+        assert!(pairs >= 100, "{}: only {pairs} pairs of states", entry.id);
+        assert!(
+            seen_by_someone > 0,
+            "{}: the other seat never saw a difference: the variants hide nothing",
+            entry.id
+        );
+    }
+}
+
+// ----- the Game contract's other direction: accepted => listed -----
+
+/// Whether `canonical`, accepted in `game`, is a move the game's list may leave out, as its
+/// rules page says: The Witch's Brew lists Freezes naming no stone or one; Galespiel's builds list `done` and single spots.
+fn may_be_unlisted(game: &dyn AnyGame, canonical: &str) -> bool {
+    let tokens: Vec<&str> = canonical.split_whitespace().collect();
+    match game.id() {
+        "witchs-brew" => {
+            let card = tokens.iter().position(|t| *t != "dup");
+            card.is_some_and(|i| tokens[i] == "6" && tokens.len() - i > 2)
+        }
+        "galespiel" => {
+            game.decision_kind() == "build"
+                && tokens.iter().filter(|t| **t != "emergency").count() > 1
+        }
+        _ => false,
+    }
+}
+
+/// Candidate move texts near `legal`: every token alone, every ordered pair of tokens from
+/// `vocabulary`, and each legal move with one token replaced, dropped or added.
+fn candidates(legal: &[String], vocabulary: &[String], rng: &mut impl Rng) -> Vec<String> {
+    let mut out: Vec<String> = vocabulary.to_vec();
+    for a in vocabulary {
+        for b in vocabulary {
+            out.push(format!("{a} {b}"));
+        }
+    }
+    for text in legal.iter().take(60) {
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        for i in 0..tokens.len() {
+            let mut dropped = tokens.clone();
+            dropped.remove(i);
+            out.push(dropped.join(" "));
+            for _ in 0..6 {
+                let mut replaced = tokens.clone();
+                replaced[i] = &vocabulary[rng.random_range(0..vocabulary.len())];
+                out.push(replaced.join(" "));
+            }
+        }
+        for _ in 0..4 {
+            let extra = &vocabulary[rng.random_range(0..vocabulary.len())];
+            out.push(format!("{text} {extra}"));
+            out.push(format!("{extra} {text}"));
+        }
+    }
+    out
+}
+
+/// Perft-style: at random positions of every game that enumerates its moves, every candidate
+/// text the game accepts has its canonical form in `legal_moves` (and every listed move is
+/// accepted: `check_notation_round_trip`). All-In Goofspiel does not enumerate (its page: a
+/// representative subset of its plays) and is left out. The vocabulary (70 tokens drawn at each
+/// position checked) is every token any listed or played move has used so far in the game, and
+/// the notation pages' tokens: numbers from -5 to 20, cells `a1` to `l12`, the victory
+/// conditions and the keywords.
+#[test]
+fn every_accepted_move_is_listed() {
+    let keywords = [
+        "pass", "none", "use", "skip", "aid", "dup", "up", "down", "left", "right", "0", "-1", "9",
+        "10", "14", "+", "/", "-",
+    ];
+    for entry in registry().iter().filter(|e| e.id != "all-in-goofspiel") {
+        let mut accepted = 0usize;
+        for options in option_sets(entry) {
+            for seed in 0..3u64 {
+                let mut rng = seeded_rng(seed);
+                let mut game = (entry.create)(&options).unwrap();
+                let mut vocabulary: std::collections::BTreeSet<String> =
+                    keywords.iter().map(|t| t.to_string()).collect();
+                vocabulary.extend((-5..=20).map(|n: i32| n.to_string()));
+                vocabulary
+                    .extend(('a'..='l').flat_map(|c| (1..=12).map(move |r| format!("{c}{r}"))));
+                vocabulary
+                    .extend((1..=3).flat_map(|t| ('A'..='F').map(move |l| format!("{t}{l}"))));
+                let mut decisions = 0;
+                while game.pending() != Pending::Over && decisions < 300 {
+                    decisions += 1;
+                    for &seat in game.pending().seats() {
+                        let legal = game.legal_moves(seat);
+                        if legal.len() > 400 {
+                            continue;
+                        }
+                        for t in legal.iter().flat_map(|m| m.split_whitespace()) {
+                            vocabulary.insert(t.to_string());
+                        }
+                        if !rng.random_bool(0.3) {
+                            continue;
+                        }
+                        let vocabulary: Vec<String> = vocabulary.iter().cloned().collect();
+                        let listed: std::collections::HashSet<&String> = legal.iter().collect();
+                        let vocabulary = if vocabulary.len() > 70 {
+                            let mut v = vocabulary.clone();
+                            rand::seq::SliceRandom::shuffle(v.as_mut_slice(), &mut rng);
+                            v.truncate(70);
+                            v
+                        } else {
+                            vocabulary
+                        };
+                        for text in candidates(&legal, &vocabulary, &mut rng) {
+                            if let Ok(canonical) = game.check_move(seat, &text) {
+                                accepted += 1;
+                                assert!(
+                                    listed.contains(&canonical) || may_be_unlisted(game.as_ref(), &canonical),
+                                    "{}: `{text}` is accepted as `{canonical}` ({} decision of {seat}) but legal_moves does not list it: {legal:?}",
+                                    entry.id,
+                                    game.decision_kind()
+                                );
+                            }
+                        }
+                    }
+                    let step = random_step(game.as_mut(), &mut rng);
+                    for t in Seat::BOTH
+                        .iter()
+                        .filter_map(|&s| step.slot(s))
+                        .flat_map(str::split_whitespace)
+                    {
+                        vocabulary.insert(t.to_string());
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 100,
+            "{}: only {accepted} candidates accepted",
+            entry.id
+        );
     }
 }
 

@@ -145,7 +145,7 @@ fn only_the_first_refusals_of_a_decision_are_logged_and_the_match_still_rebuilds
     assert_eq!(m.refusals(P1), 0);
     let before = m.log().len();
     for i in 0..20 {
-        let _ = m.submit(P2, "99", 3_000 + i);
+        assert!(m.submit(P2, "99", 3_000 + i).is_err());
     }
     assert_eq!(m.log().len() - before, cap);
     let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
@@ -158,7 +158,7 @@ fn only_the_first_refusals_of_a_decision_are_logged_and_the_match_still_rebuilds
     .unwrap();
     let before = old.log().len();
     for i in 0..30 {
-        let _ = old.submit(P1, "99", i);
+        assert!(old.submit(P1, "99", i).is_err());
     }
     assert_eq!(old.log().len() - before, 30);
     assert_eq!(
@@ -540,7 +540,7 @@ fn the_witchs_brew_intermission_gives_five_minutes() {
 
 // ----- random matches: rebuild, record, views -----
 
-fn random_time_control(rng: &mut ChaCha8Rng, game: &str) -> Option<TimeControl> {
+fn random_time_control(rng: &mut ChaCha8Rng) -> Option<TimeControl> {
     match rng.random_range(0..4) {
         0 => None,
         1 => Some(TimeControl::Untimed),
@@ -552,7 +552,6 @@ fn random_time_control(rng: &mut ChaCha8Rng, game: &str) -> Option<TimeControl> 
                 _ if rng.random_bool(0.2) => EmptyBank::Loses,
                 _ => EmptyBank::Default,
             };
-            let _ = game;
             Some(TimeControl::Timed(Clocks {
                 per_decision_ms: rng.random_range(1_000..5_000),
                 per_kind_ms: BTreeMap::from([("build".to_string(), 1_500)]),
@@ -574,7 +573,7 @@ fn random_match(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let config = MatchConfig {
         seed: rng.random(),
-        time: random_time_control(&mut rng, game),
+        time: random_time_control(&mut rng),
         ..MatchConfig::new(game)
     };
     let mut m = Match::new(config).unwrap();

@@ -440,7 +440,12 @@ fn every_game_plays_sealed_to_the_end_and_rebuilds_exactly() {
                     entry.id
                 );
             }
-            let _ = reveals;
+            // A seat's opening that added a step revealed a simultaneous decision.
+            assert!(
+                reveals == 0 || simultaneous,
+                "{}: {reveals} openings revealed steps, but no simultaneous step is logged",
+                entry.id
+            );
             // Through JSON, as a store keeps it.
             let log: Vec<LogEntry> =
                 serde_json::from_str(&serde_json::to_string(m.log()).unwrap()).unwrap();

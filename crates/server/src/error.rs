@@ -1,6 +1,6 @@
-//! The one error type of the web layer: a status, a stable machine-readable code and a sentence
-//! for people. Internals (store failures, panics in bots) are logged and shown only as
-//! `internal`.
+//! The one error type of the web layer: a stable machine-readable code (which gives the HTTP status)
+//! and a sentence for people. Internals (store failures, panics in bots) are logged and shown only
+//! as `internal`.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -194,8 +194,6 @@ impl PartialEq<&str> for ErrorCode {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ApiError {
-    /// The HTTP status (the code's).
-    pub status: StatusCode,
     /// A stable code a client can branch on (`illegal_move`, `not_found`, ...).
     pub code: ErrorCode,
     /// What was wrong and what is allowed.
@@ -206,7 +204,6 @@ impl ApiError {
     /// An error with `code` (which gives the status) and `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         ApiError {
-            status: code.status(),
             code,
             message: message.into(),
         }
@@ -240,6 +237,12 @@ impl ApiError {
             ErrorCode::Internal,
             "the server failed; the match is kept as it was before this request",
         )
+    }
+
+    /// The HTTP status: the code's, and nothing else.
+    #[must_use]
+    pub fn status(&self) -> StatusCode {
+        self.code.status()
     }
 
     /// The JSON body.
@@ -281,6 +284,6 @@ impl From<colosseum_host::MatchError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        (self.status(), Json(self.body())).into_response()
     }
 }

@@ -116,7 +116,7 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
     assert_eq!(s.load("cccc").await.unwrap().unwrap().1.len(), 2);
     drop(s);
     // Each migration ran once, whatever the number of opens: one row a version, in order.
-    let _ = SqliteStore::open(&path).unwrap();
+    drop(SqliteStore::open(&path).unwrap());
     let conn = rusqlite::Connection::open(&path).unwrap();
     let versions: Vec<i64> = conn
         .prepare("SELECT version FROM schema_migrations ORDER BY version")
@@ -187,6 +187,113 @@ async fn postgres_store_and_restart() {
             .unwrap();
     };
     a_damaged_match_is_set_aside_on_restart(store, reopen, damage).await;
+    let store = PostgresStore::connect(&config).await.unwrap();
+    store.clear().await.unwrap();
+    two_processes_share_one_database(store, &config).await;
+}
+
+/// Two server processes on one database, through their routers (docs/server-api.md, *Several
+/// server processes*): the one that did not create an unfinished match answers 409 `elsewhere`
+/// to reads and moves; when the holder is gone, it claims the match and serves it.
+async fn two_processes_share_one_database(first: PostgresStore, config: &str) {
+    use axum::http::StatusCode;
+    use colosseum_server::{app, AppState};
+    let serve = |store: PostgresStore| {
+        let clock = Arc::new(ManualClock::at(common::T0));
+        let limits = common::open_limits();
+        let hub = Hub::with_limits(store, clock, false, limits);
+        app(AppState::new(hub, limits))
+    };
+    let a = serve(first);
+    let b = serve(PostgresStore::connect(config).await.unwrap());
+    let (status, created) = common::call(
+        &a,
+        "POST",
+        "/api/matches",
+        None,
+        Some(json!({"game": "goofspiel"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = (0..2)
+        .map(|i| created["tokens"][i].as_str().unwrap().to_string())
+        .collect();
+    for t in &tokens {
+        let (status, v) = common::call(
+            &a,
+            "POST",
+            &format!("/api/matches/{id}/join"),
+            Some(t),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let uri = format!("/api/matches/{id}");
+    let (status, v) = common::call(&a, "GET", &uri, None, None).await;
+    assert_eq!(status, StatusCode::OK, "the creator serves it: {v}");
+    // The other process: 409 `elsewhere` for a spectator, for a seat, for a move.
+    for token in [None, Some(tokens[0].as_str())] {
+        let (status, v) = common::call(&b, "GET", &uri, token, None).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{v}");
+        assert_eq!(v["error"]["code"], "elsewhere", "{v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("another server process"),
+            "{v}"
+        );
+    }
+    let move_uri = format!("/api/matches/{id}/submit");
+    let (status, v) = common::call(
+        &b,
+        "POST",
+        &move_uri,
+        Some(&tokens[0]),
+        Some(json!({"move": "1"})),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("elsewhere")),
+        "{v}"
+    );
+    // The creator still serves it, the refused move not made.
+    let (status, v) = common::call(
+        &a,
+        "POST",
+        &move_uri,
+        Some(&tokens[0]),
+        Some(json!({"move": "1"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // The holder goes away (its connection closes, PostgreSQL releases the lock): the other
+    // process claims the match, rebuilt from the log with the move made.
+    drop(a);
+    let mut answer = None;
+    for _ in 0..100 {
+        let (status, v) = common::call(&b, "GET", &uri, Some(&tokens[0]), None).await;
+        if status == StatusCode::OK {
+            answer = Some(v);
+            break;
+        }
+        assert_eq!(v["error"]["code"], "elsewhere", "{v}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let v = answer.expect("the match is claimed within 5 s of its holder going away");
+    assert_eq!(v["match"]["seats"]["p1"]["submitted"], true, "{v}");
+    let (status, v) = common::call(
+        &b,
+        "POST",
+        &move_uri,
+        Some(&tokens[1]),
+        Some(json!({"move": "1"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
 }
 
 #[tokio::test]
@@ -249,7 +356,7 @@ where
     assert!(q[0].reason.contains("does not read"), "{}", q[0].reason);
     let refused = hub.table(&ids[0]).await.err().unwrap();
     assert_eq!(
-        (refused.status.as_u16(), refused.code.as_str()),
+        (refused.status().as_u16(), refused.code.as_str()),
         (503, "quarantined")
     );
     let table = hub.table(&ids[1]).await.unwrap();
