@@ -10,7 +10,7 @@
 pub mod all_in_goofspiel;
 pub mod galespiel;
 pub mod goofspiel;
-mod grid;
+pub mod grid;
 pub mod square_goofspiel;
 mod text;
 pub mod thwart_omega;

@@ -94,6 +94,8 @@ impl SquareGoofspielOptions {
 }
 
 /// A cell of the board, written column letter then row number: `a1` (top left) .. `f6`.
+/// A one-byte index into the bitboards (`row * columns + column`); it is read and written as the
+/// shared [`crate::grid::Cell`] it converts to (a two-character name on this board).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
 
@@ -152,14 +154,21 @@ impl Cell {
     /// Parses `a1`..`f6`, case-insensitive; `None` if the text is not a cell.
     #[must_use]
     pub fn parse(text: &str) -> Option<Cell> {
-        let (column, row) = crate::grid::parse_short_cell(text)?;
-        Cell::new(column, row)
+        let cell = crate::grid::Cell::parse_short(text, SIDE as u8, SIDE as u8)?;
+        Cell::new(usize::from(cell.column), usize::from(cell.row))
     }
 }
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::grid::write_cell(f, self.column(), self.row())
+        crate::grid::Cell::from(*self).fmt(f)
+    }
+}
+
+/// The shared grid cell ([`crate::grid::Cell`]) this board index stands for.
+impl From<Cell> for crate::grid::Cell {
+    fn from(cell: Cell) -> Self {
+        crate::grid::Cell::new(cell.column() as u8, cell.row() as u8)
     }
 }
 

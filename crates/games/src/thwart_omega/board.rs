@@ -45,22 +45,12 @@ impl Colour {
     }
 }
 
-/// A cell of the board: column `a`.. from the left, row `1`.. from the top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Cell {
-    /// 0 for column `a`.
-    pub column: u8,
-    /// 0 for row `1` (the top row).
-    pub row: u8,
-}
+/// A cell of the board: column `a`.. from the left, row `1`.. from the top. The grid games'
+/// shared cell, with its notation.
+pub use crate::grid::Cell;
 
+/// Where a cell is in the board's bit sets.
 impl Cell {
-    /// The cell at `column` (0 = `a`) and `row` (0 = row `1`, the top).
-    #[must_use]
-    pub fn new(column: u8, row: u8) -> Self {
-        Cell { column, row }
-    }
-
     pub(super) fn index(self, size: u8) -> u32 {
         u32::from(self.row) * u32::from(size) + u32::from(self.column)
     }
@@ -71,7 +61,7 @@ impl Cell {
     }
 
     pub(super) fn on_board(self, size: u8) -> bool {
-        self.column < size && self.row < size
+        self.is_on(size, size)
     }
 }
 
@@ -95,12 +85,6 @@ pub(super) const fn cell_table() -> [[Cell; MAX_CELLS]; MAX_SIZE as usize + 1] {
         size += 1;
     }
     table
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::grid::write_cell(f, usize::from(self.column), usize::from(self.row))
-    }
 }
 
 /// One seat's move: where its black stone and its white stone go. Written `B d4 W e5`.

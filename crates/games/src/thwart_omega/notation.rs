@@ -1,6 +1,7 @@
 //! Reading a placement (`B d4 W e5`) and a cell: what players type and records hold.
 
 use super::*;
+use crate::grid::CellError;
 
 /// What a move looks like, for error messages.
 pub(super) const MOVE_SHAPE: &str = "a move is one black and one white stone, like `B d4 W e5`";
@@ -87,32 +88,22 @@ pub(super) fn colour_lower(colour: Colour) -> &'static str {
     }
 }
 
-/// Parses a cell name such as `d4` on a board of side `size`.
+/// Parses a cell name such as `d4` on a board of side `size`, saying whether it is no cell name
+/// at all or a cell off the board.
 pub(super) fn parse_cell(text: &str, cell: &str, size: u8) -> Result<Cell, NotationError> {
     let last_column = char::from(b'a' + size - 1);
-    let mut chars = cell.chars();
-    let column = chars.next().filter(char::is_ascii_lowercase);
-    let digits = chars.as_str();
-    let row = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        digits.parse::<u32>().ok()
-    } else {
-        None
-    };
-    let (Some(column), Some(row)) = (column, row) else {
-        return Err(NotationError::mv(
+    Cell::parse_on(cell, size, size).map_err(|e| {
+        NotationError::mv(
             text,
-            format!(
-                "`{cell}` is not a cell: write a column letter a to {last_column} and a row \
-                 number 1 to {size}, like d4"
-            ),
-        ));
-    };
-    let column = column as u32 - u32::from(b'a');
-    if column >= u32::from(size) || row == 0 || row > u32::from(size) {
-        return Err(NotationError::mv(
-            text,
-            format!("`{cell}` is off the board: columns run a to {last_column}, rows 1 to {size}"),
-        ));
-    }
-    Ok(Cell::new(column as u8, (row - 1) as u8))
+            match e {
+                CellError::NotACell => format!(
+                    "`{cell}` is not a cell: write a column letter a to {last_column} and a row \
+                     number 1 to {size}, like d4"
+                ),
+                CellError::OffBoard => format!(
+                    "`{cell}` is off the board: columns run a to {last_column}, rows 1 to {size}"
+                ),
+            },
+        )
+    })
 }

@@ -4,6 +4,8 @@
 use super::*;
 
 /// A cell of the grid, written column letter then row number: `a1` (top left) .. `g6`.
+/// A one-byte index into the bitboards (`row * columns + column`); it is read and written as the
+/// shared [`crate::grid::Cell`] it converts to (a two-character name on this board).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub(super) u8);
 
@@ -45,8 +47,8 @@ impl Cell {
     /// Parses `a1`..`g6`, case-insensitive.
     #[must_use]
     pub fn parse(text: &str) -> Option<Cell> {
-        let (column, row) = crate::grid::parse_short_cell(text)?;
-        Cell::new(column, row)
+        let cell = crate::grid::Cell::parse_short(text, COLUMNS as u8, ROWS as u8)?;
+        Cell::new(usize::from(cell.column), usize::from(cell.row))
     }
 
     /// The neighbour one step in `direction`, if on the grid.
@@ -67,7 +69,14 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::grid::write_cell(f, self.column(), self.row())
+        crate::grid::Cell::from(*self).fmt(f)
+    }
+}
+
+/// The shared grid cell ([`crate::grid::Cell`]) this grid index stands for.
+impl From<Cell> for crate::grid::Cell {
+    fn from(cell: Cell) -> Self {
+        crate::grid::Cell::new(cell.column() as u8, cell.row() as u8)
     }
 }
 
