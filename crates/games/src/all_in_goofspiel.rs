@@ -75,6 +75,21 @@ pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
 /// The rules page, shown by `colosseum rules all-in-goofspiel`.
 pub const RULES: &str = include_str!("../../../docs/rules/all-in-goofspiel.md");
 
+/// The options of the game replayed after a draw (RULINGS.md): the same, with the other seat
+/// starting (option `first` flipped). The host's replay of a drawn match
+/// ([`crate::GameEntry::replay`]).
+#[must_use]
+pub fn replay_options(options: &RawOptions) -> RawOptions {
+    let mut options = options.clone();
+    let first = options
+        .get("first")
+        .and_then(|v| v.as_str())
+        .and_then(|s| s.parse::<Seat>().ok())
+        .unwrap_or(Seat::P1);
+    options.insert("first".into(), json!(first.other().as_str()));
+    options
+}
+
 /// The checked options of an All-In Goofspiel game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AllInGoofspielOptions {

@@ -37,9 +37,13 @@ pub struct GameEntry {
     /// The default clocks at the table and what a timeout does, from the seed and RULINGS.md:
     /// the host's default time control and the rules page's "Time at the table" come from here.
     pub timing: Timing,
-    /// Whether the host replays a drawn game once, by default, with the other seat starting
-    /// (option `first` flipped): All-In Goofspiel (RULINGS.md). A match may say otherwise.
+    /// Whether the host replays a drawn game once, by default, with the options of
+    /// [`GameEntry::replay`]: All-In Goofspiel (RULINGS.md). A match may say otherwise.
     pub replay_draws: bool,
+    /// The options of the game replayed after a draw (the other seat starting), from the drawn
+    /// game's; `None` for a game that is not replayed that way (a match asking for it is
+    /// refused).
+    pub replay: Option<fn(&RawOptions) -> RawOptions>,
     /// Creates a game from options, behind the dynamic interface.
     pub create: fn(&RawOptions) -> Result<Box<dyn AnyGame>, OptionsError>,
     /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
@@ -142,7 +146,7 @@ impl Timing {
 
 impl GameEntry {
     /// The entry of a typed game `G`: `create` and `random_playouts` from [`Registered`], no
-    /// replay of draws (set [`GameEntry::replay_draws`] for that). Each game in [`registry`] is
+    /// replay of draws (set [`GameEntry::replay`] and [`GameEntry::replay_draws`] for that). Each game in [`registry`] is
     /// made this way; a test may make one for a game of its own.
     #[must_use]
     pub const fn of<G: Registered>(
@@ -241,6 +245,7 @@ const fn entry<G: Registered>(
         options,
         timing,
         replay_draws: false,
+        replay: None,
         create: create::<G>,
         random_playouts: playouts::<G>,
     }
@@ -273,6 +278,7 @@ static REGISTRY: &[GameEntry] = &[
     ),
     GameEntry {
         replay_draws: true,
+        replay: Some(all_in_goofspiel::replay_options),
         ..entry::<all_in_goofspiel::AllInGoofspiel>(
             "all-in-goofspiel",
             "All-In Goofspiel",

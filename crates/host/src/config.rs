@@ -243,9 +243,10 @@ pub struct MatchConfig {
     /// The time control; absent means the game's default ([`TimeControl::for_game`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<TimeControl>,
-    /// Whether a drawn game is replayed once with the other player starting (option `first`
-    /// flipped). Absent means the game's default ([`GameEntry::replay_draws`]: All-In Goofspiel's,
-    /// from RULINGS.md). Only games with a `first` option can replay.
+    /// Whether a drawn game is replayed once with the other player starting (the options the
+    /// game's [`GameEntry::replay`] gives). Absent means the game's default
+    /// ([`GameEntry::replay_draws`]: All-In Goofspiel's, from RULINGS.md). Only games with a
+    /// `replay` can replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_on_draw: Option<bool>,
     /// Who wins when the replayed game is drawn again: `p1` (the default), `p2`, or `null` for a

@@ -125,8 +125,10 @@ pub enum ConfigError {
     /// The game's options are wrong.
     #[error("the game's options: {0}")]
     Options(OptionsError),
-    /// `replay_on_draw` for a game that has no `first` option to flip.
-    #[error("replay_on_draw needs a game with option `first` to flip; {0} has none")]
+    /// `replay_on_draw` for a game that is not replayed ([`colosseum_games::GameEntry::replay`]).
+    #[error(
+        "replay_on_draw needs a game that is replayed with the other seat first after a draw; {0} is not"
+    )]
     CannotReplay(String),
     /// The configuration names another game than the entry given ([`Match::with_entry`]).
     #[error("the configuration is for game `{config}`, the entry given is `{entry}`")]
@@ -300,7 +302,7 @@ impl Match {
             });
         }
         let game = (entry.create)(&config.options).map_err(ConfigError::Options)?;
-        if config.replays_on_draw_of(entry) && !entry.options.iter().any(|o| o.name == "first") {
+        if config.replays_on_draw_of(entry) && entry.replay.is_none() {
             return Err(ConfigError::CannotReplay(entry.id.to_string()));
         }
         let time = config.time_control_of(entry);
@@ -1416,15 +1418,13 @@ impl Match {
         let drawn = outcome.as_ref().is_some_and(|o| o.winner.is_none());
         if drawn && self.config.replays_on_draw_of(self.entry) {
             if self.earlier.is_empty() {
-                let mut options: RawOptions = self.record.options.clone();
-                let first = options
-                    .get("first")
-                    .and_then(|v| v.as_str())
-                    .and_then(|s| s.parse::<Seat>().ok())
-                    .unwrap_or(Seat::P1);
-                options.insert("first".into(), json!(first.other().as_str()));
+                let replay = self
+                    .entry
+                    .replay
+                    .expect("a match that replays draws is of a game that can (Match::new)");
+                let options = replay(&self.record.options);
                 let game = (self.entry.create)(&options)
-                    .expect("flipping `first` keeps the options valid");
+                    .expect("a game's replay options are valid options");
                 let record = Record::new(self.entry.id, options.clone(), self.config.seed);
                 let old = std::mem::replace(&mut self.record, record);
                 self.earlier.push(EarlierGame {

@@ -315,6 +315,11 @@ fn the_hosts_defaults_for_a_registered_game_are_its_entrys() {
         let config = MatchConfig::new(entry.id);
         assert_eq!(config.time_control(), TimeControl::for_entry(entry));
         assert_eq!(config.replays_on_draw(), entry.replay_draws, "{}", entry.id);
+        assert!(
+            !entry.replay_draws || entry.replay.is_some(),
+            "{}",
+            entry.id
+        );
     }
     // RULINGS.md: All-In Goofspiel replays a draw, and only it.
     let replaying: Vec<_> = colosseum_games::registry()

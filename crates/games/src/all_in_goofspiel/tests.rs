@@ -791,3 +791,23 @@ fn options_are_checked() {
         "unknown option `cards`; this game's options are: first"
     );
 }
+
+#[test]
+fn a_replay_lets_the_other_seat_start() {
+    let flip = |first: Option<&str>| {
+        let mut raw = RawOptions::new();
+        if let Some(f) = first {
+            raw.insert("first".into(), json!(f));
+        }
+        AllInGoofspielOptions::from_raw(&replay_options(&raw))
+            .unwrap()
+            .first
+    };
+    assert_eq!(flip(None), Seat::P2);
+    assert_eq!(flip(Some("p1")), Seat::P2);
+    assert_eq!(flip(Some("p2")), Seat::P1);
+    let entry = crate::find("all-in-goofspiel").unwrap();
+    assert!(entry.replay_draws);
+    let replay = entry.replay.expect("All-In Goofspiel replays a draw");
+    assert_eq!(replay(&RawOptions::new())["first"], json!("p2"));
+}
