@@ -1,23 +1,96 @@
-//! Cell names shared by the grid games: a column letter from `a` and a row number from `1`, row 1
-//! on top, as RULINGS.md fixes for every game. Output is lower case; input is case-insensitive.
+//! The cell of the grid games (Square Goofspiel, Thwart Omega, The Witch's Brew) and its
+//! notation: a column letter from `a` and a row number from `1`, row 1 on top, as RULINGS.md
+//! fixes for every game. Output is lower case; input is case-insensitive.
+//!
+//! Reading a cell on a board tells two mistakes apart ([`CellError`]): text that is not a cell
+//! name at all (`44`, `d`) and a cell name beyond the board (`h1` on a 7×7 board). Thwart Omega
+//! says which; the games whose boards have fewer than ten rows also take only the two-character
+//! form ([`Cell::parse_short`]).
 
 use std::fmt;
 
-/// Reads a cell of one letter and one digit (`d4`), 0-based as (column, row). The caller checks
-/// its grid's bounds; this only refuses text that is not of that shape.
-pub(crate) fn parse_short_cell(text: &str) -> Option<(usize, usize)> {
-    let b = text.trim().as_bytes();
-    if b.len() != 2 {
-        return None;
-    }
-    let column = b[0].to_ascii_lowercase().checked_sub(b'a')?;
-    let row = b[1].checked_sub(b'1')?;
-    (column < 26 && row < 9).then_some((usize::from(column), usize::from(row)))
+use serde::Serialize;
+
+/// A cell by its coordinates: column 0 is `a` (the leftmost), row 0 is row `1` (the top).
+/// Thwart Omega's cells are these; Square Goofspiel and The Witch's Brew keep a one-byte index
+/// into their bitboards that converts to and from it and is read and written through it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    /// 0 for column `a`.
+    pub column: u8,
+    /// 0 for row `1` (the top row).
+    pub row: u8,
 }
 
-/// Writes the 0-based cell (column, row) as `d4`.
-pub(crate) fn write_cell(f: &mut fmt::Formatter<'_>, column: usize, row: usize) -> fmt::Result {
-    write!(f, "{}{}", char::from(b'a' + column as u8), row + 1)
+/// Why a text is not a cell of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellError {
+    /// Not a cell name: a letter `a`-`z` (either case) and then a row number.
+    NotACell,
+    /// A cell name, but not on the board.
+    OffBoard,
+}
+
+impl Cell {
+    /// The cell at `column` (0 = `a`) and `row` (0 = row `1`, the top).
+    #[must_use]
+    pub const fn new(column: u8, row: u8) -> Self {
+        Cell { column, row }
+    }
+
+    /// Whether the cell lies on a board of `columns` × `rows`.
+    #[must_use]
+    pub fn is_on(self, columns: u8, rows: u8) -> bool {
+        self.column < columns && self.row < rows
+    }
+
+    /// Reads a cell name (`d4`, `K11`) on a board of `columns` × `rows`: a letter, either case,
+    /// then the row's number in digits. Not of that shape: [`CellError::NotACell`]; a column or
+    /// row beyond the board (or row `0`): [`CellError::OffBoard`].
+    pub fn parse_on(text: &str, columns: u8, rows: u8) -> Result<Cell, CellError> {
+        let text = text.trim();
+        let mut chars = text.chars();
+        let letter = chars
+            .next()
+            .filter(char::is_ascii_alphabetic)
+            .ok_or(CellError::NotACell)?;
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(CellError::NotACell);
+        }
+        let row = digits.parse::<u32>().map_err(|_| CellError::NotACell)?;
+        let column = u32::from(letter.to_ascii_lowercase() as u8 - b'a');
+        if column >= u32::from(columns) || row == 0 || row > u32::from(rows) {
+            return Err(CellError::OffBoard);
+        }
+        Ok(Cell::new(column as u8, (row - 1) as u8))
+    }
+
+    /// [`Cell::parse_on`] for a board of at most nine rows, where a cell name is exactly two
+    /// characters (`d4`, never `d04`); `None` for anything that is not a cell of the board.
+    #[must_use]
+    pub fn parse_short(text: &str, columns: u8, rows: u8) -> Option<Cell> {
+        (text.trim().len() == 2)
+            .then(|| Cell::parse_on(text, columns, rows).ok())
+            .flatten()
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            char::from(b'a' + self.column),
+            u32::from(self.row) + 1
+        )
+    }
+}
+
+impl Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 #[cfg(test)]
@@ -25,11 +98,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_cells_read_case_insensitively_and_refuse_other_shapes() {
-        assert_eq!(parse_short_cell(" D4 "), Some((3, 3)));
-        assert_eq!(parse_short_cell("a1"), Some((0, 0)));
-        for bad in ["", "a", "a10", "4d", "a0", "#1", "é1"] {
-            assert_eq!(parse_short_cell(bad), None, "{bad}");
+    fn cells_read_case_insensitively_and_tell_not_a_cell_from_off_the_board() {
+        assert_eq!(Cell::parse_on(" D4 ", 7, 7), Ok(Cell::new(3, 3)));
+        assert_eq!(Cell::parse_on("k11", 11, 11), Ok(Cell::new(10, 10)));
+        assert_eq!(Cell::parse_on("a1", 1, 1), Ok(Cell::new(0, 0)));
+        for bad in [
+            "",
+            "a",
+            "4d",
+            "44",
+            "#1",
+            "é1",
+            "d-4",
+            "d4x",
+            "a99999999999",
+        ] {
+            assert_eq!(Cell::parse_on(bad, 7, 7), Err(CellError::NotACell), "{bad}");
         }
+        for off in ["h1", "a8", "a0", "z9", "a12"] {
+            assert_eq!(Cell::parse_on(off, 7, 7), Err(CellError::OffBoard), "{off}");
+        }
+    }
+
+    #[test]
+    fn short_cells_are_two_characters_on_the_board() {
+        assert_eq!(Cell::parse_short(" D4 ", 7, 6), Some(Cell::new(3, 3)));
+        assert_eq!(Cell::parse_short("g6", 7, 6), Some(Cell::new(6, 5)));
+        for bad in ["", "a", "a10", "d04", "4d", "a0", "#1", "é1", "h1", "a7"] {
+            assert_eq!(Cell::parse_short(bad, 7, 6), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn cells_are_written_in_lower_case_and_read_back() {
+        for (column, row) in [(0, 0), (3, 3), (10, 10), (25, 8)] {
+            let cell = Cell::new(column, row);
+            let text = cell.to_string();
+            assert_eq!(text, text.to_ascii_lowercase());
+            assert_eq!(Cell::parse_on(&text, 26, 11), Ok(cell));
+        }
+        assert_eq!(Cell::new(10, 10).to_string(), "k11");
     }
 }

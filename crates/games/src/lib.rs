@@ -10,7 +10,7 @@
 pub mod all_in_goofspiel;
 pub mod galespiel;
 pub mod goofspiel;
-mod grid;
+pub mod grid;
 pub mod square_goofspiel;
 mod text;
 pub mod thwart_omega;
@@ -37,6 +37,13 @@ pub struct GameEntry {
     /// The default clocks at the table and what a timeout does, from the seed and RULINGS.md:
     /// the host's default time control and the rules page's "Time at the table" come from here.
     pub timing: Timing,
+    /// Whether the host replays a drawn game once, by default, with the options of
+    /// [`GameEntry::replay`]: All-In Goofspiel (RULINGS.md). A match may say otherwise.
+    pub replay_draws: bool,
+    /// The options of the game replayed after a draw (the other seat starting), from the drawn
+    /// game's; `None` for a game that is not replayed that way (a match asking for it is
+    /// refused).
+    pub replay: Option<fn(&RawOptions) -> RawOptions>,
     /// Creates a game from options, behind the dynamic interface.
     pub create: fn(&RawOptions) -> Result<Box<dyn AnyGame>, OptionsError>,
     /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
@@ -138,6 +145,21 @@ impl Timing {
 }
 
 impl GameEntry {
+    /// The entry of a typed game `G`: `create` and `random_playouts` from [`Registered`], no
+    /// replay of draws (set [`GameEntry::replay`] and [`GameEntry::replay_draws`] for that). Each game in [`registry`] is
+    /// made this way; a test may make one for a game of its own.
+    #[must_use]
+    pub const fn of<G: Registered>(
+        id: &'static str,
+        name: &'static str,
+        summary: &'static str,
+        rules: &'static str,
+        options: &'static [OptionDoc],
+        timing: Timing,
+    ) -> GameEntry {
+        entry::<G>(id, name, summary, rules, options, timing)
+    }
+
     /// The whole rules page: the game's own text, then the clocks from [`GameEntry::timing`].
     #[must_use]
     pub fn rules_page(&self) -> String {
@@ -222,6 +244,8 @@ const fn entry<G: Registered>(
         rules,
         options,
         timing,
+        replay_draws: false,
+        replay: None,
         create: create::<G>,
         random_playouts: playouts::<G>,
     }
@@ -252,14 +276,18 @@ static REGISTRY: &[GameEntry] = &[
         thwart_omega::OPTIONS,
         thwart_omega::TIMING,
     ),
-    entry::<all_in_goofspiel::AllInGoofspiel>(
-        "all-in-goofspiel",
-        "All-In Goofspiel",
-        "cards side by side make a number; 28 points wins, but only with an empty hand",
-        all_in_goofspiel::RULES,
-        all_in_goofspiel::OPTIONS,
-        all_in_goofspiel::TIMING,
-    ),
+    GameEntry {
+        replay_draws: true,
+        replay: Some(all_in_goofspiel::replay_options),
+        ..entry::<all_in_goofspiel::AllInGoofspiel>(
+            "all-in-goofspiel",
+            "All-In Goofspiel",
+            "cards side by side make a number; 28 points wins, but only with an empty hand",
+            all_in_goofspiel::RULES,
+            all_in_goofspiel::OPTIONS,
+            all_in_goofspiel::TIMING,
+        )
+    },
     entry::<galespiel::Galespiel>(
         "galespiel",
         "Galespiel",

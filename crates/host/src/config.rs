@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use colosseum_engine::{RawOptions, Seat};
+use colosseum_games::GameEntry;
 use colosseum_trivia::{Bank, BankError};
 use serde::{Deserialize, Serialize};
 
@@ -161,6 +162,12 @@ impl TimeControl {
         let Ok(entry) = colosseum_games::find(game) else {
             return TimeControl::Timed(Clocks::per_decision(60));
         };
+        TimeControl::for_entry(entry)
+    }
+
+    /// The default time control of the game `entry` describes: its [`GameEntry::timing`].
+    #[must_use]
+    pub fn for_entry(entry: &GameEntry) -> TimeControl {
         TimeControl::Timed(Clocks::from_timing(&entry.timing))
     }
 
@@ -236,9 +243,10 @@ pub struct MatchConfig {
     /// The time control; absent means the game's default ([`TimeControl::for_game`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<TimeControl>,
-    /// Whether a drawn game is replayed once with the other player starting (option `first`
-    /// flipped). Absent means the game's default: on for `all-in-goofspiel` (RULINGS.md), off
-    /// elsewhere. Only games with a `first` option can replay.
+    /// Whether a drawn game is replayed once with the other player starting (the options the
+    /// game's [`GameEntry::replay`] gives). Absent means the game's default
+    /// ([`GameEntry::replay_draws`]: All-In Goofspiel's, from RULINGS.md). Only games with a
+    /// `replay` can replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_on_draw: Option<bool>,
     /// Who wins when the replayed game is drawn again: `p1` (the default), `p2`, or `null` for a
@@ -296,11 +304,27 @@ impl MatchConfig {
             .unwrap_or_else(|| TimeControl::for_game(&self.game))
     }
 
-    /// Whether a drawn game is replayed.
+    /// The time control in force for a match of `entry`: the one given, or the entry's default.
+    #[must_use]
+    pub fn time_control_of(&self, entry: &GameEntry) -> TimeControl {
+        self.time
+            .clone()
+            .unwrap_or_else(|| TimeControl::for_entry(entry))
+    }
+
+    /// Whether a drawn game is replayed: as given, or the game's default
+    /// ([`GameEntry::replay_draws`]; off for an unknown game).
     #[must_use]
     pub fn replays_on_draw(&self) -> bool {
-        self.replay_on_draw
-            .unwrap_or(self.game.trim().eq_ignore_ascii_case("all-in-goofspiel"))
+        colosseum_games::find(&self.game).map_or(self.replay_on_draw.unwrap_or(false), |entry| {
+            self.replays_on_draw_of(entry)
+        })
+    }
+
+    /// Whether a drawn game of `entry` is replayed: as given, or the entry's default.
+    #[must_use]
+    pub fn replays_on_draw_of(&self, entry: &GameEntry) -> bool {
+        self.replay_on_draw.unwrap_or(entry.replay_draws)
     }
 
     /// The next match between the same two: seats swapped (so is the player who holds the

@@ -87,8 +87,8 @@
 //!
 //! # Match-level rules
 //!
-//! `replay_on_draw` (default on for All-In Goofspiel): a drawn game is replayed once with option
-//! `first` flipped; a second draw goes to [`MatchConfig::advantage`]. Resignation ends the match.
+//! `replay_on_draw` (default on for All-In Goofspiel): a drawn game is replayed once with the
+//! options its entry's `replay` gives (All-In Goofspiel flips `first`); a second draw goes to [`MatchConfig::advantage`]. Resignation ends the match.
 //! [`MatchConfig::rematch`] gives the next match with the seats swapped.
 
 #![warn(missing_docs)]

@@ -125,9 +125,19 @@ pub enum ConfigError {
     /// The game's options are wrong.
     #[error("the game's options: {0}")]
     Options(OptionsError),
-    /// `replay_on_draw` for a game that has no `first` option to flip.
-    #[error("replay_on_draw needs a game with option `first` to flip; {0} has none")]
+    /// `replay_on_draw` for a game that is not replayed ([`colosseum_games::GameEntry::replay`]).
+    #[error(
+        "replay_on_draw needs a game that is replayed with the other seat first after a draw; {0} is not"
+    )]
     CannotReplay(String),
+    /// The configuration names another game than the entry given ([`Match::with_entry`]).
+    #[error("the configuration is for game `{config}`, the entry given is `{entry}`")]
+    OtherGame {
+        /// The configuration's game.
+        config: String,
+        /// The entry's id.
+        entry: String,
+    },
     /// A timed control with a zero time for a decision.
     #[error("a timed control needs more than 0 ms for every decision")]
     ZeroTime,
@@ -275,12 +285,27 @@ impl Match {
     /// Starts a match at time 0: creates the game, draws any chance that comes first and starts
     /// the first decision's clocks.
     pub fn new(config: MatchConfig) -> Result<Match, ConfigError> {
-        let entry = find(&config.game)?;
+        Match::with_entry(find(&config.game)?, config)
+    }
+
+    /// [`Match::new`] for the game `entry` describes, which need not be in the registry (a test's
+    /// own game): its clocks, timeout moves and replay of draws come from the entry.
+    /// `config.game` must be the entry's id.
+    pub fn with_entry(
+        entry: &'static GameEntry,
+        config: MatchConfig,
+    ) -> Result<Match, ConfigError> {
+        if !config.game.trim().eq_ignore_ascii_case(entry.id) {
+            return Err(ConfigError::OtherGame {
+                config: config.game.clone(),
+                entry: entry.id.to_string(),
+            });
+        }
         let game = (entry.create)(&config.options).map_err(ConfigError::Options)?;
-        if config.replays_on_draw() && !entry.options.iter().any(|o| o.name == "first") {
+        if config.replays_on_draw_of(entry) && entry.replay.is_none() {
             return Err(ConfigError::CannotReplay(entry.id.to_string()));
         }
-        let time = config.time_control();
+        let time = config.time_control_of(entry);
         if let Some(c) = time.clocks() {
             if c.per_decision_ms == 0 || c.per_kind_ms.values().any(|&v| v == 0) {
                 return Err(ConfigError::ZeroTime);
@@ -350,7 +375,17 @@ impl Match {
     /// times, and the host's own entries must come out the same (else [`RebuildError::Diverged`]).
     /// The result has the same game, submissions, clocks, generator and log as the original.
     pub fn rebuild(config: MatchConfig, log: &[LogEntry]) -> Result<Match, RebuildError> {
-        let mut m = Match::new(config)?;
+        let entry = find(&config.game).map_err(ConfigError::from)?;
+        Match::rebuild_with_entry(entry, config, log)
+    }
+
+    /// [`Match::rebuild`] for the game `entry` describes (see [`Match::with_entry`]).
+    pub fn rebuild_with_entry(
+        entry: &'static GameEntry,
+        config: MatchConfig,
+        log: &[LogEntry],
+    ) -> Result<Match, RebuildError> {
+        let mut m = Match::with_entry(entry, config)?;
         for e in log {
             // Refusals and errors are part of what is being replayed; the results are checked
             // through the log below.
@@ -1381,17 +1416,15 @@ impl Match {
     fn game_over(&mut self, now: u64) {
         let outcome = self.game.outcome();
         let drawn = outcome.as_ref().is_some_and(|o| o.winner.is_none());
-        if drawn && self.config.replays_on_draw() {
+        if drawn && self.config.replays_on_draw_of(self.entry) {
             if self.earlier.is_empty() {
-                let mut options: RawOptions = self.record.options.clone();
-                let first = options
-                    .get("first")
-                    .and_then(|v| v.as_str())
-                    .and_then(|s| s.parse::<Seat>().ok())
-                    .unwrap_or(Seat::P1);
-                options.insert("first".into(), json!(first.other().as_str()));
+                let replay = self
+                    .entry
+                    .replay
+                    .expect("a match that replays draws is of a game that can (Match::new)");
+                let options = replay(&self.record.options);
                 let game = (self.entry.create)(&options)
-                    .expect("flipping `first` keeps the options valid");
+                    .expect("a game's replay options are valid options");
                 let record = Record::new(self.entry.id, options.clone(), self.config.seed);
                 let old = std::mem::replace(&mut self.record, record);
                 self.earlier.push(EarlierGame {

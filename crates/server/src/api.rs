@@ -352,7 +352,7 @@ async fn games() -> Json<Value> {
                 "name": g.name,
                 "summary": g.summary,
                 "options": g.options,
-                "time_control": colosseum_host::TimeControl::for_game(g.id),
+                "time_control": colosseum_host::TimeControl::for_entry(g),
                 "bots": bot_names(g.id),
             })
         })
@@ -382,7 +382,7 @@ async fn game_page(Path(game): Path<String>) -> Result<Json<Value>, ApiError> {
         "summary": g.summary,
         "rules": g.rules_page(),
         "options": g.options,
-        "time_control": colosseum_host::TimeControl::for_game(g.id),
+        "time_control": colosseum_host::TimeControl::for_entry(g),
         "bots": bot_names(g.id),
     })))
 }

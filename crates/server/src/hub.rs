@@ -1463,8 +1463,9 @@ impl<S: Store> Hub<S> {
     }
 
     /// A uniformly random legal move for `seat` now, or `None` if it has none. For tests only:
-    /// it reads the full state, so it must never be sent to a client.
-    #[doc(hidden)]
+    /// it reads the full state, so it must never be sent to a client. Only with the `test-util`
+    /// feature, which the crate's tests turn on.
+    #[cfg(feature = "test-util")]
     pub async fn random_move_for_tests(
         &self,
         table: &Table,

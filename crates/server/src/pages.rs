@@ -90,8 +90,10 @@ fn not_found_page() -> String {
         .to_string()
 }
 
-/// A page: the shell that loads `/assets/{script}.js`.
+/// A page: the shell that loads `/assets/{script}.js`. Its Rules link opens the first game's
+/// page (each rules page links to the others).
 fn shell(title: &str, script: &str) -> Response {
+    let first = colosseum_games::registry()[0].id;
     html(format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -100,7 +102,7 @@ fn shell(title: &str, script: &str) -> Response {
          <link rel=\"stylesheet\" href=\"/assets/style.css\">\
          <script type=\"module\" src=\"/assets/{script}.js\"></script></head>\
          <body data-page=\"{script}\"><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a>\
-         <nav><a href=\"/\">Lobby</a> <a href=\"/rules/goofspiel\">Rules</a></nav></header>\
+         <nav><a href=\"/\">Lobby</a> <a href=\"/rules/{first}\">Rules</a></nav></header>\
          <main id=\"app\"><p>Loading…</p>\
          <noscript><p class=\"notice error\">This page needs JavaScript.</p></noscript></main>\
          </body></html>\n"

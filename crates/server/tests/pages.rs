@@ -56,6 +56,12 @@ async fn every_page_is_a_shell_that_loads_its_module() {
             body.contains(&format!("/assets/{script}.js")),
             "{uri}: {body}"
         );
+        // The Rules link opens the first game's page (the registry's, not a name in the server).
+        let first = colosseum_games::registry()[0].id;
+        assert!(
+            body.contains(&format!("<a href=\"/rules/{first}\">Rules</a>")),
+            "{uri}: {body}"
+        );
     }
 }
 
