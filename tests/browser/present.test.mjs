@@ -2,10 +2,11 @@
 //   node --test tests/browser/present.test.mjs      (run.sh runs it before the browser tests)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
   botLabel, orderedLevels, friendlyError, plain, placeholderFor, allInNumber, describeWitchsBrew,
   wbCondition, lastReveal, resultText, timeoutNotice, clockLevel, statusLine, pageTitle, rematchBody,
-  gridStep, seatName,
+  gridStep, seatName, contrast,
 } from '../../crates/server/assets/present.js';
 
 const seat = (extra = {}) => ({ to_act: false, submitted: false, locked: false, ...extra });
@@ -126,4 +127,16 @@ test('arrow keys on a board stay on the board', () => {
   assert.deepEqual(gridStep('ArrowDown', 2, 3, 6, 6), [3, 3]);
   assert.deepEqual(gridStep('ArrowUp', 0, 0, 6, 6), [0, 0]);
   assert.equal(gridStep('a', 0, 0, 6, 6), null);
+});
+
+test('pieces stand out from the cells (>= 3:1), as style.css colours them', () => {
+  const css = readFileSync(new URL('../../crates/server/assets/style.css', import.meta.url), 'utf8');
+  const v = (name) => { const m = new RegExp(`--${name}: (#[0-9a-f]{6})`).exec(css); assert.ok(m, name); return m[1]; };
+  const cell = v('cell');
+  for (const piece of ['p1', 'p2', 'gray-stone', 'frozen-edge']) {
+    assert.ok(contrast(v(piece), cell) >= 3, `${piece} ${v(piece)} on ${cell}: ${contrast(v(piece), cell).toFixed(2)}`);
+  }
+  assert.ok(contrast(v('muted'), v('card')) >= 4.5, 'muted text');
+  assert.ok(contrast('#ffffff', v('p1')) >= 4.5 && contrast('#ffffff', v('p2')) >= 4.5, 'owner digits on owned cells');
+  assert.ok(contrast('#000000', '#ffffff') > 20.9);
 });

@@ -98,11 +98,11 @@ function grid(rows, cols, cell, { size = 44, ctx, label = 'board' } = {}) {
         'data-cell': id,
         role: 'gridcell',
         'aria-disabled': d.click ? undefined : 'true',
-        'aria-label': `${id}${d.title ? `: ${d.title}` : ''}`,
+        'aria-label': `${id}${d.label ? ` ${d.label}` : ''}${d.title ? `: ${d.title}` : ''}`,
       });
       g.append(s('rect', { x: x + 1, y: y + 1, width: size - 2, height: size - 2, rx: 4, fill: d.fill || 'var(--cell)', class: d.rectClass }));
       if (d.stone) g.append(d.stone(x + size / 2, y + size / 2, size));
-      if (d.label !== undefined && d.label !== '') g.append(s('text', { x: x + size / 2, y: y + size / 2 + 5, class: `cell-label${d.labelClass ? ` ${d.labelClass}` : ''}` }, d.label));
+      if (d.label !== undefined && d.label !== '') g.append(s('text', { x: x + size / 2, y: y + size / 2 + 5, class: `cell-label${d.labelClass ? ` ${d.labelClass}` : ''}`, 'aria-hidden': 'true' }, d.label));
       if (d.title) g.append(s('title', {}, `${id}: ${d.title}`));
       if (d.click) g.addEventListener('click', () => { if (ctx) ctx.focus = id; d.click(); });
       items.push([g, r, c, d.click]);
