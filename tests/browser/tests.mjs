@@ -184,6 +184,17 @@ async function checkResult(page, seat) {
   return { result: r, head, body };
 }
 
+/** The first viewport at laptop size (as the page is) and at phone size, top of the page. */
+async function shots(page, name) {
+  const size = page.viewportSize();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: joinPath(SHOTS, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: joinPath(SHOTS, `${name}-phone.png`) });
+  await page.setViewportSize(size);
+}
+
 /** Plays `seat` by clicking until the match ends; a screenshot after `midAt` moves. */
 async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
   let moves = 0;
@@ -201,7 +212,7 @@ async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
       await page.waitForTimeout(1000);
     }
     moves += 1;
-    if (moves === midAt && SHOTS && game) await page.screenshot({ path: joinPath(SHOTS, `${game}-mid.png`) });
+    if (moves === midAt && SHOTS && game) await shots(page, `${game}-mid`);
     assert.ok(moves < maxMoves, `${game}: more than ${maxMoves} moves`);
   }
   return moves;
@@ -210,7 +221,7 @@ async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
 for (const game of GAMES) {
   test(`${game}: a full match against the random bot, played by clicking`, async () => {
     const t0 = Date.now();
-    const page = await newPage();
+    const page = await newPage({ width: 1366, height: 768 });
     let link;
     if (game === 'goofspiel') {
       // Through the lobby's form, as a person would: choosing a level chooses the computer,
@@ -241,7 +252,7 @@ for (const game of GAMES) {
     const moves = await playToEnd(page, 'p1', { game, midAt: MID[game] });
     await page.locator('[data-testid=result-reason]').waitFor();
     const { body: reason } = await checkResult(page, 'p1');
-    if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `${game}-end.png`) });
+    if (SHOTS) await shots(page, `${game}-end`);
     assert.deepEqual(page.errors, [], 'no script errors');
     finished[game] = page.url().split('/m/')[1].split('#')[0];
     console.log(`# ${game}: ${moves} moves clicked in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${reason}`);
@@ -614,7 +625,7 @@ test('the live Cauldron between two browsers: a wrong answer locks out, a right 
   const l1 = await a.locator('#race-lockout').innerText();
   await a.waitForTimeout(1200);
   assert.notEqual(await a.locator('#race-lockout').innerText(), l1, 'the lockout counts down');
-  if (SHOTS) await a.screenshot({ path: joinPath(SHOTS, 'cauldron-race.png'), fullPage: true });
+  if (SHOTS) await a.screenshot({ path: joinPath(SHOTS, 'cauldron-race.png') });
 
   // Bob answers right (the button): both see who won, and the accepted answers.
   const right = answerOf(question);
@@ -625,7 +636,7 @@ test('the live Cauldron between two browsers: a wrong answer locks out, a right 
   assert.match(await b.locator('[data-testid=race-winner]').first().innerText(), /You won the round/);
   assert.match(await watcher.locator('[data-testid=race-winner]').first().innerText(), /Bob won the round/);
   assert.ok((await a.locator('[data-testid=race-answers]').innerText()).includes(right));
-  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'cauldron-race-over-phone.png'), fullPage: true });
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'cauldron-race-over-phone.png') });
 
   // The rest of the game, from both sides: each race answered right by one of them.
   const pick = (seat) => (q) => (q.length % 2 === 0) === (seat === 'p1');
@@ -782,7 +793,7 @@ test('fair chance: a typed client seed, the commitment on screen, and the check 
   const state = await (await fetch(`${BASE}/api/matches/${created.id}`)).json();
   assert.equal(state.fairness.client_seeds.p1, 'my-own-seed');
   assert.equal(state.fairness.commitment, commitment);
-  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png'), fullPage: true });
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png') });
   assert.deepEqual(page.errors, [], 'no script errors');
   await page.context().close();
 });
@@ -866,6 +877,18 @@ test('a click never submits: cards and cells are chosen, previewed, changed and 
   await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
   assert.match(await page.locator('[data-testid=reveal-sentence]').innerText(), /you played 3 = 3/);
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Galespiel on a phone: spots are touch targets of at least 44 px, card effects are on screen', async () => {
+  const { page } = await seatAt('galespiel', 'phone');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  const boxes = await page.locator('#board .spot .hit').evaluateAll((xs) => xs.map((x) => { const r = x.getBoundingClientRect(); return [r.width, r.height]; }));
+  assert.ok(boxes.length > 40, `free spots: ${boxes.length}`);
+  for (const [w, hh] of boxes) assert.ok(w >= 44 && hh >= 44, `a spot's target is ${w.toFixed(1)} x ${hh.toFixed(1)} px`);
+  const detail = page.locator('#hand .card-detail').first();
+  assert.ok(await detail.isVisible(), 'a card\u2019s effects are visible without hovering');
+  assert.ok((await detail.innerText()).length > 3);
   await page.context().close();
 });
 

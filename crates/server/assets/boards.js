@@ -316,7 +316,7 @@ function galespiel(v, ctx, state) {
     const free = building && !sp.bridge;
     const g = s('g', { class: `spot${free ? ' clickable' : ''}${chosen.includes(sp.spot) ? ' chosen' : ''}`, 'data-cell': sp.spot, role: free ? 'button' : 'img', 'aria-pressed': free ? String(chosen.includes(sp.spot)) : undefined, 'aria-label': `spot ${sp.spot}, cost ${sp.cost} M${sp.bridge ? `, ${name(ctx, sp.bridge)}\u2019s bridge` : ''}` });
     // A touch target as wide as the lattice allows: the diamond between the four neighbours.
-    if (free) g.append(s('path', { d: `M${X(c)} ${X(r) - step}L${X(c) + step} ${X(r)}L${X(c)} ${X(r) + step}L${X(c) - step} ${X(r)}Z`, class: 'hit' }));
+    if (!sp.bridge) g.append(s('path', { d: `M${X(c)} ${X(r) - step}L${X(c) + step} ${X(r)}L${X(c)} ${X(r) + step}L${X(c) - step} ${X(r)}Z`, class: `hit${free ? ' live' : ''}` }));
     if (sp.bridge) {
       // Brown (p1) runs horizontally at odd/odd spots, vertically at even/even; blue the other way.
       const horizontal = (sp.bridge === 'p1') === odd;
@@ -418,7 +418,8 @@ function witchsBrew(v, ctx, state) {
     const choice = state.assign || (state.assign = {});
     conds.forEach((c, i) => { if (!choice[c]) choice[c] = ['6', '9', '12'][Math.floor(i / 3) % 3]; });
     const text = () => ['6', '9', '12'].map((r) => conds.filter((c) => choice[c] === r).join(' ') || '-').join(' / ');
-    if (ctx.draft !== text()) ctx.compose(text());
+    // The default assignment is a move already: previewed, ready for Submit.
+    if (!state.draft) { state.draft = text(); ctx.compose(text()); }
     const textOf = (c) => (pl[you]?.conditions || []).find((x) => x.condition === c)?.text || WB_CONDITIONS[c] || '';
     tools = h('div', { class: 'assign' }, h('p', {}, 'Assign each victory condition to a scoring round (at most three each), then Submit:'),
       conds.map((c) => h('div', { class: 'option' }, h('label', { for: `assign-${c}` }, h('strong', {}, c), ` ${textOf(c)}`), h('select', { id: `assign-${c}`, 'data-condition': c, onchange: (e) => { choice[c] = e.target.value; ctx.pick(text()); } },

@@ -4,6 +4,13 @@ import { botLabel, orderedLevels, friendlyError, plain } from './present.js';
 
 const MINE = 'colosseum.mine';
 
+// Option names in words (the API's names are the notation's; unknown ones show as they are).
+const OPTION_LABELS = {
+  cards: 'Cards', order: 'Prize order', returns: 'Result scored as', advantage: 'Ties go to', size: 'Board size',
+  first: 'Who starts', items: 'Items', board: 'Spot costs', schedule: 'Cauldron rounds', cauldron: 'The Cauldron',
+  p1_chance: 'p1\u2019s race chance', none_chance: 'Nobody-wins chance', discard: 'Discard item', tiebreaker: 'Tiebreaker item',
+};
+
 function remember(entry) {
   const list = JSON.parse(localStorage.getItem(MINE) || '[]').filter((e) => e.id !== entry.id);
   list.unshift(entry);
@@ -65,7 +72,7 @@ async function main() {
           h('option', { value: '' }, `${o.default} (default)`),
           [two[1], two[2]].filter((v) => v !== o.default).map((v) => h('option', { value: v }, v)))
         : h('input', { id: inputId, type: 'text', name: inputId, 'data-option': o.name, placeholder: shortDefault, 'aria-describedby': `${inputId}-help` });
-      return h('div', { class: 'option' }, h('label', { for: inputId }, o.label || o.name.replace(/_/g, ' ')), input,
+      return h('div', { class: 'option' }, h('label', { for: inputId }, OPTION_LABELS[o.name] || o.name.replace(/_/g, ' ')), input,
         h('small', { id: `${inputId}-help` }, `${help}; default: ${shortDefault}`));
     }));
     const levels = orderedLevels(g.bots);

@@ -301,6 +301,9 @@ function connect() {
       if (msg.to === 'submit') {
         // Said only while that decision is still pending: after the reveal it would be stale.
         if (state && state.decision === submittedFor && !state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
+        // Sent: the status line says what was played; the chosen card stays marked from it.
+        ui.draft = null;
+        if (state) renderAll();
       }
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
       else if (msg.to === 'commit') showMessage('ok', SEALED_WORDS);
