@@ -102,6 +102,7 @@ async function submitBuilt(page, what) {
 }
 
 const pickFrom = async (loc) => loc.nth(pickRandom(await loc.count()));
+let galespielSpotsBuilt = 0; // spots chosen on the board and built, over the run
 
 /** Makes one move by clicking, the way each game builds it (hand, board, the list, the form), then
  *  Submit. */
@@ -139,6 +140,18 @@ async function clickAMove(page) {
     if (legal.length && legal.every((m) => /^[a-g]\d$/.test(m)) && await cells.count()) {
       await (await pickFrom(cells)).click();
       return submitBuilt(page, 'a stone on the grid');
+    }
+  }
+  if (game === 'galespiel' && await page.locator('#board .spot.clickable').count()) {
+    // The build step: choose a spot on the board (a legal one when the list is there), then Submit.
+    const legal = await page.evaluate(() => [...document.querySelectorAll('#legal button[data-move]')].map((b) => b.dataset.move));
+    const singles = legal.filter((m) => /^[a-m]\d+$/.test(m));
+    if (singles.length) {
+      const spot = singles[pickRandom(singles.length)];
+      await page.locator(`#board .spot.clickable[data-cell="${spot}"]`).click();
+      assert.match(await page.locator('[data-testid=build-hint]').innerText(), new RegExp(`Chosen: ${spot}\\b`));
+      galespielSpotsBuilt += 1;
+      return submitBuilt(page, 'a Galespiel spot');
     }
   }
   const hand = page.locator('#hand button[data-move]:not([disabled])');
@@ -255,6 +268,10 @@ for (const game of GAMES) {
     if (SHOTS) await shots(page, `${game}-end`);
     assert.deepEqual(page.errors, [], 'no script errors');
     finished[game] = page.url().split('/m/')[1].split('#')[0];
+    if (game === 'galespiel') {
+      console.log(`# galespiel: ${galespielSpotsBuilt} spots chosen on the board and submitted`);
+      assert.ok(galespielSpotsBuilt > 0, 'bridges were built by choosing spots on the board');
+    }
     console.log(`# ${game}: ${moves} moves clicked in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${reason}`);
     await page.context().close();
   });
