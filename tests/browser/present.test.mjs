@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import {
   botLabel, orderedLevels, friendlyError, plain, placeholderFor, allInNumber, describeWitchsBrew,
   wbCondition, lastReveal, resultText, timeoutNotice, clockLevel, statusLine, pageTitle, rematchBody,
-  gridStep, seatName, contrast,
+  gridStep, seatName, contrast, seatDoing,
 } from '../../crates/server/assets/present.js';
 
 const seat = (extra = {}) => ({ to_act: false, submitted: false, locked: false, ...extra });
@@ -139,4 +139,14 @@ test('pieces stand out from the cells (>= 3:1), as style.css colours them', () =
   assert.ok(contrast(v('muted'), v('card')) >= 4.5, 'muted text');
   assert.ok(contrast('#ffffff', v('p1')) >= 4.5 && contrast('#ffffff', v('p2')) >= 4.5, 'owner digits on owned cells');
   assert.ok(contrast('#000000', '#ffffff') > 20.9);
+});
+
+test('what each seat is doing, as the seat panels say it', () => {
+  const st = stateOf({ seats: { p1: { to_act: true }, p2: { to_act: true, submitted: true, locked: true } } });
+  assert.equal(seatDoing(st, 'p1'), 'to move');
+  assert.equal(seatDoing(st, 'p2'), 'has submitted (locked)');
+  assert.equal(seatDoing({ ...st, you: 'p2' }, 'p1'), 'thinking');
+  assert.equal(seatDoing(stateOf({ seats: { p1: { to_act: true, committed: true } }, match: { sealed: { phase: 'commit' } } }), 'p1'), 'has committed (sealed)');
+  assert.equal(seatDoing({ ...st, status: 'waiting', joined: { p1: true, p2: false } }, 'p2'), 'not joined yet');
+  assert.equal(seatDoing(stateOf({ match: { result: { winner: 'p1' } } }), 'p1'), '');
 });

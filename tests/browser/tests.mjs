@@ -265,6 +265,13 @@ for (const game of GAMES) {
     const moves = await playToEnd(page, 'p1', { game, midAt: MID[game] });
     await page.locator('[data-testid=result-reason]').waitFor();
     const { body: reason } = await checkResult(page, 'p1');
+    if (game === 'square-goofspiel') {
+      // On the finished board no phase letter covers an owned cell: owned cells show their owner.
+      const cells = await page.locator('#board [data-cell]').evaluateAll((xs) => xs.map((g) => [g.querySelector('rect').getAttribute('fill'), g.querySelector('text')?.textContent ?? '']));
+      const owned = cells.filter(([fill]) => /--p[12]\)/.test(fill));
+      assert.ok(owned.length > 0, 'owned cells');
+      for (const [fill, label] of owned) assert.equal(label, fill.includes('p1') ? '1' : '2', `an owned cell shows ${label}`);
+    }
     if (SHOTS) await shots(page, `${game}-end`);
     assert.deepEqual(page.errors, [], 'no script errors');
     finished[game] = page.url().split('/m/')[1].split('#')[0];
@@ -1014,4 +1021,25 @@ test('accessibility: no serious or critical axe-core violation on the lobby, eve
   const bad = Object.entries(found).filter(([, v]) => v.length);
   assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
   assert.ok(done, 'a finished match was there to audit its replay');
+});
+
+test('the reveal flashes once, and not under prefers-reduced-motion', async () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const c = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+    const context = await browser.newContext({ viewport: SIZES.laptop, reducedMotion });
+    const page = await context.newPage();
+    await page.goto(`${BASE}${c.links.p1}`);
+    await join(page, 'Rae');
+    assert.ok(await myTurn(page, 'p1'));
+    const st = await page.evaluate(() => document.body.dataset.steps);
+    await play(page, '1');
+    await page.waitForFunction((x) => document.body.dataset.steps !== x && !document.querySelector('#reveal').hidden, st);
+    const anim = await page.evaluate(() => {
+      const r = document.querySelector('#reveal');
+      return { fresh: r.classList.contains('fresh'), name: getComputedStyle(r).animationName };
+    });
+    assert.equal(anim.fresh, true, 'a reveal seen live is marked fresh');
+    assert.equal(anim.name, reducedMotion === 'reduce' ? 'none' : 'reveal-in');
+    await context.close();
+  }
 });

@@ -284,6 +284,19 @@ export function statusLine(state, { kept = null, invite = '', sealedWords = '' }
   return `Waiting for ${oppName}${m.seats[opp].submitted ? ' (submitted)' : ''}.`;
 }
 
+/** What a seat is doing, under its name ("to move", "has submitted", ...). */
+export function seatDoing(state, seat) {
+  const m = state.match;
+  const info = m.seats[seat];
+  if (state.status === 'waiting') return state.joined[seat] ? 'joined' : 'not joined yet';
+  if (m.result) return '';
+  if (m.race && !m.race.over) return 'in the Cauldron race';
+  if (!info.to_act) return 'waiting';
+  if (m.sealed?.phase && info.committed) return info.opened ? 'has opened (sealed)' : 'has committed (sealed)';
+  if (info.submitted) return info.locked ? 'has submitted (locked)' : 'has submitted';
+  return seat === state.you ? 'to move' : 'thinking';
+}
+
 /** The page title: "Your move" first when this seat must act. */
 export function pageTitle(title, { yourMove = false, finished = false } = {}) {
   return `${yourMove ? '\u25cf Your move \u00b7 ' : finished ? 'Finished \u00b7 ' : ''}${title} \u00b7 Colosseum`;

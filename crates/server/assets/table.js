@@ -2,7 +2,7 @@
 // It shows only what the server's state messages hold (built from this viewer's view).
 import { h, api, errorText, gameName, mount, notice, clockText, other, copy } from './common.js';
 import { render } from './boards.js';
-import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatName as nameOf } from './present.js';
+import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf } from './present.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const token = new URLSearchParams(location.hash.slice(1)).get('seat') || null;
@@ -355,15 +355,7 @@ function seatPanel(seat) {
   const info = m.seats[seat];
   const you = state.you;
   const nm = nameOf(state, seat);
-  let doing = '';
-  if (state.status === 'waiting') doing = state.joined[seat] ? 'joined' : 'not joined yet';
-  else if (m.result) doing = '';
-  else if (m.race && !m.race.over) doing = 'in the Cauldron race';
-  else if (info.to_act) {
-    if (m.sealed?.phase && info.committed) doing = info.opened ? 'has opened (sealed)' : 'has committed (sealed)';
-    else if (info.submitted) doing = info.locked ? 'has submitted (locked)' : 'has submitted';
-    else doing = seat === you ? 'to move' : 'thinking';
-  } else doing = 'waiting';
+  const doing = seatDoing(state, seat);
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
     h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, h('small', {}, ` ${seat}${seat === you ? ' \u00b7 you' : ''}`)),
     h('div', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing),
@@ -526,12 +518,12 @@ function renderShare() {
 }
 
 /** The reveal as an event: both moves side by side and the round's result, above the board. */
-function renderRoundResult(last) {
+function renderRoundResult(last, live) {
   const box = el.roundResult;
   if (!last) { box.hidden = true; box.replaceChildren(); lastRevealKey = null; return; }
-  const fresh = lastRevealKey !== null && lastRevealKey !== last.key;
   if (lastRevealKey === last.key && box.firstChild) return;
-  const firstSeen = lastRevealKey === null;
+  // A reveal that happens while the page is open (not the one found on loading it).
+  const fresh = live && lastRevealKey !== last.key;
   lastRevealKey = last.key;
   const you = state.you;
   const chip = (seat) => (last.moves?.[seat] ? h('div', { class: `reveal-move ${seat}`, 'data-seat': seat },
@@ -546,7 +538,7 @@ function renderRoundResult(last) {
   // A short flash for a reveal that happens while the page is open (not on load); CSS drops it
   // under prefers-reduced-motion.
   box.classList.remove('fresh');
-  if (fresh && !firstSeen) {
+  if (fresh) {
     void box.offsetWidth;
     box.classList.add('fresh');
   }
@@ -558,6 +550,7 @@ function renderAll() {
   const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked
     && !(m.sealed?.phase && m.seats[you].committed);
   const names = (seat) => nameOf(state, seat);
+  const live = lastSteps !== -1; // the page had rendered a state before this one
   if (state.steps !== lastSteps) {
     const focus = ui.focus;
     for (const k of Object.keys(ui)) delete ui[k];
@@ -593,7 +586,7 @@ function renderAll() {
     }
     lastSteps = state.steps;
   }
-  renderRoundResult(parts.last);
+  renderRoundResult(parts.last, live);
 
   el.head.replaceChildren(
     h('h1', {}, title, ' ', h('span', { class: `badge ${state.status}`, 'data-testid': 'match-status' }, state.status),
