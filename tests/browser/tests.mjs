@@ -973,6 +973,10 @@ test('the lobby on a phone: a level picks the computer, Create ends at the seat,
   assert.match(await page.locator('[data-seat=p2] .seat-name').innerText(), /^Computer: easy/);
   assert.equal(await page.locator('#join').isHidden(), true);
   if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'lobby-to-seat-phone.png') });
+  // Back in the lobby, the seat says it is your move.
+  await myTurn(page, 'p1');
+  await page.goto(`${BASE}/`);
+  await page.locator('#mine [data-testid=your-move]').first().waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -214,8 +214,21 @@ async function main() {
       h('h2', {}, 'Finished'),
       res.data.finished.length ? h('ul', { class: 'matches' }, res.data.finished.slice(0, 15).map(row)) : h('p', { class: 'muted' }, 'None yet.'));
     const my = JSON.parse(localStorage.getItem(MINE) || '[]');
+    // The five newest seats say whether it is your move there (asked with the seat's token).
+    const states = await Promise.all(my.slice(0, 5).map(async (e) => {
+      const token = new URLSearchParams(new URL(e.link, location.origin).hash.slice(1)).get('seat');
+      const r = token ? await api(`/api/matches/${encodeURIComponent(e.id)}`, { token }) : null;
+      return r?.ok ? r.data : null;
+    }));
+    const tag = (st) => {
+      if (!st) return null;
+      const seat = st.you && st.match?.seats?.[st.you];
+      if (st.status === 'finished') return h('span', { class: 'muted' }, ' \u00b7 finished');
+      if (st.status === 'live' && seat?.to_act && !seat.submitted) return h('strong', { class: 'your-move', 'data-testid': 'your-move' }, ' \u00b7 your move');
+      return h('span', { class: 'muted' }, ` \u00b7 ${st.status}`);
+    };
     mine.replaceChildren(...(my.length ? [h('h2', {}, 'Your seats (this browser)'),
-      h('ul', { class: 'matches' }, my.map((e) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`))))] : []));
+      h('ul', { class: 'matches' }, my.map((e, i) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`), tag(states[i]))))] : []));
   }
 
   mount(h('div', { class: 'lobby' }, h('div', {}, form, result), h('div', {}, mine, live)));
