@@ -15,7 +15,9 @@ let stopped = false;
 let lastSteps = -1;
 let title = '';
 const ui = {}; // half-made choices (the draft move, cells clicked so far), reset at each new decision
-let lastRevealKey = null; // the reveal on screen, so that a new one is announced once
+// What the page has shown: the reveal on screen (so a new one is announced once), the last
+// rendered pieces (labels for the preview), the decision the last move was sent for.
+const shown = { revealKey: null, parts: null, submittedFor: null };
 const memory = {}; // what the page has seen and the view no longer holds (Thwart Omega's rounds)
 
 // Persistent parts of the page (built once, so typing is never interrupted by an update).
@@ -71,12 +73,11 @@ function clearDraft() {
 }
 
 function showDraft() {
-  const parts = lastParts;
+  const parts = shown.parts;
   const d = ui.draft;
   el.draft.replaceChildren(...(d ? ['Your move: ', h('strong', { 'data-testid': 'draft' }, parts?.label ? parts.label(d) : d), ' \u2014 press Submit to play it, or change it.'] : []));
   el.draft.hidden = !d;
 }
-let lastParts = null;
 
 // The Cauldron's trivia race (The Witch's Brew with cauldron = live): built once, like the move
 // form, so that an update never interrupts typing.
@@ -128,11 +129,9 @@ function send(msg) {
   return true;
 }
 
-let submittedFor = null; // the decision of the last move sent, so that a late "accepted" is not shown after the reveal
-
 function submit(text) {
   el.input.value = text;
-  submittedFor = state ? state.decision : null;
+  shown.submittedFor = state ? state.decision : null;
   if (sealedDecision()) { commit(text); return; }
   showMessage('info', `Sending ${text}\u2026`);
   // The decision this move is for: if it was decided meanwhile, the server refuses the move
@@ -300,7 +299,7 @@ function connect() {
     else if (msg.type === 'ok') {
       if (msg.to === 'submit') {
         // Said only while that decision is still pending: after the reveal it would be stale.
-        if (state && state.decision === submittedFor && !state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
+        if (state && state.decision === shown.submittedFor && !state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
         // Sent: the status line says what was played; the chosen card stays marked from it.
         ui.draft = null;
         if (state) renderAll();
@@ -520,11 +519,11 @@ function renderShare() {
 /** The reveal as an event: both moves side by side and the round's result, above the board. */
 function renderRoundResult(last, live) {
   const box = el.roundResult;
-  if (!last) { box.hidden = true; box.replaceChildren(); lastRevealKey = null; return; }
-  if (lastRevealKey === last.key && box.firstChild) return;
+  if (!last) { box.hidden = true; box.replaceChildren(); shown.revealKey = null; return; }
+  if (shown.revealKey === last.key && box.firstChild) return;
   // A reveal that happens while the page is open (not the one found on loading it).
-  const fresh = live && lastRevealKey !== last.key;
-  lastRevealKey = last.key;
+  const fresh = live && shown.revealKey !== last.key;
+  shown.revealKey = last.key;
   const you = state.you;
   const chip = (seat) => (last.moves?.[seat] ? h('div', { class: `reveal-move ${seat}`, 'data-seat': seat },
     h('span', { class: 'reveal-who' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), seat === you ? 'You' : seatName(seat)),
@@ -575,7 +574,7 @@ function renderAll() {
     memory,
   };
   const parts = render(m.game, m.view, ctx, ui);
-  lastParts = parts;
+  shown.parts = parts;
 
   if (state.steps !== lastSteps) {
     if (lastSteps !== -1) {
