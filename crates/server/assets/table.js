@@ -756,6 +756,8 @@ async function main() {
   title = await gameName(res.data.match.game);
   document.title = pageTitle(title);
   el.players.classList.add('players');
+  // The side column: new panels (a chat, a fuller move log) go in here, between the log and the
+  // share links; the reveal banner (el.roundResult) stays above the board.
   const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, el.share, el.fair);
   mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, race.box,
     h('div', { class: 'table' }, el.players, el.board, side),
