@@ -357,9 +357,11 @@ test('two players in two browsers: a submission stays hidden, then both see the 
   await checkResult(b, 'p2');
   await checkResult(watcher, null);
   // A rematch: seats swapped, same options; Ann lands on her new seat, joined.
+  const oldId = a.url().split('/m/')[1].split('#')[0];
   await a.locator('#rematch').click();
-  await a.waitForURL((u) => !u.href.includes(a.url().split('#')[0]) || false, { timeout: 10000 }).catch(() => {});
+  await a.waitForURL((u) => u.pathname.startsWith('/m/') && !u.pathname.includes(oldId) && u.hash.startsWith('#seat='), { timeout: 10000 });
   await a.waitForFunction(() => document.body.dataset.status === 'waiting');
+  assert.match(await a.locator('[data-testid=invite-link]').inputValue(), /#seat=/, 'the rematch\u2019s invite link to send');
   const again = await (await fetch(`${BASE}/api/matches/${a.url().split('/m/')[1].split('#')[0]}`)).json();
   assert.equal(again.match.options.cards, '4');
   assert.equal(again.names.p2, 'Ann', 'Ann plays p2 in the rematch');

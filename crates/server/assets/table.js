@@ -305,7 +305,11 @@ function connect() {
         if (state) renderAll();
       }
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
-      else if (msg.to === 'commit') showMessage('ok', SEALED_WORDS);
+      else if (msg.to === 'commit') {
+        showMessage('ok', SEALED_WORDS);
+        ui.draft = null; // committed: the status line says what was chosen
+        if (state) renderAll();
+      }
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
