@@ -6,6 +6,8 @@
 #   SCREENSHOTS_DIR=docs/screenshots tests/browser/run.sh   # refresh the committed screenshots
 #
 # Screenshots go to target/browser-screenshots/ unless SCREENSHOTS_DIR says otherwise.
+# First the unit tests of the pages' pure functions (present.test.mjs, node --test), then the
+# browser tests, with axe-core's accessibility audit (npm, pinned in package-lock.json).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -20,6 +22,9 @@ fi
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+
+# The pages' pure functions (crates/server/assets/present.js), without a browser.
+(cd "$here" && node --test --test-reporter=spec present.test.mjs)
 
 bin="${COLOSSEUM_BIN:-target/release/colosseum}"
 if [ ! -x "$bin" ]; then
@@ -53,7 +58,7 @@ case "$SCREENSHOTS_DIR" in /*) ;; *) SCREENSHOTS_DIR="$root/$SCREENSHOTS_DIR" ;;
 export SCREENSHOTS_DIR
 start=$(date +%s)
 status=0
-(cd "$here" && timeout 600 node --test --test-concurrency=1 --test-reporter=spec tests.mjs) || status=$?
+(cd "$here" && timeout 900 node --test --test-concurrency=1 --test-reporter=spec tests.mjs) || status=$?
 echo "browser tests: $(( $(date +%s) - start )) s, exit $status; screenshots in $SCREENSHOTS_DIR"
 if [ "$status" -ne 0 ]; then
   echo "--- server stderr ---" >&2

@@ -91,31 +91,121 @@ function pickRandom(n) {
   return Math.floor(Math.random() * n);
 }
 
-/** Makes one move by clicking: a legal-move button, the board, or the tools' Submit. */
+/** Presses Submit after a move was built, checking the preview first (nothing is sent by a click). */
+async function submitBuilt(page, what) {
+  const steps = await page.evaluate(() => document.body.dataset.steps);
+  const draft = await page.locator('[data-testid=draft]').innerText();
+  assert.ok(draft.length > 0, `${what}: the move is previewed before Submit`);
+  assert.equal(await page.evaluate(() => document.body.dataset.steps), steps, `${what}: a click sent nothing`);
+  await page.locator('#submit-move').click();
+  return draft;
+}
+
+const pickFrom = async (loc) => loc.nth(pickRandom(await loc.count()));
+let galespielSpotsBuilt = 0; // spots chosen on the board and built, over the run
+
+/** Makes one move by clicking, the way each game builds it (hand, board, the list, the form), then
+ *  Submit. */
 async function clickAMove(page) {
-  const legal = page.locator('#legal button[data-move]');
-  const n = await legal.count();
-  if (n > 0) {
-    const b = legal.nth(pickRandom(n));
-    const mv = await b.getAttribute('data-move');
-    await b.click();
-    return mv;
-  }
+  const game = await page.evaluate(() => document.body.dataset.game);
   if (await page.locator('#tools select').count()) {
-    await page.locator('#move-form button[type=submit]').click();
-    return await page.locator('#notation').inputValue();
+    await page.locator('#tools select').first().selectOption({ index: 0 });
+    return submitBuilt(page, 'the assignment form');
   }
-  const cells = page.locator('#board .cell.clickable');
-  const c = await cells.count();
-  if (c >= 2) {
+  if (game === 'all-in-goofspiel') {
+    // Cards in the order clicked; the number they make is shown as the play grows.
+    const cards = page.locator('#hand button[data-card]:not([disabled])');
+    const n = Math.min(await cards.count(), pickRandom(3));
+    for (let i = 0; i < n; i++) {
+      const free = page.locator('#hand button[data-card][aria-pressed=false]:not([disabled])');
+      await (await pickFrom(free)).click();
+    }
+    if (n === 0) await page.locator('#hand button[data-move=pass]').click();
+    assert.match(await page.locator('[data-testid=allin-number]').innerText(), n ? /^Your cards make -?\d/ : /number 0/);
+    return submitBuilt(page, 'All-In hand');
+  }
+  if (game === 'thwart-omega') {
+    const cells = page.locator('#board .cell.clickable');
+    const c = await cells.count();
     const a = pickRandom(c);
     let b = pickRandom(c - 1);
     if (b >= a) b += 1;
     await cells.nth(a).click();
     await cells.nth(b).click();
-    return 'two cells';
+    return submitBuilt(page, 'Thwart Omega cells');
+  }
+  if (game === 'witchs-brew') {
+    const cells = page.locator('#board .cell.clickable');
+    const legal = await page.evaluate(() => [...document.querySelectorAll('#legal button[data-move]')].map((b) => b.dataset.move));
+    if (legal.length && legal.every((m) => /^[a-g]\d$/.test(m)) && await cells.count()) {
+      await (await pickFrom(cells)).click();
+      return submitBuilt(page, 'a stone on the grid');
+    }
+  }
+  if (game === 'galespiel' && await page.locator('#board .spot.clickable').count()) {
+    // The build step: choose a spot on the board (a legal one when the list is there), then Submit.
+    const legal = await page.evaluate(() => [...document.querySelectorAll('#legal button[data-move]')].map((b) => b.dataset.move));
+    const singles = legal.filter((m) => /^[a-m]\d+$/.test(m));
+    if (singles.length) {
+      const spot = singles[pickRandom(singles.length)];
+      await page.locator(`#board .spot.clickable[data-cell="${spot}"]`).click();
+      assert.match(await page.locator('[data-testid=build-hint]').innerText(), new RegExp(`Chosen: ${spot}\\b`));
+      galespielSpotsBuilt += 1;
+      return submitBuilt(page, 'a Galespiel spot');
+    }
+  }
+  const hand = page.locator('#hand button[data-move]:not([disabled])');
+  if (game !== 'witchs-brew' && await hand.count()) {
+    await (await pickFrom(hand)).click();
+    return submitBuilt(page, 'a card from the hand');
+  }
+  await page.evaluate(() => document.querySelectorAll('#legal details').forEach((d) => { d.open = true; }));
+  const legal = page.locator('#legal button[data-move]');
+  if (await legal.count()) {
+    await (await pickFrom(legal)).click();
+    return submitBuilt(page, 'the list of moves');
   }
   throw new Error(`no way to move on the page: ${await page.locator('#status').innerText()}`);
+}
+
+/** Chooses `move` from the hand (or the list), then Submit. */
+async function play(page, move) {
+  const inHand = page.locator(`#hand button[data-move="${move}"]`);
+  if (await inHand.count()) await inHand.click();
+  else {
+    await page.evaluate(() => document.querySelectorAll('#legal details').forEach((d) => { d.open = true; }));
+    await page.locator(`#legal button[data-move="${move}"]`).click();
+  }
+  return submitBuilt(page, `the move ${move}`);
+}
+
+/** The shown result against the server's record: the winner's words and the reason. */
+async function checkResult(page, seat) {
+  const id = page.url().split('/m/')[1].split('#')[0];
+  const replay = await (await fetch(`${BASE}/api/matches/${id}/replay`)).json();
+  const r = replay.result;
+  assert.ok(r && r.reason, `the record has a result: ${JSON.stringify(replay.result)}`);
+  const head = await page.locator('[data-testid=result-head]').innerText();
+  const body = await page.locator('[data-testid=result-reason]').innerText();
+  const want = r.winner ? (seat ? (r.winner === seat ? 'You win' : 'You lose') : new RegExp(' wins$')) : 'A draw';
+  if (typeof want === 'string') assert.equal(head, want, `${body} vs ${JSON.stringify(r)}`);
+  else assert.match(head, want);
+  assert.ok(body.includes(r.reason.replace(/`/g, '')), `the record's reason is shown: ${body} / ${r.reason}`);
+  const by = { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[r.by];
+  assert.ok(body.includes(by), `how it ended: ${body}`);
+  // The last reveal on the result screen is the record's last round as the replay's final frame shows it.
+  return { result: r, head, body };
+}
+
+/** The first viewport at laptop size (as the page is) and at phone size, top of the page. */
+async function shots(page, name) {
+  const size = page.viewportSize();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: joinPath(SHOTS, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: joinPath(SHOTS, `${name}-phone.png`) });
+  await page.setViewportSize(size);
 }
 
 /** Plays `seat` by clicking until the match ends; a screenshot after `midAt` moves. */
@@ -135,7 +225,7 @@ async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
       await page.waitForTimeout(1000);
     }
     moves += 1;
-    if (moves === midAt && SHOTS && game) await page.screenshot({ path: joinPath(SHOTS, `${game}-mid.png`), fullPage: true });
+    if (moves === midAt && SHOTS && game) await shots(page, `${game}-mid`);
     assert.ok(moves < maxMoves, `${game}: more than ${maxMoves} moves`);
   }
   return moves;
@@ -144,37 +234,51 @@ async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
 for (const game of GAMES) {
   test(`${game}: a full match against the random bot, played by clicking`, async () => {
     const t0 = Date.now();
-    const page = await newPage();
+    const page = await newPage({ width: 1366, height: 768 });
     let link;
     if (game === 'goofspiel') {
-      // Through the lobby's form, as a person would.
+      // Through the lobby's form, as a person would: choosing a level chooses the computer,
+      // and Create ends at the seat, joined under the typed name.
       await page.goto(`${BASE}/`);
       await page.locator('#game').selectOption(game);
-      await page.locator('input[data-option=cards]').fill('8');
-      await page.locator('input[name=opponent][value=bot]').check();
+      await page.locator('input[name=opponent][value=friend]').check();
       await page.locator('#level').selectOption('random');
+      assert.equal(await page.locator('input[name=opponent][value=bot]').isChecked(), true, 'a level picks the computer');
+      assert.match(await page.locator('#level option[value="mcts:easy"]').innerText(), /^Computer: easy$/);
+      await page.locator('#advanced summary').click();
+      await page.locator('input[data-option=cards]').fill('8');
       await page.locator('#time').selectOption('untimed');
       await page.locator('#name').fill('Ada');
       await page.locator('#create button[type=submit]').click();
-      link = await page.locator('[data-testid=my-link]').inputValue();
-      assert.match(link, /\/m\/[0-9a-f]+#seat=[0-9a-f]+$/);
+      await page.waitForURL(/\/m\/[0-9a-f]+#seat=[0-9a-f]+$/);
+      await page.waitForFunction(() => document.body.dataset.status === 'live');
+      assert.equal(await page.locator('#join').isHidden(), true, 'no second Join');
+      assert.match(await page.locator('[data-seat=p1] .seat-name').innerText(), /^Ada/);
       assert.match(await page.locator('[data-testid=spectator-link]').inputValue(), /\/m\/[0-9a-f]+$/);
-      await page.locator('[data-testid=play-link]').click();
-      await page.waitForURL(/\/m\//);
     } else {
       const c = await apiCreate({ game, options: OPTIONS[game] || {}, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
       link = `${BASE}${c.links.p1}`;
       await page.goto(link);
+      await join(page, 'Ada');
     }
-    await join(page, 'Ada');
     await page.waitForFunction(() => document.body.dataset.status === 'live' || document.body.dataset.status === 'finished');
     const moves = await playToEnd(page, 'p1', { game, midAt: MID[game] });
     await page.locator('[data-testid=result-reason]').waitFor();
-    const reason = await page.locator('[data-testid=result-reason]').innerText();
-    assert.ok(reason.length > 10, `a result with a reason: ${reason}`);
-    if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `${game}-end.png`), fullPage: true });
+    const { body: reason } = await checkResult(page, 'p1');
+    if (game === 'square-goofspiel') {
+      // On the finished board no phase letter covers an owned cell: owned cells show their owner.
+      const cells = await page.locator('#board [data-cell]').evaluateAll((xs) => xs.map((g) => [g.querySelector('rect').getAttribute('fill'), g.querySelector('text')?.textContent ?? '']));
+      const owned = cells.filter(([fill]) => /--p[12]\)/.test(fill));
+      assert.ok(owned.length > 0, 'owned cells');
+      for (const [fill, label] of owned) assert.equal(label, fill.includes('p1') ? '1' : '2', `an owned cell shows ${label}`);
+    }
+    if (SHOTS) await shots(page, `${game}-end`);
     assert.deepEqual(page.errors, [], 'no script errors');
     finished[game] = page.url().split('/m/')[1].split('#')[0];
+    if (game === 'galespiel') {
+      console.log(`# galespiel: ${galespielSpotsBuilt} spots chosen on the board and submitted`);
+      assert.ok(galespielSpotsBuilt > 0, 'bridges were built by choosing spots on the board');
+    }
     console.log(`# ${game}: ${moves} moves clicked in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${reason}`);
     await page.context().close();
   });
@@ -184,17 +288,29 @@ test('two players in two browsers: a submission stays hidden, then both see the 
   const a = await newPage();
   await a.goto(`${BASE}/`);
   await a.locator('#game').selectOption('goofspiel');
+  await a.locator('input[name=opponent][value=friend]').check();
+  await a.locator('#name').fill('Ann');
+  await a.locator('#advanced summary').click();
   await a.locator('input[data-option=cards]').fill('4');
   await a.locator('#time').selectOption('untimed');
   await a.locator('#create button[type=submit]').click();
-  const mine = await a.locator('[data-testid=my-link]').inputValue();
+  // Create ends at the seat, joined as Ann, with the invite and spectator links to copy.
+  await a.waitForURL(/#seat=/);
+  await a.waitForFunction(() => /Waiting for .* to join/.test(document.querySelector('#status')?.textContent || ''));
+  assert.equal(await a.locator('#join').isHidden(), true, 'joined under the typed name');
   const invite = await a.locator('[data-testid=invite-link]').inputValue();
   const spectate = await a.locator('[data-testid=spectator-link]').inputValue();
-  assert.notEqual(mine, invite);
-  await a.goto(mine);
-  await join(a, 'Ann');
-  assert.match(await a.locator('#status').innerText(), /Waiting for .* to join/);
+  assert.notEqual(a.url(), invite);
+  assert.match(invite, /#seat=/);
+  const box = await a.locator('[data-testid=invite-link]').boundingBox();
+  const panel = await a.locator('#share').boundingBox();
+  assert.ok(box.x + box.width <= panel.x + panel.width + 0.5, 'the invite link stays inside its panel');
+  await a.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await a.locator('button[data-copy=invite-link]').click();
+  assert.equal(await a.evaluate(() => navigator.clipboard.readText()), invite, 'Copy copies the invite');
   const b = await newPage({ width: 390, height: 844 }); // a phone
+  const frames = []; // everything Bob's page is sent
+  b.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
   await b.goto(invite);
   await join(b, 'Bob');
   const watcher = await newPage();
@@ -203,36 +319,67 @@ test('two players in two browsers: a submission stays hidden, then both see the 
   assert.equal(await watcher.locator('#actions').isHidden(), true, 'a spectator has no move box');
 
   assert.ok(await myTurn(a, 'p1'));
-  await a.locator('#legal button[data-move="3"]').click();
+  assert.match(await a.title(), /Your move/, 'the tab title says it is your move');
+  await play(a, '3');
   await a.waitForFunction(() => document.querySelector('#status')?.textContent.includes('You played 3'));
+  assert.doesNotMatch(await a.title(), /Your move/);
   // Bob and the spectator see that Ann has submitted, not what.
   await b.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted');
   await watcher.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted');
   for (const p of [b, watcher]) {
     const text = await p.locator('main').innerText();
     assert.ok(!/played 3/.test(text), 'the hidden move is not on the other pages');
-    const html = await p.content();
-    assert.ok(!html.includes('"submission"'), 'no submission in the DOM');
   }
+  // Nothing Bob's page was sent holds Ann's pending move (only "submitted": true).
+  assert.ok(frames.some((f) => f.includes('"submitted":true')), 'Bob was told that Ann submitted');
+  assert.ok(!frames.some((f) => /"submission":"3"/.test(f)), 'Ann\u2019s move never reached Bob\u2019s page');
   assert.equal(await statusOf(b, 'p2'), 'to move');
   // Ann changes her mind and locks; still hidden.
-  await a.locator('#legal button[data-move="4"]').click();
+  await play(a, '4');
   await a.waitForFunction(() => document.querySelector('#status')?.textContent.includes('You played 4'));
   await a.locator('#lock').click();
   await b.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has submitted (locked)');
-  await b.locator('#legal button[data-move="2"]').click();
-  // Both see the reveal.
+  await play(b, '2');
+  // Both see the reveal: both moves side by side, one sentence, in the first viewport.
   for (const p of [a, b, watcher]) {
     await p.waitForFunction(() => /played 4.*played 2/.test(document.querySelector('#reveal')?.textContent || ''));
+    await assertInFirstViewport(p, '[data-testid=reveal-sentence]');
+    await assertInFirstViewport(p, '#reveal .reveal-move[data-seat=p1]');
   }
-  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'phone-goofspiel.png'), fullPage: true });
+  assert.match(await a.locator('#reveal').innerText(), /You\s+4[\s\S]*Bob\s+2/);
+  assert.match(await b.locator('#reveal').innerText(), /You\s+2[\s\S]*Ann\s+4/);
+  assert.doesNotMatch(await a.locator('main').innerText(), /Move accepted/, 'no stale "Move accepted" after the reveal');
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'phone-goofspiel.png') });
   // Play the rest from both sides.
   await Promise.all([playToEnd(a, 'p1', { midAt: -1 }), playToEnd(b, 'p2', { midAt: -1 })]);
   await watcher.waitForFunction(() => document.body.dataset.status === 'finished');
-  assert.ok((await watcher.locator('[data-testid=result-reason]').innerText()).length > 5);
+  await checkResult(a, 'p1');
+  await checkResult(b, 'p2');
+  await checkResult(watcher, null);
+  // A rematch: seats swapped, same options; Ann lands on her new seat, joined.
+  const oldId = a.url().split('/m/')[1].split('#')[0];
+  await a.locator('#rematch').click();
+  await a.waitForURL((u) => u.pathname.startsWith('/m/') && !u.pathname.includes(oldId) && u.hash.startsWith('#seat='), { timeout: 10000 });
+  await a.waitForFunction(() => document.body.dataset.status === 'waiting');
+  assert.match(await a.locator('[data-testid=invite-link]').inputValue(), /#seat=/, 'the rematch\u2019s invite link to send');
+  const again = await (await fetch(`${BASE}/api/matches/${a.url().split('/m/')[1].split('#')[0]}`)).json();
+  assert.equal(again.match.options.cards, '4');
+  assert.equal(again.names.p2, 'Ann', 'Ann plays p2 in the rematch');
   for (const p of [a, b, watcher]) assert.deepEqual(p.errors, []);
   for (const p of [a, b, watcher]) await p.context().close();
 });
+
+/** Asserts that an element is on screen without scrolling (the first viewport). */
+async function assertInFirstViewport(page, selector) {
+  const box = await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return { top: r.top + window.scrollY, bottom: r.bottom + window.scrollY, h: window.innerHeight };
+  }, selector);
+  assert.ok(box, `${selector} is on the page`);
+  assert.ok(box.bottom <= box.h, `${selector} ends at ${Math.round(box.bottom)} px, within the first ${box.h} px`);
+}
 
 test('a refused move shows the reason; a reload mid-match resumes the seat', async () => {
   const c = await apiCreate({ game: 'square-goofspiel', time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
@@ -243,12 +390,14 @@ test('a refused move shows the reason; a reload mid-match resumes the seat', asy
   await page.locator('#notation').fill('9');
   await page.locator('#notation').press('Enter');
   await page.locator('#message.error').waitFor();
-  assert.match(await page.locator('#message').innerText(), /Move refused: .+/);
+  const refusal = await page.locator('#message').innerText();
+  assert.match(refusal, /^Move refused\. .+/);
+  assert.doesNotMatch(refusal, /p1:|not legal here:|`/, 'addressed to the player, without codes');
   // Two moves, then a reload.
   for (let i = 0; i < 2; i++) {
     assert.ok(await myTurn(page, 'p1'));
     const st = await page.evaluate(() => document.body.dataset.steps);
-    await page.locator('#legal button[data-move="1"]').click();
+    await play(page, '1');
     await page.waitForFunction((x) => document.body.dataset.steps !== x
       || document.querySelector('[data-testid=status-p1]')?.textContent !== 'to move', st);
   }
@@ -260,7 +409,7 @@ test('a refused move shows the reason; a reload mid-match resumes the seat', asy
   assert.equal(await page.locator('#join').isHidden(), true, 'no second join');
   assert.equal(await page.locator('#reveal').innerText().then((t) => /bid/.test(t)), true, 'the last reveal is back');
   assert.ok(await myTurn(page, 'p1'));
-  await page.locator('#legal button[data-move="pass"]').click();
+  await play(page, 'pass');
   await page.waitForFunction((st) => document.body.dataset.steps !== st, steps);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -283,7 +432,8 @@ test('a lost connection is shown on screen and comes back by itself', async () =
   for (const ws of sockets) assert.ok(!/token/.test(ws.url()), ws.url());
   assert.ok(await myTurn(page, 'p1'));
   const st = await page.evaluate(() => document.body.dataset.steps);
-  await page.locator('#legal button[data-move]').first().click();
+  await page.locator('#hand button[data-move]:not([disabled])').first().click();
+  await page.locator('#submit-move').click();
   await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -296,13 +446,26 @@ test('keyboard only: board cells take Enter, "/" focuses the notation box', asyn
   await join(page, 'Kim');
   assert.ok(await myTurn(page, 'p1'));
   let st = await page.evaluate(() => document.body.dataset.steps);
-  await page.locator('[data-cell=a1]').focus();
+  // One Tab stop for the whole board: the roving cell.
+  assert.equal(await page.locator('#board [data-cell][tabindex="0"]').count(), 1, 'one Tab stop per board');
+  await page.locator('#board [data-cell][tabindex="0"]').focus();
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a1');
   await page.keyboard.press('Enter');
   assert.match(await page.locator('#notation').inputValue(), /^B a1 W \s*$/);
-  await page.locator('[data-cell=b2]').focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.cell), 'a1', 'Enter keeps the focus on the cell');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.cell), 'b2', 'arrows move on the board');
+  await page.keyboard.press(' ');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.cell), 'b2');
+  assert.equal(await page.evaluate(() => document.body.dataset.steps), st, 'nothing sent before Submit');
+  assert.match(await page.locator('[data-testid=draft]').innerText(), /B a1 W b2/);
+  // Tab leaves the board (no stone placed by it), and reaches Submit.
+  for (let i = 0; i < 6 && !(await page.evaluate(() => document.activeElement?.id === 'submit-move')); i++) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'submit-move');
   await page.keyboard.press('Enter');
   await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
-  assert.match(await page.locator('#reveal').innerText(), /Kim played B a1 W b2/);
+  assert.match(await page.locator('#reveal').innerText(), /you played B a1 W b2/);
   assert.ok(await myTurn(page, 'p1'));
   st = await page.evaluate(() => document.body.dataset.steps);
   const empty = await page.locator('#board .cell.clickable').evaluateAll((cells) => cells.map((x) => x.dataset.cell));
@@ -333,7 +496,8 @@ test('both clocks count down in a timed match', async () => {
   const secs = (t) => { const [m, s] = t.split(' ')[0].split(':').map(Number); return m * 60 + s; };
   assert.ok(secs(b1) < secs(a1) && secs(b2) < secs(a2), `counting down: ${a1} -> ${b1}, ${a2} -> ${b2}`);
   // Once Eve has moved, her clock stops and Fay's runs on.
-  await page.locator('#legal button[data-move]').first().click();
+  await page.locator('#hand button[data-move]:not([disabled])').first().click();
+  await page.locator('#submit-move').click();
   await page.waitForFunction(() => document.querySelector('[data-clock=p1]')?.textContent.startsWith('\u2014'));
   assert.match(await page.locator('[data-clock=p2]').innerText(), /^[01]:\d\d/);
   for (const p of [page, other]) await p.context().close();
@@ -354,31 +518,58 @@ test('bad and unknown links are shown plainly', async () => {
   await page.context().close();
 });
 
-test('replays step through every game with the slider; rules pages render', async () => {
+test('replays step through every game: the slider, arrow keys anywhere, the move list; the board changes between frames; rules pages have real content', async () => {
   const page = await newPage();
+  const board = () => page.locator('.board-box').innerHTML();
   for (const game of GAMES) {
     const id = finished[game];
-    if (!id) continue;
+    assert.ok(id, `${game}: its full match finished earlier in this run, so its replay is checked`);
     await page.goto(`${BASE}/replay/${id}`);
     await page.locator('#slider').waitFor();
     const max = Number(await page.locator('#slider').getAttribute('max'));
     assert.ok(max >= 2, `${game}: frames`);
     assert.match(await page.locator('#frame-label').innerText(), new RegExp(`Step ${max} of ${max}`));
+    const atEnd = await board();
     await page.locator('#slider').fill('0');
     assert.match(await page.locator('#frame-label').innerText(), /Step 0 of/);
+    const atStart = await board();
+    assert.notEqual(atStart, atEnd, `${game}: the board at the start differs from the end`);
     await page.locator('#slider').focus();
     await page.keyboard.press('ArrowRight');
     assert.match(await page.locator('#frame-label').innerText(), /Step 1 of/);
     await page.locator('#next').click();
     assert.match(await page.locator('#frame-label').innerText(), /Step 2 of/);
+    // Arrow keys work with the focus anywhere on the page, not only on the slider.
+    await page.locator('h1').click();
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.locator('#frame-label').innerText(), /Step 3 of|Step 2 of 2/);
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await page.locator('#frame-label').innerText(), /Step 2 of/);
+    // The move list: every step, clickable.
+    assert.equal(await page.locator('#move-list button').count(), max + 1);
+    await page.locator(`#move-list button[data-frame="${max}"]`).click();
+    assert.match(await page.locator('#frame-label').innerText(), new RegExp(`Step ${max} of ${max}`));
+    assert.equal(await board(), atEnd, `${game}: the last step shows the final board again`);
     if (game === 'thwart-omega' && SHOTS) {
       await page.locator('#slider').fill(String(Math.floor(max / 2)));
-      await page.screenshot({ path: joinPath(SHOTS, 'replay-thwart-omega.png'), fullPage: true });
+      await page.screenshot({ path: joinPath(SHOTS, 'replay-thwart-omega.png') });
     }
   }
   for (const game of GAMES) {
     await page.goto(`${BASE}/rules/${game}`);
     await page.locator('article.rules h2').first().waitFor();
+    const text = await page.locator('article.rules').innerText();
+    const api = await (await fetch(`${BASE}/api/games/${game}`)).json();
+    assert.ok(text.length > 1500, `${game}: the rules page has its text (${text.length} characters)`);
+    assert.ok(text.includes(api.name), `${game}: the page names the game`);
+    assert.ok((await page.locator('article.rules h2, article.rules h3').count()) >= 3, `${game}: sections`);
+    const prose = await page.evaluate(() => {
+      const a = document.querySelector('article.rules').cloneNode(true);
+      a.querySelectorAll('pre, details.technical').forEach((x) => x.remove());
+      return a.textContent;
+    });
+    assert.ok(!prose.includes('`'), `${game}: no literal backticks outside examples`);
+    assert.doesNotMatch(prose, /colosseum (play|replay)|crates\//, `${game}: terminal commands and the project's files are folded away`);
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -460,7 +651,7 @@ test('the live Cauldron between two browsers: a wrong answer locks out, a right 
   const l1 = await a.locator('#race-lockout').innerText();
   await a.waitForTimeout(1200);
   assert.notEqual(await a.locator('#race-lockout').innerText(), l1, 'the lockout counts down');
-  if (SHOTS) await a.screenshot({ path: joinPath(SHOTS, 'cauldron-race.png'), fullPage: true });
+  if (SHOTS) await a.screenshot({ path: joinPath(SHOTS, 'cauldron-race.png') });
 
   // Bob answers right (the button): both see who won, and the accepted answers.
   const right = answerOf(question);
@@ -471,7 +662,7 @@ test('the live Cauldron between two browsers: a wrong answer locks out, a right 
   assert.match(await b.locator('[data-testid=race-winner]').first().innerText(), /You won the round/);
   assert.match(await watcher.locator('[data-testid=race-winner]').first().innerText(), /Bob won the round/);
   assert.ok((await a.locator('[data-testid=race-answers]').innerText()).includes(right));
-  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'cauldron-race-over-phone.png'), fullPage: true });
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'cauldron-race-over-phone.png') });
 
   // The rest of the game, from both sides: each race answered right by one of them.
   const pick = (seat) => (q) => (q.length % 2 === 0) === (seat === 'p1');
@@ -488,6 +679,7 @@ test('the live Cauldron against a bot, set up in the lobby: a full game of The W
   const page = await newPage();
   await page.goto(`${BASE}/`);
   await page.locator('#game').selectOption('witchs-brew');
+  await page.locator('#advanced summary').click();
   assert.equal(await page.locator('#trivia').isHidden(), true, 'no trivia settings for a simulated Cauldron');
   await page.locator('select[data-option=cauldron]').selectOption('live');
   await page.locator('input[name=opponent][value=bot]').check();
@@ -501,9 +693,7 @@ test('the live Cauldron against a bot, set up in the lobby: a full game of The W
   await page.locator('#time').selectOption('untimed');
   await page.locator('#name').fill('Ada');
   await page.locator('#create button[type=submit]').click();
-  await page.locator('[data-testid=play-link]').click();
-  await page.waitForURL(/\/m\//);
-  await join(page, 'Ada');
+  await page.waitForURL(/\/m\/.*#seat=/);
   const r = await playLive(page, 'p1');
   await page.locator('[data-testid=result-reason]').waitFor();
   // Every race went to the bot (accuracy 1, answers in 20 to 200 ms).
@@ -519,15 +709,13 @@ test('a sealed match against the bot, set up in the lobby: commitments, automati
   const page = await newPage();
   await page.goto(`${BASE}/`);
   await page.locator('#game').selectOption('goofspiel');
+  await page.locator('#advanced summary').click();
   await page.locator('input[data-option=cards]').fill('4');
-  await page.locator('input[name=opponent][value=bot]').check();
   await page.locator('#level').selectOption('random');
   await page.locator('#time').selectOption('untimed');
   await page.locator('#sealed').check();
   await page.locator('#create button[type=submit]').click();
-  await page.locator('[data-testid=play-link]').click();
-  await page.waitForURL(/\/m\//);
-  await join(page, 'Ada');
+  await page.waitForURL(/\/m\/.*#seat=/);
   await page.waitForFunction(() => document.body.dataset.status === 'live');
   assert.equal(await page.locator('[data-testid=sealed]').count(), 1, 'the table says the match is sealed');
   let words = 0;
@@ -575,7 +763,7 @@ test('sealed: the server holds only the commitment, and a reload can still open'
   await page.goto(`${BASE}${c.links.p1}`);
   await join(page, 'Ada');
   await myTurn(page, 'p1');
-  await page.locator('#legal button[data-move="3"]').click();
+  await play(page, '3');
   await page.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has committed (sealed)');
   assert.match(await page.locator('#status').innerText(), /Sealed: your move is locked in as a commitment; the server learns it only when both have committed/);
   // p2 sees a commitment, never a move.
@@ -631,7 +819,7 @@ test('fair chance: a typed client seed, the commitment on screen, and the check 
   const state = await (await fetch(`${BASE}/api/matches/${created.id}`)).json();
   assert.equal(state.fairness.client_seeds.p1, 'my-own-seed');
   assert.equal(state.fairness.commitment, commitment);
-  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png'), fullPage: true });
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png') });
   assert.deepEqual(page.errors, [], 'no script errors');
   await page.context().close();
 });
@@ -645,4 +833,219 @@ test('a practice match is marked as such at the table and in the lobby', async (
   await page.locator(`a[href="/m/${created.id}"]`).first().waitFor();
   assert.ok(await page.locator('.badge.practice').count() >= 1, 'the lobby marks practice matches');
   await page.context().close();
+});
+
+// ----- issue 18: the reveal as an event, clocks, one way to move, accessibility -----
+
+const SIZES = { laptop: { width: 1366, height: 768 }, phone: { width: 390, height: 844 } };
+
+/** A match against the random bot, joined as p1 at `size`. */
+async function seatAt(game, size, extra = {}) {
+  const c = await apiCreate({ game, options: OPTIONS[game] || {}, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], ...extra });
+  const page = await newPage(SIZES[size]);
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Ada');
+  return { page, c };
+}
+
+for (const size of Object.keys(SIZES)) {
+  for (const game of ['goofspiel', 'square-goofspiel', 'thwart-omega', 'all-in-goofspiel']) {
+    test(`${game} at ${size} size: after a reveal, the result sentence and the marked move are in the first viewport`, async () => {
+      const { page } = await seatAt(game, size);
+      assert.ok(await myTurn(page, 'p1'));
+      let revealed = false;
+      for (let i = 0; i < 6 && !revealed; i++) {
+        const before = await page.evaluate(() => document.body.dataset.steps);
+        await clickAMove(page);
+        await page.waitForFunction((st) => document.body.dataset.steps !== st || document.querySelector('#message.error:not([hidden])'), before);
+        assert.equal(await page.locator('#message.error:not([hidden])').count(), 0, await page.locator('#message').innerText());
+        revealed = await page.locator('#reveal:not([hidden])').count() > 0;
+        if (!revealed) assert.ok(await myTurn(page, 'p1'));
+      }
+      assert.ok(revealed, 'a reveal within six moves');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await assertInFirstViewport(page, '[data-testid=reveal-sentence]');
+      await assertInFirstViewport(page, '#reveal .reveal-move[data-seat=p2]');
+      const sentence = await page.locator('[data-testid=reveal-sentence]').innerText();
+      assert.match(sentence, /you (played|bid)/i);
+      const cells = await page.locator('#board .last-move').count();
+      if (game === 'square-goofspiel' || game === 'thwart-omega') {
+        assert.ok(cells >= 1, 'the board marks the last move');
+        await assertInFirstViewport(page, '#board .last-move');
+      }
+      assert.doesNotMatch(await page.locator('main').innerText(), /Move accepted/);
+      if (SHOTS && size === 'phone') await page.screenshot({ path: joinPath(SHOTS, `${game}-reveal-phone.png`) });
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+}
+
+test('a click never submits: cards and cells are chosen, previewed, changed and cleared, then Submit', async () => {
+  const { page } = await seatAt('all-in-goofspiel', 'phone');
+  assert.ok(await myTurn(page, 'p1'));
+  const st = await page.evaluate(() => document.body.dataset.steps);
+  assert.equal(await page.locator('#legal button').count(), 0, 'no list of unreadable All-In moves');
+  await page.locator('#hand button[data-card="10"]').click();
+  await page.locator('#hand button[data-card="9"]').click();
+  assert.match(await page.locator('[data-testid=allin-number]').innerText(), /make 109/);
+  assert.match(await page.locator('[data-testid=draft]').innerText(), /^10 9$/);
+  // A second click takes the card back; nothing was refused or sent.
+  await page.locator('#hand button[data-card="10"]').click();
+  assert.match(await page.locator('[data-testid=draft]').innerText(), /^9$/);
+  await page.locator('#hand button[data-card="-1"]').click();
+  assert.match(await page.locator('[data-testid=allin-number]').innerText(), /9-1 = 8/);
+  await page.locator('#clear-move').click();
+  assert.equal(await page.locator('[data-testid=draft]').count(), 0, 'Clear empties the move');
+  assert.equal(await page.evaluate(() => document.body.dataset.steps), st, 'nothing sent by clicks');
+  await page.locator('#hand button[data-card="3"]').click();
+  await page.locator('#submit-move').click();
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.match(await page.locator('[data-testid=reveal-sentence]').innerText(), /you played 3 = 3/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Galespiel on a phone: spots are touch targets of at least 44 px, card effects are on screen', async () => {
+  const { page } = await seatAt('galespiel', 'phone');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  const boxes = await page.locator('#board .spot .hit').evaluateAll((xs) => xs.map((x) => { const r = x.getBoundingClientRect(); return [r.width, r.height]; }));
+  assert.ok(boxes.length > 40, `free spots: ${boxes.length}`);
+  for (const [w, hh] of boxes) assert.ok(w >= 44 && hh >= 44, `a spot's target is ${w.toFixed(1)} x ${hh.toFixed(1)} px`);
+  const detail = page.locator('#hand .card-detail').first();
+  assert.ok(await detail.isVisible(), 'a card\u2019s effects are visible without hovering');
+  assert.ok((await detail.innerText()).length > 3);
+  await page.context().close();
+});
+
+test('The Witch\u2019s Brew shows cards and conditions in words, on a phone', async () => {
+  const { page } = await seatAt('witchs-brew', 'phone');
+  // Play by clicking until some cards are in a hand.
+  for (let i = 0; i < 40; i++) {
+    if (await page.locator('#hand .wb-card').count()) break;
+    if (!(await myTurn(page, 'p1'))) break;
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    await clickAMove(page);
+    await page.waitForFunction((st) => document.body.dataset.steps !== st || document.querySelector('#message.error:not([hidden])'), before);
+  }
+  const card = page.locator('#hand .wb-card').first();
+  assert.ok(await card.count(), 'a card in a hand');
+  assert.match(await card.innerText(), /^[1-8] (Snipe|Lock|Guess|Copy|Leap|Freeze|Shift|Diminish)\s+\S+/);
+  assert.ok(await card.locator('.card-detail').isVisible(), 'the card\u2019s effect is visible, not hover-only');
+  const list = await page.locator('#legal button[data-move]').allInnerTexts();
+  for (const t of list) assert.doesNotMatch(t, /^\d [a-g]$|^dup \d/, `a move shown as a code: ${t}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a timeout: the table says what was played for you and why', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, time: { kind: 'timed', per_decision_ms: 2000 }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Tim');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  // The warning near the end, then the notice.
+  await page.waitForFunction(() => /Hurry: 0:0\d left/.test(document.querySelector('[data-clock-warning=p1]')?.textContent || ''), null, { timeout: 5000 });
+  await page.locator('#message.warn').waitFor({ timeout: 10000 });
+  const text = await page.locator('#message').innerText();
+  assert.match(text, /^Your time ran out: \d+ was played for you \(what the rules play when a clock runs out\)\.$/);
+  const played = /: (\d+) was played/.exec(text)[1];
+  assert.match(await page.locator('[data-testid=reveal-sentence]').innerText(), new RegExp(`you played ${played},`));
+  await assertInFirstViewport(page, '#message');
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'timeout-notice.png') });
+  await page.context().close();
+});
+
+test('the lobby on a phone: a level picks the computer, Create ends at the seat, joined', async () => {
+  const page = await newPage(SIZES.phone);
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('square-goofspiel');
+  await page.locator('input[name=opponent][value=friend]').check();
+  await page.locator('#level').selectOption('mcts:easy');
+  assert.equal(await page.locator('input[name=opponent][value=bot]').isChecked(), true);
+  assert.equal(await page.locator('#advanced').getAttribute('open'), null, 'advanced options are folded away');
+  const levels = await page.locator('#level option').allInnerTexts();
+  for (const l of levels) assert.match(l, /^Computer: /);
+  assert.ok(!levels.some((l) => /mcts|heuristic/.test(l)));
+  await page.locator('#name').fill('Pia');
+  await page.locator('#create button[type=submit]').click();
+  await page.waitForURL(/#seat=/);
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  assert.match(await page.locator('[data-seat=p1] .seat-name').innerText(), /^Pia/);
+  assert.match(await page.locator('[data-seat=p2] .seat-name').innerText(), /^Computer: easy/);
+  assert.equal(await page.locator('#join').isHidden(), true);
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'lobby-to-seat-phone.png') });
+  // Back in the lobby, the seat says it is your move.
+  await myTurn(page, 'p1');
+  await page.goto(`${BASE}/`);
+  await page.locator('#mine [data-testid=your-move]').first().waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** axe-core's serious and critical violations on the page now. */
+async function axe(page) {
+  const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.evaluate(source); // through DevTools: the pages' CSP allows no inline script
+  const res = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
+  return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} \u2014 ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+test('accessibility: no serious or critical axe-core violation on the lobby, every table, a replay, a rules page', async () => {
+  const found = {};
+  for (const size of ['laptop', 'phone']) {
+    const page = await newPage(SIZES[size]);
+    await page.goto(`${BASE}/`);
+    await page.locator('#create').waitFor();
+    found[`lobby ${size}`] = await axe(page);
+    await page.context().close();
+  }
+  for (const game of GAMES) {
+    const { page } = await seatAt(game, 'laptop');
+    await page.waitForFunction(() => document.body.dataset.status === 'live');
+    if (await myTurn(page, 'p1')) {
+      const before = await page.evaluate(() => document.body.dataset.steps);
+      await clickAMove(page);
+      await page.waitForFunction((st) => document.body.dataset.steps !== st || document.querySelector('#message.error:not([hidden])'), before);
+      await myTurn(page, 'p1');
+    }
+    found[`table ${game}`] = await axe(page);
+    await page.context().close();
+  }
+  const page = await newPage(SIZES.laptop);
+  const done = Object.values(finished)[0];
+  if (done) {
+    await page.goto(`${BASE}/replay/${done}`);
+    await page.locator('#slider').waitFor();
+    found.replay = await axe(page);
+  }
+  await page.goto(`${BASE}/rules/witchs-brew`);
+  await page.locator('article.rules h2').first().waitFor();
+  found.rules = await axe(page);
+  await page.context().close();
+  const bad = Object.entries(found).filter(([, v]) => v.length);
+  assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
+  assert.ok(done, 'a finished match was there to audit its replay');
+});
+
+test('the reveal flashes once, and not under prefers-reduced-motion', async () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const c = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+    const context = await browser.newContext({ viewport: SIZES.laptop, reducedMotion });
+    const page = await context.newPage();
+    await page.goto(`${BASE}${c.links.p1}`);
+    await join(page, 'Rae');
+    assert.ok(await myTurn(page, 'p1'));
+    const st = await page.evaluate(() => document.body.dataset.steps);
+    await play(page, '1');
+    await page.waitForFunction((x) => document.body.dataset.steps !== x && !document.querySelector('#reveal').hidden, st);
+    const anim = await page.evaluate(() => {
+      const r = document.querySelector('#reveal');
+      return { fresh: r.classList.contains('fresh'), name: getComputedStyle(r).animationName };
+    });
+    assert.equal(anim.fresh, true, 'a reveal seen live is marked fresh');
+    assert.equal(anim.name, reducedMotion === 'reduce' ? 'none' : 'reveal-in');
+    await context.close();
+  }
 });

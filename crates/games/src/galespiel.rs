@@ -104,7 +104,7 @@ pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         name: "board",
         default: "default",
-        allowed: "default, or a board's JSON text (see the rules page), e.g. -o \"board=$(cat my-board.json)\"",
+        allowed: "default, or a board's JSON text (see the rules page)",
         help: "the cost of each of the 61 spots",
     },
     OptionDoc {

@@ -42,19 +42,19 @@ pub const OPTIONS: &[OptionDoc] = &[
         name: "cards",
         default: "13",
         allowed: "an integer from 1 to 64",
-        help: "each seat holds the cards 1..cards, and the prizes are 1..cards (OpenSpiel's num_cards)",
+        help: "each player holds the cards 1 to this number, and the prize cards have the same values",
     },
     OptionDoc {
         name: "order",
         default: "random",
         allowed: "random, descending or ascending",
-        help: "the order of the prizes: shuffled (one chance step per turn), or fixed (OpenSpiel's points_order)",
+        help: "the order of the prize cards: shuffled, or fixed from high to low or from low to high",
     },
     OptionDoc {
         name: "returns",
         default: "win_loss",
         allowed: "win_loss, point_difference or total_points",
-        help: "what `score.returns` reports: +1/-1/0, points minus the mean, or points (OpenSpiel's returns_type)",
+        help: "how the match record scores the result: win or loss, the point difference, or the points; play is the same",
     },
 ];
 

@@ -255,7 +255,7 @@ static REGISTRY: &[GameEntry] = &[
     entry::<goofspiel::Goofspiel>(
         "goofspiel",
         "Goofspiel",
-        "classic Goofspiel, the calibration game checked against OpenSpiel",
+        "classic Goofspiel: bid one card for each prize card; the most prize points wins",
         goofspiel::RULES,
         goofspiel::OPTIONS,
         goofspiel::TIMING,

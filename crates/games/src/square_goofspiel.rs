@@ -55,7 +55,7 @@ pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
     default: "p1",
     allowed: "p1, p2 or none",
     help:
-        "who wins when both line points and remaining hand strength are tied (RULINGS: the DM advantage, p1 by default); none makes it a draw",
+        "who wins when both line points and remaining hand strength are tied (p1 by default); none makes it a draw",
 }];
 
 /// The board's side: 6 rows and 6 columns.

@@ -1,7 +1,15 @@
 // The lobby: create a match (against a friend or a bot), copy its links, list matches.
-import { h, api, errorText, games, mount, notice, copy } from './common.js';
+import { h, api, errorText, games, mount, notice } from './common.js';
+import { botLabel, orderedLevels, friendlyError, plain } from './present.js';
 
 const MINE = 'colosseum.mine';
+
+// Option names in words (the API's names are the notation's; unknown ones show as they are).
+const OPTION_LABELS = {
+  cards: 'Cards', order: 'Prize order', returns: 'Result scored as', advantage: 'Ties go to', size: 'Board size',
+  first: 'Who starts', items: 'Items', board: 'Spot costs', schedule: 'Cauldron rounds', cauldron: 'The Cauldron',
+  p1_chance: 'p1\u2019s race chance', none_chance: 'Nobody-wins chance', discard: 'Discard item', tiebreaker: 'Tiebreaker item',
+};
 
 function remember(entry) {
   const list = JSON.parse(localStorage.getItem(MINE) || '[]').filter((e) => e.id !== entry.id);
@@ -11,18 +19,8 @@ function remember(entry) {
 
 function seatText(seat) {
   if (!seat) return '?';
-  if (seat.player?.kind === 'bot') return `bot ${seat.player.level}`;
+  if (seat.player?.kind === 'bot') return botLabel(seat.player.level);
   return seat.name || (seat.joined ? 'a player' : 'open seat');
-}
-
-function linkRow(label, path, testid) {
-  const url = new URL(path, location.origin).href;
-  const status = h('span', { class: 'copied', 'aria-live': 'polite' });
-  return h('div', { class: 'link-row' },
-    h('label', {}, label),
-    h('input', { type: 'text', readonly: true, value: url, 'data-testid': testid, onfocus: (e) => e.target.select() }),
-    h('button', { type: 'button', onclick: async () => { status.textContent = (await copy(url)) ? 'copied' : 'select and copy'; } }, 'Copy'),
-    status);
 }
 
 async function main() {
@@ -34,8 +32,9 @@ async function main() {
   const gameSel = h('select', { id: 'game', name: 'game' }, list.map((g) => h('option', { value: g.id }, g.name)));
   const optionsBox = h('div', { class: 'options' });
   const summary = h('p', { class: 'summary' });
-  const levelSel = h('select', { id: 'level', name: 'level' });
-  const opp = (v, label, checked) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: v, checked }), label);
+  // Choosing a level chooses the computer as the opponent.
+  const levelSel = h('select', { id: 'level', name: 'level', 'aria-label': 'the computer\u2019s level', onchange: () => { form.querySelector('input[name=opponent][value=bot]').checked = true; showTrivia(); } });
+  const opp = (v, label, checked, extra) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: v, checked, ...extra }), label);
   const seatSel = h('select', { id: 'seat', name: 'seat' }, h('option', { value: 'p1' }, 'p1 (moves first where it matters)'), h('option', { value: 'p2' }, 'p2'));
   const timeSel = h('select', { id: 'time', name: 'time' },
     h('option', { value: 'default' }, 'the game\u2019s default'),
@@ -58,20 +57,26 @@ async function main() {
 
   function showGame() {
     const g = list.find((x) => x.id === gameSel.value);
-    summary.textContent = g.summary;
+    summary.textContent = plain(g.summary);
     rulesLink.href = `/rules/${g.id}`;
     rulesLink.textContent = `${g.name} rules`;
     optionsBox.replaceChildren(...g.options.map((o) => {
       // An option with two named values ("simulated or live") is a choice; others are typed.
       const two = /^([\w-]+) or ([\w-]+)$/.exec(o.allowed);
+      const inputId = `opt-${o.name}`;
+      const help = plain(o.help);
+      // A long default (a whole board) is not shown in the box: it would look like a command.
+      const shortDefault = String(o.default).length <= 24 ? String(o.default) : 'the standard one';
       const input = two
-        ? h('select', { name: `opt-${o.name}`, 'data-option': o.name, title: o.help, onchange: showTrivia },
+        ? h('select', { id: inputId, name: inputId, 'data-option': o.name, onchange: showTrivia },
           h('option', { value: '' }, `${o.default} (default)`),
           [two[1], two[2]].filter((v) => v !== o.default).map((v) => h('option', { value: v }, v)))
-        : h('input', { type: 'text', name: `opt-${o.name}`, 'data-option': o.name, placeholder: o.default, title: `${o.help} (${o.allowed})` });
-      return h('label', { class: 'option' }, h('span', {}, o.name), input, h('small', {}, `${o.help}; ${o.allowed}; default ${o.default}`));
+        : h('input', { id: inputId, type: 'text', name: inputId, 'data-option': o.name, placeholder: shortDefault, 'aria-describedby': `${inputId}-help` });
+      return h('div', { class: 'option' }, h('label', { for: inputId }, OPTION_LABELS[o.name] || o.name.replace(/_/g, ' ')), input,
+        h('small', { id: `${inputId}-help` }, `${help}; default: ${shortDefault}`));
     }));
-    levelSel.replaceChildren(...g.bots.map((b) => h('option', { value: b }, b)));
+    const levels = orderedLevels(g.bots);
+    levelSel.replaceChildren(...levels.map((b) => h('option', { value: b }, botLabel(b))));
     timeInfo.textContent = `Default: ${describeTime(g.time_control)}.`;
     showTrivia();
   }
@@ -128,17 +133,18 @@ async function main() {
     h('h1', {}, 'New match'),
     h('div', { class: 'field' }, h('label', { for: 'game' }, 'Game'), gameSel, ' ', rulesLink),
     summary,
-    h('fieldset', {}, h('legend', {}, 'Options (blank = default)'), optionsBox),
     h('fieldset', {}, h('legend', {}, 'Opponent'),
-      opp('friend', 'a friend (you get an invite link)', true),
-      opp('bot', 'a bot: ', false), levelSel),
-    triviaBox,
-    h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
-    h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
-    timeInfo,
-    h('div', { class: 'field' }, h('label', { class: 'radio', for: 'sealed' }, sealedIn, ' Sealed: moves are sent as commitments, so the server learns a move only when both have committed')),
+      opp('bot', 'the computer: ', true), levelSel, h('br'),
+      opp('friend', 'a friend (you get an invite link to send)', false)),
     h('div', { class: 'field' }, h('label', { for: 'name' }, 'Your name'), nameIn),
-    h('button', { type: 'submit', class: 'primary' }, 'Create match'));
+    h('details', { id: 'advanced', class: 'advanced' }, h('summary', {}, 'Advanced options'),
+      h('fieldset', {}, h('legend', {}, 'Game options (blank = default)'), optionsBox),
+      triviaBox,
+      h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
+      h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
+      timeInfo,
+      h('div', { class: 'field' }, h('label', { class: 'radio', for: 'sealed' }, sealedIn, ' Sealed: moves are sent as commitments, so the server learns a move only when both have committed'))),
+    h('button', { type: 'submit', class: 'primary' }, 'Create match and take my seat'));
 
   form.addEventListener('change', showTrivia);
 
@@ -177,19 +183,17 @@ async function main() {
     }
     const res = await api('/api/matches', { body });
     if (!res.ok) {
-      result.replaceChildren(notice('error', `Not created: ${errorText(res)}`));
+      result.replaceChildren(notice('error', `Not created: ${friendlyError(errorText(res))}`));
+      result.scrollIntoView({ block: 'nearest' });
       return;
     }
     const { id, links } = res.data;
     const friendSeat = mySeat === 'p1' ? 'p2' : 'p1';
-    remember({ id, game: g.name, link: links[mySeat], invite: links[friendSeat] || null, at: Date.now() });
-    result.replaceChildren(h('div', { class: 'card' },
-      h('h2', {}, `${g.name}: match ${id}`),
-      h('p', {}, h('a', { class: 'button primary', href: links[mySeat], 'data-testid': 'play-link' }, 'Go to your seat')),
-      linkRow('Your seat (keep it secret)', links[mySeat], 'my-link'),
-      links[friendSeat] ? linkRow('Invite link: send it to your friend', links[friendSeat], 'invite-link') : null,
-      linkRow('Spectators', links.spectator, 'spectator-link')));
-    refresh();
+    remember({ id, game: g.name, link: links[mySeat], invite: opponent === 'bot' ? null : links[friendSeat] || null, at: Date.now() });
+    // Straight to the seat, joined under the typed name (the table reads this once); the table
+    // shows the invite and spectator links with Copy buttons.
+    sessionStorage.setItem(`colosseum.autojoin.${id}`, name);
+    location.assign(links[mySeat]);
   });
 
   const live = h('section', { id: 'matches' });
@@ -201,7 +205,7 @@ async function main() {
     const row = (m) => h('li', {},
       h('strong', {}, name(m.game)), m.sealed ? h('span', { class: 'badge sealed' }, 'sealed') : null, m.practice ? h('span', { class: 'badge practice', title: 'its creator chose the seed: chance is not provably fair' }, 'practice') : null, ` \u00b7 ${m.status} \u00b7 `,
       `${seatText(m.seats.p1)} vs ${seatText(m.seats.p2)} `,
-      m.result ? h('span', { class: 'muted' }, `(${m.result.reason}) `) : null,
+      m.result ? h('span', { class: 'muted' }, `(${plain(m.result.reason)}) `) : null,
       h('a', { href: `/m/${m.id}` }, m.status === 'finished' ? 'view' : 'watch'),
       m.status === 'finished' ? [' \u00b7 ', h('a', { href: `/replay/${m.id}` }, 'replay')] : null);
     live.replaceChildren(
@@ -210,8 +214,21 @@ async function main() {
       h('h2', {}, 'Finished'),
       res.data.finished.length ? h('ul', { class: 'matches' }, res.data.finished.slice(0, 15).map(row)) : h('p', { class: 'muted' }, 'None yet.'));
     const my = JSON.parse(localStorage.getItem(MINE) || '[]');
+    // The five newest seats say whether it is your move there (asked with the seat's token).
+    const states = await Promise.all(my.slice(0, 5).map(async (e) => {
+      const token = new URLSearchParams(new URL(e.link, location.origin).hash.slice(1)).get('seat');
+      const r = token ? await api(`/api/matches/${encodeURIComponent(e.id)}`, { token }) : null;
+      return r?.ok ? r.data : null;
+    }));
+    const tag = (st) => {
+      if (!st) return null;
+      const seat = st.you && st.match?.seats?.[st.you];
+      if (st.status === 'finished') return h('span', { class: 'muted' }, ' \u00b7 finished');
+      if (st.status === 'live' && seat?.to_act && !seat.submitted) return h('strong', { class: 'your-move', 'data-testid': 'your-move' }, ' \u00b7 your move');
+      return h('span', { class: 'muted' }, ` \u00b7 ${st.status}`);
+    };
     mine.replaceChildren(...(my.length ? [h('h2', {}, 'Your seats (this browser)'),
-      h('ul', { class: 'matches' }, my.map((e) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`))))] : []));
+      h('ul', { class: 'matches' }, my.map((e, i) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`), tag(states[i]))))] : []));
   }
 
   mount(h('div', { class: 'lobby' }, h('div', {}, form, result), h('div', {}, mine, live)));

@@ -1,13 +1,14 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
 import { h, api, errorText, gameName, mount, notice, endedBy } from './common.js';
 import { render } from './boards.js';
+import { plain } from './present.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
-function stepText(step) {
+function stepText(step, names = {}) {
   if (!step) return 'the start';
   if (step.chance !== undefined) return `chance: ${step.chance}`;
-  return Object.entries(step).map(([k, v]) => `${k}: ${v}`).join(', ');
+  return Object.entries(step).map(([k, v]) => `${names[k] || k}: ${v}`).join(', ');
 }
 
 async function main() {
@@ -24,7 +25,8 @@ async function main() {
   let gameIndex = 0;
   const title = await gameName(data.games[0]?.record?.game || '');
   document.title = `Replay: ${title} \u00b7 Colosseum`;
-  const slider = h('input', { id: 'slider', type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step' });
+  const slider = h('input', { id: 'slider', type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step of the replay' });
+  const moveList = h('ol', { id: 'move-list', class: 'log move-list', 'aria-label': 'every step; click one to go there' });
   const label = h('p', { id: 'frame-label', class: 'status-line', 'aria-live': 'polite' });
   const board = h('div', { class: 'board-box' });
   const side = h('div', { class: 'side' });
@@ -33,18 +35,29 @@ async function main() {
     const g = data.games[gameIndex];
     const k = Number(slider.value);
     const f = g.frames[k];
-    label.textContent = `Step ${k} of ${g.frames.length - 1}: ${stepText(f.step)}`;
-    const parts = render(g.record.game, f.view, { you: null, names, legal: null, canAct: false, submission: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
+    label.textContent = `Step ${k} of ${g.frames.length - 1}: ${stepText(f.step, names)}`;
+    document.body.dataset.frame = String(k);
+    for (const b of moveList.querySelectorAll('button')) {
+      const at = Number(b.dataset.frame) === k;
+      b.classList.toggle('current', at);
+      if (at) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+    }
+    moveList.querySelector('button.current')?.scrollIntoView({ block: 'nearest' });
+    const parts = render(g.record.game, f.view, { you: null, names, legal: null, canAct: false, submission: null, draft: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
     board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
     side.replaceChildren(...[
       h('section', { class: 'panel' }, h('h2', {}, 'Score'), parts.score || '\u2014'),
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),
       parts.hand ? h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand) : null,
-      h('section', { class: 'panel' }, h('h2', {}, 'Moves'), parts.log || '\u2014'),
+      h('section', { class: 'panel' }, h('h2', {}, 'Moves'), moveList),
+      h('section', { class: 'panel' }, h('h2', {}, 'The game\u2019s log at this step'), parts.log || '\u2014'),
       h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || ''))].filter(Boolean));
   };
   const setGame = (i) => {
     gameIndex = i;
+    moveList.replaceChildren(...data.games[i].frames.map((f, k) => h('li', {}, h('button', {
+      type: 'button', class: 'step', 'data-frame': k, onclick: () => { slider.value = String(k); show(); },
+    }, stepText(f.step, names)))));
     slider.max = String(data.games[i].frames.length - 1);
     slider.value = slider.max;
     show();
@@ -57,10 +70,10 @@ async function main() {
   mount(
     h('h1', {}, `Replay: ${title}`),
     h('p', { class: 'muted' }, `Match ${data.id}: ${who('p1')} vs ${who('p2')} \u00b7 `, h('a', { href: `/m/${data.id}` }, 'the table')),
-    r ? h('div', { class: 'card result', id: 'result' }, h('h2', {}, r.winner ? `${who(r.winner)} won` : 'A draw'), h('p', {}, `${endedBy(r.by)}: ${r.reason}`)) : null,
+    r ? h('div', { class: 'card result', id: 'result' }, h('h2', {}, r.winner ? `${who(r.winner)} won` : 'A draw'), h('p', {}, `${endedBy(r.by)}: ${plain(r.reason)}`)) : null,
     gameSel ? h('p', {}, h('label', { for: 'replay-game' }, 'Game '), gameSel) : null,
     h('div', { class: 'replay-controls' },
-      h('button', { type: 'button', onclick: () => { slider.value = '0'; show(); } }, '\u00ab start'),
+      h('button', { type: 'button', id: 'start', onclick: () => { slider.value = '0'; show(); } }, '\u00ab start'),
       h('button', { type: 'button', id: 'prev', onclick: () => move(-1) }, '\u25c0 back'),
       slider,
       h('button', { type: 'button', id: 'next', onclick: () => move(1) }, 'next \u25b6'),
@@ -68,6 +81,13 @@ async function main() {
     label,
     h('div', { class: 'table' }, board, side));
   // Open on the deciding game (the last one; earlier ones were drawn and replayed).
+  // Arrow keys anywhere on the page (the slider handles its own), Home and End.
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target === slider) return;
+    if (e.target.closest?.('input, select, textarea')) return;
+    const d = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (d) { e.preventDefault(); move(d); } else if (e.key === 'Home') { e.preventDefault(); slider.value = '0'; show(); } else if (e.key === 'End') { e.preventDefault(); slider.value = slider.max; show(); }
+  });
   const lastGame = data.games.length - 1;
   if (gameSel) gameSel.value = String(lastGame);
   setGame(lastGame);

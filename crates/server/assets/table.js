@@ -1,7 +1,8 @@
 // The table page, /m/{id}: a seat when the fragment holds #seat=TOKEN, else a spectator.
 // It shows only what the server's state messages hold (built from this viewer's view).
-import { h, api, errorText, gameName, mount, notice, clockText, other, endedBy } from './common.js';
+import { h, api, errorText, gameName, mount, notice, clockText, other, copy } from './common.js';
 import { render } from './boards.js';
+import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf } from './present.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const token = new URLSearchParams(location.hash.slice(1)).get('seat') || null;
@@ -13,7 +14,10 @@ let attempts = 0;
 let stopped = false;
 let lastSteps = -1;
 let title = '';
-const ui = {}; // half-made choices (cells clicked so far), reset at each new decision
+const ui = {}; // half-made choices (the draft move, cells clicked so far), reset at each new decision
+// What the page has shown: the reveal on screen (so a new one is announced once), the last
+// rendered pieces (labels for the preview), the decision the last move was sent for.
+const shown = { revealKey: null, parts: null, submittedFor: null };
 const memory = {}; // what the page has seen and the view no longer holds (Thwart Omega's rounds)
 
 // Persistent parts of the page (built once, so typing is never interrupted by an update).
@@ -27,6 +31,9 @@ const el = {
   board: h('div', { id: 'board', class: 'board-box' }),
   tools: h('div', { id: 'tools' }),
   status: h('p', { id: 'status', class: 'status-line', 'aria-live': 'polite' }),
+  draft: h('p', { id: 'draft', class: 'draft', 'aria-live': 'polite' }),
+  roundResult: h('section', { id: 'reveal', class: 'round-result', 'aria-live': 'polite', 'aria-label': 'the last reveal', hidden: true }),
+  share: h('section', { id: 'share', class: 'panel share', hidden: true }),
   legal: h('div', { id: 'legal' }),
   hand: h('section', { id: 'hand', class: 'panel' }),
   score: h('section', { id: 'score', class: 'panel' }),
@@ -34,15 +41,43 @@ const el = {
   log: h('section', { id: 'log', class: 'panel' }),
   fair: h('section', { id: 'fairness', class: 'panel', 'aria-labelledby': 'fairness-title' }),
   buttons: h('div', { class: 'buttons' }),
-  input: h('input', { id: 'notation', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 2000, 'aria-label': 'your move in notation', placeholder: 'type a move, e.g. 7' }),
+  input: h('input', { id: 'notation', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 2000, placeholder: 'or type a move' }),
 };
+const clearButton = h('button', { type: 'button', id: 'clear-move', onclick: () => clearDraft() }, 'Clear');
 const form = h('form', { id: 'move-form', class: 'notation' },
-  h('label', { for: 'notation' }, 'Move'), el.input, h('button', { type: 'submit', class: 'primary' }, 'Submit'));
+  h('label', { for: 'notation' }, 'Move'), el.input, h('button', { type: 'submit', class: 'primary', id: 'submit-move' }, 'Submit'), clearButton);
 form.addEventListener('submit', (e) => {
   e.preventDefault();
   const text = el.input.value.trim();
   submit(text === '' ? 'pass' : text);
 });
+// Typing is the other way to build the same move: the preview follows the box.
+el.input.addEventListener('input', () => {
+  ui.draft = el.input.value.trim() || null;
+  showDraft();
+});
+
+/** Chooses a move on the board or in the hand: previewed, sent only by Submit. */
+function pick(text) {
+  ui.draft = text || null;
+  el.input.value = text || '';
+  renderAll();
+}
+
+function clearDraft() {
+  const focus = ui.focus;
+  for (const k of Object.keys(ui)) delete ui[k];
+  ui.focus = focus;
+  el.input.value = '';
+  renderAll();
+}
+
+function showDraft() {
+  const parts = shown.parts;
+  const d = ui.draft;
+  el.draft.replaceChildren(...(d ? ['Your move: ', h('strong', { 'data-testid': 'draft' }, parts?.label ? parts.label(d) : d), ' \u2014 press Submit to play it, or change it.'] : []));
+  el.draft.hidden = !d;
+}
 
 // The Cauldron's trivia race (The Witch's Brew with cauldron = live): built once, like the move
 // form, so that an update never interrupts typing.
@@ -77,7 +112,7 @@ function raceFeedback(kind, text) {
   race.feedback.hidden = !text;
 }
 
-const actions = h('section', { id: 'actions', class: 'panel' }, h('h2', {}, 'Your move'), el.status, el.tools, el.legal, form, el.buttons);
+const actions = h('section', { id: 'actions', class: 'panel' }, h('h2', {}, 'Your move'), el.status, el.tools, el.draft, form, el.legal, el.buttons);
 
 function showMessage(kind, text) {
   el.message.className = `notice ${kind}`;
@@ -96,6 +131,7 @@ function send(msg) {
 
 function submit(text) {
   el.input.value = text;
+  shown.submittedFor = state ? state.decision : null;
   if (sealedDecision()) { commit(text); return; }
   showMessage('info', `Sending ${text}\u2026`);
   // The decision this move is for: if it was decided meanwhile, the server refuses the move
@@ -249,6 +285,7 @@ function connect() {
     attempts = 0;
     openingsSent.clear();
     openIfDue();
+    autoJoin();
     el.conn.hidden = false;
     el.conn.className = 'notice ok';
     el.conn.textContent = 'Connected.';
@@ -260,9 +297,19 @@ function connect() {
     try { msg = JSON.parse(e.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
     else if (msg.type === 'ok') {
-      if (msg.to === 'submit') showMessage('ok', state?.match?.pending === 'both' ? 'Move accepted. It stays hidden from your opponent until both have moved.' : 'Move accepted.');
+      if (msg.to === 'submit') {
+        // Said only while that decision is still pending: after the reveal it would be stale.
+        if (state && state.decision === shown.submittedFor && !state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
+        // Sent: the status line says what was played; the chosen card stays marked from it.
+        ui.draft = null;
+        if (state) renderAll();
+      }
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
-      else if (msg.to === 'commit') showMessage('ok', SEALED_WORDS);
+      else if (msg.to === 'commit') {
+        showMessage('ok', SEALED_WORDS);
+        ui.draft = null; // committed: the status line says what was chosen
+        if (state) renderAll();
+      }
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
@@ -279,7 +326,7 @@ function connect() {
       else raceFeedback('error', `Answer refused: ${why}`);
     } else if (msg.type === 'error') {
       const what = msg.to === 'submit' ? 'Move refused' : msg.to ? `${msg.to[0].toUpperCase()}${msg.to.slice(1)} refused` : 'Refused';
-      showMessage('error', `${what}: ${msg.error?.message || 'unknown error'}`);
+      showMessage('error', `${what}. ${friendlyError(msg.error?.message)}`);
     }
   });
   ws.addEventListener('close', async () => {
@@ -310,20 +357,13 @@ function seatPanel(seat) {
   const m = state.match;
   const info = m.seats[seat];
   const you = state.you;
-  const nm = state.names?.[seat] || (info.player?.kind === 'bot' ? `bot ${info.player.level}` : seat);
-  let doing = '';
-  if (state.status === 'waiting') doing = state.joined[seat] ? 'joined' : 'not joined yet';
-  else if (m.result) doing = '';
-  else if (m.race && !m.race.over) doing = 'in the Cauldron race';
-  else if (info.to_act) {
-    if (m.sealed?.phase && info.committed) doing = info.opened ? 'has opened (sealed)' : 'has committed (sealed)';
-    else if (info.submitted) doing = info.locked ? 'has submitted (locked)' : 'has submitted';
-    else doing = seat === you ? 'to move' : 'thinking';
-  } else doing = 'waiting';
+  const nm = nameOf(state, seat);
+  const doing = seatDoing(state, seat);
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
-    h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}` }), `${nm}`, h('small', {}, ` ${seat}${seat === you ? ' \u00b7 you' : ''}`)),
+    h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, h('small', {}, ` ${seat}${seat === you ? ' \u00b7 you' : ''}`)),
     h('div', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing),
-    h('div', { class: 'clock', 'data-clock': seat }, ''));
+    h('div', { class: 'clock', 'data-clock': seat, role: 'timer', 'aria-label': `${nm}\u2019s clock` }, ''),
+    h('div', { class: 'clock-warning', 'data-clock-warning': seat, 'aria-live': 'assertive' }, ''));
 }
 
 function updateClocks() {
@@ -333,20 +373,25 @@ function updateClocks() {
   updateRace();
   for (const seat of ['p1', 'p2']) {
     const node = document.querySelector(`[data-clock="${seat}"]`);
+    const warn = document.querySelector(`[data-clock-warning="${seat}"]`);
     if (!node) continue;
     const c = m.seats[seat].clock || {};
-    if (!m.time_control || m.time_control.kind === 'untimed') { node.textContent = 'untimed'; continue; }
+    const setWarn = (text) => { if (warn && warn.textContent !== text) warn.textContent = text; };
+    if (!m.time_control || m.time_control.kind === 'untimed') { node.textContent = 'untimed'; setWarn(''); continue; }
     const bank = c.bank_ms ? ` \u00b7 bank ${clockText(c.bank_ms)}` : '';
     if (m.result || c.deadline === null || c.deadline === undefined || !state.started_at) {
       node.textContent = `\u2014${bank}`;
       node.classList.remove('low');
+      setWarn('');
       continue;
     }
     const turnLeft = c.turn_deadline !== null && c.turn_deadline !== undefined ? c.turn_deadline - since : null;
     const left = c.deadline - since;
     if (turnLeft !== null && turnLeft > 0) node.textContent = `${clockText(turnLeft)}${bank}`;
     else node.textContent = `bank ${clockText(left)}`;
-    node.classList.toggle('low', left < 10000);
+    const low = clockLevel(left, m.time_control.per_decision_ms) === 'low' && !m.seats[seat].submitted;
+    node.classList.toggle('low', low);
+    setWarn(low ? (seat === state.you ? `Hurry: ${clockText(left)} left, then the rules move for you.` : `${clockText(left)} left`) : '');
   }
 }
 
@@ -357,8 +402,7 @@ function matchNow() {
 }
 
 function seatName(seat) {
-  const info = state.match.seats[seat];
-  return state.names?.[seat] || (info?.player?.kind === 'bot' ? `bot ${info.player.level}` : seat);
+  return nameOf(state, seat);
 }
 
 /** The race panel from the state: the question, or once over who won and the accepted answers. */
@@ -454,12 +498,53 @@ function updateRace() {
   }));
 }
 
-function resultText(m) {
-  const r = m.result;
-  const names = state.names || {};
-  const who = (seat) => (names[seat] ? `${names[seat]} (${seat})` : seat);
-  const head = r.winner ? (state.you ? (r.winner === state.you ? 'You win' : 'You lose') : `${who(r.winner)} wins`) : 'A draw';
-  return { head, body: `${r.winner ? `${who(r.winner)} won` : 'Nobody won'} ${endedBy(r.by)}: ${r.reason}` };
+/** The shareable links: the invite (this browser's lobby made it) and the spectators'. */
+function renderShare() {
+  const waiting = state.status === 'waiting';
+  const invite = inviteLink();
+  if (el.share.dataset.for === `${waiting}:${invite}`) return;
+  el.share.dataset.for = `${waiting}:${invite}`;
+  const row = (label, url, testid) => {
+    const status = h('span', { class: 'copied', 'aria-live': 'polite' });
+    const inputId = `link-${testid}`;
+    return h('div', { class: 'link-row' },
+      h('label', { for: inputId }, label),
+      h('input', { id: inputId, type: 'text', readonly: true, value: url, 'data-testid': testid, onfocus: (e) => e.target.select() }),
+      h('button', { type: 'button', 'data-copy': testid, onclick: async () => { status.textContent = (await copy(url)) ? 'Copied.' : 'Select the link and copy it.'; } }, 'Copy'),
+      status);
+  };
+  const spectate = new URL(`/m/${id}`, location.origin).href;
+  el.share.replaceChildren(h('h2', {}, waiting && invite ? 'Invite your opponent' : 'Share'),
+    waiting && invite ? row('Invite link: send it to your friend', invite, 'invite-link') : null,
+    row('Spectators (anyone may watch)', spectate, 'spectator-link'));
+  el.share.hidden = false;
+}
+
+/** The reveal as an event: both moves side by side and the round's result, above the board. */
+function renderRoundResult(last, live) {
+  const box = el.roundResult;
+  if (!last) { box.hidden = true; box.replaceChildren(); shown.revealKey = null; return; }
+  if (shown.revealKey === last.key && box.firstChild) return;
+  // A reveal that happens while the page is open (not the one found on loading it).
+  const fresh = live && shown.revealKey !== last.key;
+  shown.revealKey = last.key;
+  const you = state.you;
+  const chip = (seat) => (last.moves?.[seat] ? h('div', { class: `reveal-move ${seat}`, 'data-seat': seat },
+    h('span', { class: 'reveal-who' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), seat === you ? 'You' : seatName(seat)),
+    h('strong', { class: 'reveal-play' }, last.moves[seat])) : null);
+  const seats = you === 'p2' ? ['p2', 'p1'] : ['p1', 'p2'];
+  box.replaceChildren(
+    h('div', { class: 'reveal-moves' }, seats.map(chip)),
+    h('p', { class: 'reveal-sentence', 'data-testid': 'reveal-sentence' }, last.sentence));
+  box.hidden = false;
+  box.dataset.key = last.key;
+  // A short flash for a reveal that happens while the page is open (not on load); CSS drops it
+  // under prefers-reduced-motion.
+  box.classList.remove('fresh');
+  if (fresh) {
+    void box.offsetWidth;
+    box.classList.add('fresh');
+  }
 }
 
 function renderAll() {
@@ -467,45 +552,53 @@ function renderAll() {
   const you = state.you;
   const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked
     && !(m.sealed?.phase && m.seats[you].committed);
+  const names = (seat) => nameOf(state, seat);
+  const live = lastSteps !== -1; // the page had rendered a state before this one
   if (state.steps !== lastSteps) {
+    const focus = ui.focus;
     for (const k of Object.keys(ui)) delete ui[k];
-    if (lastSteps !== -1) {
-      el.input.value = '';
-      // A new decision: the last one's "Move accepted" is stale. Say when the clock played.
-      const late = m.timed_out || [];
-      if (you && late.includes(you)) {
-        showMessage('warn', 'Your time ran out: the host made the game\u2019s default move for you. See the last reveal.');
-      } else if (late.length) {
-        showMessage('info', `${late.map((s) => state.names?.[s] || s).join(' and ')}\u2019s time ran out: the host made the default move. See the last reveal.`);
-      } else if (!el.message.classList.contains('error')) {
-        showMessage('', '');
-      }
-    }
-    lastSteps = state.steps;
+    if (focus) ui.focus = focus;
+    if (lastSteps !== -1) el.input.value = '';
   }
+  const focusedCell = document.activeElement?.closest?.('#board [data-cell]')?.dataset.cell;
   const ctx = {
     you,
-    names: state.names,
+    names: { p1: names('p1'), p2: names('p2') },
     legal: state.legal_moves,
     canAct,
     decision: m.decision,
     submission: you ? m.seats[you].submission ?? null : null,
-    pick: submit,
+    draft: ui.draft ?? null,
+    pick,
     compose: (text) => { el.input.value = text; },
-    addToBox: (t) => { el.input.value = `${el.input.value.trim()} ${t}`.trim(); el.input.focus(); },
+    addToBox: (t) => { pick(`${el.input.value.trim()} ${t}`.trim()); },
     rerender: () => renderAll(),
+    get focus() { return ui.focus; },
+    set focus(v) { ui.focus = v; },
     memory,
   };
   const parts = render(m.game, m.view, ctx, ui);
+  shown.parts = parts;
+
+  if (state.steps !== lastSteps) {
+    if (lastSteps !== -1) {
+      // A new decision: the last one's "Move accepted" is stale. Say when the clock played.
+      const late = timeoutNotice(state, parts.last);
+      if (late) showMessage(late.kind, late.text);
+      else if (!el.message.classList.contains('error') || m.result) showMessage('', '');
+    }
+    lastSteps = state.steps;
+  }
+  renderRoundResult(parts.last, live);
 
   el.head.replaceChildren(
     h('h1', {}, title, ' ', h('span', { class: `badge ${state.status}`, 'data-testid': 'match-status' }, state.status),
       m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
-    h('p', { class: 'muted' }, `Match ${state.id}`, m.game_number > 1 ? ` \u00b7 game ${m.game_number} (earlier games were drawn)` : '',
-      ' \u00b7 ', you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules')));
+    h('p', { class: 'muted' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
+      you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'), ` \u00b7 match ${state.id}`));
   el.players.replaceChildren(seatPanel('p1'), seatPanel('p2'));
 
-  // Join.
+  // Join: a seat that came from the lobby's Create is joined under the name typed there.
   if (you && !state.joined[you] && state.status !== 'finished') {
     el.join.hidden = false;
     if (!el.join.firstChild) {
@@ -531,22 +624,27 @@ function renderAll() {
 
   // Result.
   if (m.result) {
-    const r = resultText(m);
+    const r = resultText(state);
     if (!el.message.classList.contains('error')) showMessage('', '');
+    if (!el.result.firstChild || el.result.dataset.for !== state.id) {
+      el.result.dataset.for = state.id;
+      const rematchNote = h('span', { class: 'rematch-note', 'aria-live': 'polite' });
+      const rematch = you ? h('button', { type: 'button', id: 'rematch', class: 'button primary', onclick: () => startRematch(rematchNote) }, 'Rematch (seats swapped)') : null;
+      el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
+        h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
+        h('p', { class: 'buttons' }, rematch, h('a', { href: `/replay/${state.id}`, class: 'button' }, 'Replay this match'), h('a', { href: '/', class: 'button' }, 'Lobby'),
+          state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance') : null, rematchNote)));
+    }
     el.result.hidden = false;
-    el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
-      h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
-      h('p', {}, h('a', { href: `/replay/${state.id}`, class: 'button' }, 'Replay this match'), ' ', h('a', { href: '/', class: 'button' }, 'Lobby'),
-        state.fairness?.verify ? [' ', h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance')] : null)));
   } else {
     el.result.hidden = true;
   }
 
   el.board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
   el.board.hidden = !parts.board;
+  if (focusedCell) el.board.querySelector(`[data-cell="${focusedCell}"]`)?.focus();
   el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
-  el.reveal.replaceChildren(h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.'));
   el.log.replaceChildren(h('h2', {}, 'Moves'), parts.log || h('p', { class: 'muted' }, '\u2014'));
   const ol = el.log.querySelector('ol.log');
   if (ol) ol.scrollTop = ol.scrollHeight;
@@ -556,25 +654,29 @@ function renderAll() {
   actions.hidden = !you || !!m.result;
   if (you) {
     const mine = m.seats[you];
-    const opp = other(you);
-    const oppName = state.names?.[opp] || opp;
-    let line;
-    if (state.status === 'waiting') line = state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${inviteLink() ? ` ${inviteLink()}` : ' from the lobby'}.` : 'Join to start.';
-    else if (m.result) line = 'The match is over.';
-    else if (m.race && !m.race.over) line = 'The Cauldron race is on: answer the question above.';
-    else if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) line = `${keptMove() ? `You chose ${keptMove()}. ` : ''}${m.sealed.phase === 'open' ? `Both have committed: opening yours. ${SEALED_WORDS}` : `${SEALED_WORDS} Waiting for ${oppName} to commit.`}`;
-    else if (m.sealed?.phase && mine.to_act && mine.opened) line = `You opened ${mine.submission}. Waiting for ${oppName} to open.`;
-    else if (mine.to_act && mine.locked) line = `You played ${mine.submission} (locked). Waiting for ${oppName}.`;
-    else if (mine.to_act && mine.submitted) line = `You played ${mine.submission}${mine.by_default ? ' (by default)' : ''}. You may change it until ${oppName} moves too${m.seats[opp].submitted ? '' : ', or lock it'}.`;
-    else if (mine.to_act && m.sealed?.phase) line = `Your move${m.decision && m.decision !== 'move' ? ` (${m.decision})` : ''}, sealed: the page sends only a commitment, and the move itself once both have committed.${m.seats[opp].committed ? ` ${oppName} has committed.` : ''}`;
-    else if (mine.to_act) line = `Your move${m.decision && m.decision !== 'move' ? ` (${m.decision})` : ''}.${m.seats[opp].to_act ? (m.seats[opp].submitted ? ` ${oppName} has submitted.` : ` ${oppName} is choosing too.`) : ''}`;
-    else line = `Waiting for ${oppName}${m.seats[opp].submitted ? ' (submitted)' : ''}.`;
-    el.status.textContent = line;
-    const legal = canAct && Array.isArray(state.legal_moves) ? state.legal_moves : [];
-    el.legal.replaceChildren(...(legal.length ? [h('p', { class: 'hint' }, 'Legal moves:'), h('div', { class: 'legal-list' }, legal.map((mv) => h('button', {
-      type: 'button', class: `move${mine.submission === mv ? ' chosen' : ''}`, 'data-move': mv, onclick: () => submit(mv),
-    }, mv)))] : canAct && state.legal_moves === null ? [h('p', { class: 'hint' }, 'Too many moves to list: click the board or type one.')] : []));
+    el.status.textContent = statusLine(state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS });
+    const legal = canAct && Array.isArray(state.legal_moves) && parts.listLegal !== false ? state.legal_moves : [];
+    const label = parts.label || ((mv) => mv);
+    const buttons = () => h('div', { class: 'legal-list' }, legal.map((mv) => h('button', {
+      type: 'button', class: `move${(ui.draft ?? mine.submission) === mv ? ' chosen' : ''}`, 'data-move': mv,
+      'aria-pressed': String(ui.draft === mv), onclick: () => pick(ui.draft === mv ? null : mv),
+    }, label(mv))));
+    let legalParts = [];
+    if (legal.length && parts.builds) {
+      const open = el.legal.querySelector('details')?.open;
+      legalParts = [h('details', { class: 'legal', open: open || undefined }, h('summary', {}, `Or choose from the list of moves (${legal.length})`), buttons())];
+    } else if (legal.length) {
+      legalParts = [h('p', { class: 'hint' }, 'Choose a move, then Submit:'), buttons()];
+    } else if (canAct && state.legal_moves === null) {
+      legalParts = [h('p', { class: 'hint' }, 'Too many moves to list: build it on the board or type it.')];
+    }
+    el.legal.replaceChildren(...legalParts);
+    el.input.placeholder = placeholderFor(m.game, m.decision);
+    el.input.setAttribute('aria-label', `your move, typed (${placeholderFor(m.game, m.decision).replace(/^or type a move: /, 'for example ')})`);
     form.querySelectorAll('input, button').forEach((x) => { x.disabled = !canAct; });
+    clearButton.hidden = !ui.draft && !el.input.value;
+    showDraft();
+    if (!canAct) el.draft.hidden = true;
     const btns = [];
     if (canAct && mine.submitted && !mine.locked && !m.sealed?.phase) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: state.decision }) }, 'Lock my move'));
     if (state.status === 'live' && !m.result) {
@@ -588,13 +690,50 @@ function renderAll() {
       }, 'Resign'));
     }
     el.buttons.replaceChildren(...btns);
+    renderShare();
+  } else {
+    el.share.hidden = true;
   }
+  document.title = pageTitle(title, { yourMove: canAct && !m.seats[you]?.submitted, finished: !!m.result });
   renderRace();
   renderFairness();
   updateClocks();
   document.body.dataset.steps = String(state.steps);
   document.body.dataset.status = state.status;
   document.body.dataset.game = m.game;
+  document.body.dataset.canAct = String(canAct && !m.seats[you]?.submitted);
+}
+
+/** A rematch: the same game and options, seats swapped; this browser goes to its new seat. */
+async function startRematch(note) {
+  const { body, seat } = rematchBody(state.match, state.you);
+  const n = state.names?.[state.you];
+  if (n) body.seats[seat === 'p1' ? 0 : 1].name = n;
+  let res = await api('/api/matches', { body });
+  if (!res.ok && body.time) { delete body.time; res = await api('/api/matches', { body }); }
+  if (!res.ok) { note.textContent = ` Rematch not created: ${friendlyError(errorText(res))}`; return; }
+  const friend = other(seat);
+  rememberSeat(res.data.id, res.data.links[seat], res.data.links[friend]);
+  sessionStorage.setItem(`colosseum.autojoin.${res.data.id}`, n || localStorage.getItem('colosseum.name') || '');
+  location.assign(res.data.links[seat]);
+}
+
+/** Remembers a seat this browser made, as the lobby does (its "Your seats" list). */
+function rememberSeat(matchId, link, invite) {
+  try {
+    const list = JSON.parse(localStorage.getItem('colosseum.mine') || '[]').filter((e) => e.id !== matchId);
+    list.unshift({ id: matchId, game: title, link, invite: state.match.seats[other(state.you)]?.player?.kind === 'bot' ? null : invite, at: Date.now() });
+    localStorage.setItem('colosseum.mine', JSON.stringify(list.slice(0, 20)));
+  } catch { /* storage full or off: the link still works */ }
+}
+
+/** Joins at once when the lobby (or a rematch) sent this browser here with a name. */
+function autoJoin() {
+  const key = `colosseum.autojoin.${id}`;
+  const n = sessionStorage.getItem(key);
+  if (n === null || !state?.you || state.joined[state.you] || socket?.readyState !== WebSocket.OPEN) return;
+  sessionStorage.removeItem(key);
+  send(n ? { type: 'join', name: n, client_seed: randomSeed() } : { type: 'join', client_seed: randomSeed() });
 }
 
 function onState(msg) {
@@ -603,6 +742,7 @@ function onState(msg) {
   receivedAt = Date.now();
   renderAll();
   openIfDue();
+  autoJoin();
 }
 
 async function main() {
@@ -618,10 +758,13 @@ async function main() {
     return;
   }
   title = await gameName(res.data.match.game);
-  document.title = `${title} \u00b7 Colosseum`;
-  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.reveal, el.log, el.fair);
-  mount(el.head, el.conn, el.message, el.result, el.join, el.players, race.box,
-    h('div', { class: 'table' }, el.board, side),
+  document.title = pageTitle(title);
+  el.players.classList.add('players');
+  // The side column: new panels (a chat, a fuller move log) go in here, between the log and the
+  // share links; the reveal banner (el.roundResult) stays above the board.
+  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, el.share, el.fair);
+  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, race.box,
+    h('div', { class: 'table' }, el.players, el.board, side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));
   onState(res.data);
   connect();

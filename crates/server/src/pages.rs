@@ -42,6 +42,7 @@ const ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("common.js", "text/javascript; charset=utf-8"),
     asset!("boards.js", "text/javascript; charset=utf-8"),
+    asset!("present.js", "text/javascript; charset=utf-8"),
     asset!("lobby.js", "text/javascript; charset=utf-8"),
     asset!("table.js", "text/javascript; charset=utf-8"),
     asset!("replay.js", "text/javascript; charset=utf-8"),

@@ -1,0 +1,152 @@
+// Unit tests of the table's pure functions (crates/server/assets/present.js), no browser:
+//   node --test tests/browser/present.test.mjs      (run.sh runs it before the browser tests)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  botLabel, orderedLevels, friendlyError, plain, placeholderFor, allInNumber, describeWitchsBrew,
+  wbCondition, lastReveal, resultText, timeoutNotice, clockLevel, statusLine, pageTitle, rematchBody,
+  gridStep, seatName, contrast, seatDoing,
+} from '../../crates/server/assets/present.js';
+
+const seat = (extra = {}) => ({ to_act: false, submitted: false, locked: false, ...extra });
+function stateOf({ you = 'p1', status = 'live', seats = {}, match = {}, names = { p1: 'Ann', p2: 'Bob' } } = {}) {
+  return {
+    you, status, names, joined: { p1: true, p2: true },
+    match: { game: 'goofspiel', decision: 'move', seats: { p1: seat(seats.p1), p2: seat(seats.p2) }, ...match },
+  };
+}
+
+test('bot levels in words, easy to hard first', () => {
+  assert.equal(botLabel('mcts:easy'), 'Computer: easy');
+  assert.equal(botLabel('mcts:hard'), 'Computer: hard');
+  assert.ok(!/mcts|heuristic/.test(botLabel('heuristic')));
+  assert.deepEqual(orderedLevels(['random', 'heuristic', 'mcts:easy', 'mcts:medium', 'mcts:hard']),
+    ['mcts:easy', 'mcts:medium', 'mcts:hard', 'heuristic', 'random']);
+  const st = stateOf({ names: { p1: 'Ann', p2: null }, match: { seats: { p1: seat(), p2: { ...seat(), player: { kind: 'bot', level: 'mcts:medium' } } } } });
+  assert.equal(seatName(st, 'p2'), 'Computer: medium');
+});
+
+test('errors are addressed to the player: no seat prefix, no backticks', () => {
+  assert.equal(friendlyError('p1: not legal here: card `9` is not in your hand'), 'That move is not allowed now: card 9 is not in your hand');
+  assert.equal(friendlyError('p2: not a move: `2 h`'), 'That is not a move in this game: 2 h');
+  assert.equal(plain('play `done` or **pass**'), 'play done or pass');
+});
+
+test('placeholders differ per game', () => {
+  const all = ['goofspiel', 'square-goofspiel', 'all-in-goofspiel', 'thwart-omega', 'galespiel', 'witchs-brew'].map((g) => placeholderFor(g, 'move'));
+  assert.equal(new Set(all).size, all.length);
+  assert.notEqual(placeholderFor('galespiel', 'build'), placeholderFor('galespiel', 'bid'));
+});
+
+test('All-In numbers follow the rules page table', () => {
+  const cases = [[[10, 9], 109n], [[3, 1, 2], 312n], [[10, -1, 9], -9n], [[-3, 5], -35n], [[5, -3], 2n], [[-1, -2], -3n], [[0, 7], 7n], [[], 0n],
+    [[9, 8, 7, 6, 5, 4, 3, 2, 12, 11, 1, 10, 0], 9876543212111100n],
+    [[-3, 9, 8, 7, 6, 5, 4, 3, 2, 12, 11, 1, 10, 0, -2, -1], -39876543212111103n]];
+  for (const [cards, want] of cases) assert.equal(allInNumber(cards).value, want, cards.join(' '));
+  assert.equal(allInNumber([10, -1, 9]).written, '10-19');
+});
+
+test('The Witch\u2019s Brew moves and conditions in words', () => {
+  assert.equal(describeWitchsBrew('2 d'), '2 Lock: the opponent must play in column d');
+  assert.equal(describeWitchsBrew('dup 3 7'), 'Duplicard, then 3 Guess: you guess 7 Shift');
+  assert.equal(describeWitchsBrew('6 c3 d4'), '6 Freeze: freeze c3, d4');
+  assert.equal(describeWitchsBrew('a4 down'), 'leap the stone on a4 down');
+  assert.equal(describeWitchsBrew('c3 c4'), 'shift the stone on c3 to c4');
+  assert.equal(describeWitchsBrew('2A 2C'), '2A: four of yours in a row (diagonals too) and 2C: an inner opponent\u2019s stone whose four orthogonal neighbours are yours or neutral');
+  assert.equal(describeWitchsBrew('1A 2B / 3C / -'), 'round 6: 1A 2B; round 9: 3C; round 12: none');
+  assert.match(wbCondition('2a'), /^2A: four of yours/);
+});
+
+test('the last reveal of each game: a sentence, both moves, the cells it changed', () => {
+  const you = (s) => (s === 'p1' ? 'you' : 'Bob');
+  const g = lastReveal('goofspiel', { turns: [{ prize: 7, p1: 4, p2: 2, winner: 'p1' }] }, you);
+  assert.equal(g.sentence, 'Prize 7: you played 4, Bob played 2. You take it.');
+  assert.deepEqual(g.moves, { p1: '4', p2: '2' });
+  assert.equal(lastReveal('goofspiel', { turns: [] }, you), null);
+  const sq = lastReveal('square-goofspiel', { auctions: [{ cell: 'c3', label: 'A', p1: 1, p2: 5, winner: 'p2' }] }, you);
+  assert.deepEqual(sq.cells, ['c3']);
+  assert.match(sq.sentence, /Bob wins it/);
+  const t = lastReveal('thwart-omega', { rounds: 3, last_round: { p1: 'B d4 W e5', p2: 'B a1 W k11' } }, you);
+  assert.deepEqual(t.cells, ['d4', 'e5', 'a1', 'k11']);
+  const a = lastReveal('all-in-goofspiel', { rounds: [{ round: 2, worth: 2, cards: { p1: [10, 9], p2: [] }, numbers: { p1: 109, p2: 0 }, winner: 'p1' }] }, you);
+  assert.equal(a.moves.p1, '10 9 = 109');
+  assert.equal(a.moves.p2, 'nothing (0)');
+  const gs = lastReveal('galespiel', { last_round: { round: 4, prize: 6, bids: { p1: { value: 5 }, p2: { value: 3, aid: true } }, winner: 'p1', built: ['b2'], paid: 4 } }, you);
+  assert.deepEqual(gs.cells, ['b2']);
+  assert.match(gs.sentence, /Bob bid 3 with aid\. You win and build b2 for 4 M\./);
+  // A new round changes the key; the same round keeps it.
+  const k1 = lastReveal('goofspiel', { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }] }, you).key;
+  const k2 = lastReveal('goofspiel', { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }, { prize: 3, p1: 3, p2: 3, winner: null }] }, you);
+  assert.notEqual(k1, k2.key);
+  assert.match(k2.sentence, /a tie: nobody takes it/i);
+});
+
+test('result text names the winner and drops backticks', () => {
+  const st = stateOf({ match: { result: { winner: 'p2', by: 'game', reason: 'p2 has more points (`12` to 9)' } } });
+  assert.deepEqual(resultText(st), { head: 'You lose', body: 'Bob won by the rules of the game: p2 has more points (12 to 9)' });
+  const watcher = { ...st, you: null };
+  assert.equal(resultText(watcher).head, 'Bob wins');
+});
+
+test('a timeout says what was played for whom', () => {
+  const st = stateOf({ match: { timed_out: ['p1'] } });
+  const n = timeoutNotice(st, { moves: { p1: '1', p2: '5' } });
+  assert.equal(n.kind, 'warn');
+  assert.match(n.text, /^Your time ran out: 1 was played for you/);
+  assert.match(timeoutNotice({ ...st, you: 'p2' }, null).text, /Ann\u2019s time ran out: the game\u2019s default move was played for them/);
+  assert.equal(timeoutNotice(stateOf(), null), null);
+});
+
+test('the clock warns near the end', () => {
+  assert.equal(clockLevel(9000, 60000), 'low');
+  assert.equal(clockLevel(13000, 60000), '');
+  assert.equal(clockLevel(25000, 300000), 'low');
+  assert.equal(clockLevel(null, 60000), '');
+});
+
+test('the status line says what to do now', () => {
+  assert.equal(statusLine(stateOf({ seats: { p1: { to_act: true }, p2: { to_act: true } } })), 'Your move. Bob is choosing too.');
+  assert.match(statusLine(stateOf({ seats: { p1: { to_act: true, submitted: true, submission: '4' }, p2: { to_act: true } } })), /^You played 4\. You may change it until Bob moves too, or lock it\.$/);
+  assert.equal(statusLine(stateOf({ seats: { p2: { to_act: true } } })), 'Waiting for Bob.');
+  assert.match(statusLine({ ...stateOf(), status: 'waiting', joined: { p1: true, p2: false } }, { invite: 'x' }), /invite link below/);
+});
+
+test('the title says "your move"; a rematch swaps the seats and keeps the options', () => {
+  assert.match(pageTitle('Goofspiel', { yourMove: true }), /^\u25cf Your move/);
+  assert.equal(pageTitle('Goofspiel'), 'Goofspiel \u00b7 Colosseum');
+  const m = { game: 'goofspiel', options: { cards: '8' }, time_control: { kind: 'untimed' }, sealed: null,
+    seats: { p1: { player: { kind: 'human' } }, p2: { player: { kind: 'bot', level: 'mcts:easy' } } } };
+  const r = rematchBody(m, 'p1');
+  assert.equal(r.seat, 'p2');
+  assert.deepEqual(r.body, { game: 'goofspiel', options: { cards: '8' }, seats: [{ kind: 'bot', level: 'mcts:easy' }, { kind: 'human' }], time: { kind: 'untimed' } });
+});
+
+test('arrow keys on a board stay on the board', () => {
+  assert.deepEqual(gridStep('ArrowRight', 0, 5, 6, 6), [0, 5]);
+  assert.deepEqual(gridStep('ArrowDown', 2, 3, 6, 6), [3, 3]);
+  assert.deepEqual(gridStep('ArrowUp', 0, 0, 6, 6), [0, 0]);
+  assert.equal(gridStep('a', 0, 0, 6, 6), null);
+});
+
+test('pieces stand out from the cells (>= 3:1), as style.css colours them', () => {
+  const css = readFileSync(new URL('../../crates/server/assets/style.css', import.meta.url), 'utf8');
+  const v = (name) => { const m = new RegExp(`--${name}: (#[0-9a-f]{6})`).exec(css); assert.ok(m, name); return m[1]; };
+  const cell = v('cell');
+  for (const piece of ['p1', 'p2', 'gray-stone', 'frozen-edge']) {
+    assert.ok(contrast(v(piece), cell) >= 3, `${piece} ${v(piece)} on ${cell}: ${contrast(v(piece), cell).toFixed(2)}`);
+  }
+  assert.ok(contrast(v('muted'), v('card')) >= 4.5, 'muted text');
+  assert.ok(contrast('#ffffff', v('p1')) >= 4.5 && contrast('#ffffff', v('p2')) >= 4.5, 'owner digits on owned cells');
+  assert.ok(contrast('#000000', '#ffffff') > 20.9);
+});
+
+test('what each seat is doing, as the seat panels say it', () => {
+  const st = stateOf({ seats: { p1: { to_act: true }, p2: { to_act: true, submitted: true, locked: true } } });
+  assert.equal(seatDoing(st, 'p1'), 'to move');
+  assert.equal(seatDoing(st, 'p2'), 'has submitted (locked)');
+  assert.equal(seatDoing({ ...st, you: 'p2' }, 'p1'), 'thinking');
+  assert.equal(seatDoing(stateOf({ seats: { p1: { to_act: true, committed: true } }, match: { sealed: { phase: 'commit' } } }), 'p1'), 'has committed (sealed)');
+  assert.equal(seatDoing({ ...st, status: 'waiting', joined: { p1: true, p2: false } }, 'p2'), 'not joined yet');
+  assert.equal(seatDoing(stateOf({ match: { result: { winner: 'p1' } } }), 'p1'), '');
+});
