@@ -258,7 +258,9 @@ impl BotSpec {
                 let settings: Vec<&str> = settings
                     .split(',')
                     .filter(|p| {
-                        !p.starts_with("model=") && !p.starts_with("exact=") && !p.starts_with("solve=")
+                        !p.starts_with("model=")
+                            && !p.starts_with("exact=")
+                            && !p.starts_with("solve=")
                     })
                     .collect();
                 format!(
