@@ -987,3 +987,68 @@ pub(crate) fn rollout<G: BotGame>(mut state: G, rng: &mut SeededRng) -> f64 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colosseum_games::goofspiel::Goofspiel;
+
+    /// A root where each seat has two moves and the joint results (for `p1`) are `values`,
+    /// each cell seen `n` times.
+    fn root(values: [[f64; 2]; 2], n: u32) -> Tree<Goofspiel> {
+        let options = colosseum_engine::parse_pairs(["order=descending"]).unwrap();
+        let game = Goofspiel::from_raw(&options).unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(Seat::P1, &mut moves);
+        let mut tree: Tree<Goofspiel> = Tree {
+            nodes: vec![Node::default()],
+            selection: Selection::RegretMatching {
+                gamma: 0.3,
+                plus: false,
+            },
+            me: Seat::P1,
+            model: 0.0,
+            allowed: Vec::new(),
+            target_calls: 0,
+            root_joint: HashMap::new(),
+        };
+        for seat in 0..2 {
+            for m in &moves[..2] {
+                tree.nodes[0].seats[seat].push(m.clone());
+            }
+            tree.nodes[0].seats[seat].visits = vec![2 * n, 2 * n];
+        }
+        for (i, row) in values.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                tree.root_joint
+                    .insert((i as u32, j as u32), (v * f64::from(n), n));
+            }
+        }
+        tree
+    }
+
+    /// The root's matrix game is solved for the seat asked: matching pennies is ½-½ for both;
+    /// `[[1, 0], [0, ½]]` gives `p1` ⅓-⅔ (1·p = ½·(1 - p)) and `p2` ⅓-⅔ too.
+    #[test]
+    fn the_roots_estimated_matrix_game_is_solved() {
+        let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01);
+        let pennies = root([[1.0, 0.0], [0.0, 1.0]], 100_000);
+        for seat in Seat::BOTH {
+            let w = root_equilibrium(&pennies, seat).unwrap();
+            assert!(close(&w, &[0.5, 0.5]), "{seat:?}: {w:?}");
+        }
+        let skewed = root([[1.0, 0.0], [0.0, 0.5]], 100_000);
+        let p1 = root_equilibrium(&skewed, Seat::P1).unwrap();
+        assert!(close(&p1, &[1.0 / 3.0, 2.0 / 3.0]), "{p1:?}");
+        let p2 = root_equilibrium(&skewed, Seat::P2).unwrap();
+        assert!(close(&p2, &[1.0 / 3.0, 2.0 / 3.0]), "{p2:?}");
+        // A cell never tried is estimated from its row and column: a dominated row stays
+        // dominated, the dominating column still chosen.
+        let mut gap = root([[0.8, 0.6], [0.5, 0.3]], 100_000);
+        gap.root_joint.remove(&(1, 1));
+        let p1 = root_equilibrium(&gap, Seat::P1).unwrap();
+        assert!(close(&p1, &[1.0, 0.0]), "{p1:?}");
+        let p2 = root_equilibrium(&gap, Seat::P2).unwrap();
+        assert!(close(&p2, &[0.0, 1.0]), "{p2:?}");
+    }
+}

@@ -35,7 +35,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel and The Witch's Brew); the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards",
+        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel and The Witch's Brew); where both seats move at once and nothing is hidden, the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards",
     ),
 ];
 
@@ -46,15 +46,19 @@ const LEVEL_GAMMA: f64 = 0.3;
 
 /// The search of a level: regret matching (SM-MCTS with exploration, the move drawn from the
 /// root's average strategy) with `iterations` and no opponent model, so that it seeks an
-/// equilibrium instead of exploiting the heuristic; `exact` plays a solved game's equilibrium
-/// ([`MctsConfig::exact`]).
-fn level(iterations: u32, exact: bool) -> MctsConfig {
+/// equilibrium instead of exploiting the heuristic; `hard` also plays a solved game's
+/// equilibrium ([`MctsConfig::exact`]) and, at a simultaneous root, the equilibrium of the
+/// root's estimated matrix game ([`MctsConfig::root_solve`]: against the approximate exploiter
+/// it closed most of the gap in Goofspiel, Square Goofspiel and Thwart Omega, docs/strength.md;
+/// at 1000 and 6000 iterations the estimates are too noisy for it to help).
+fn level(iterations: u32, hard: bool) -> MctsConfig {
     MctsConfig {
         selection: Selection::RegretMatching {
             gamma: LEVEL_GAMMA,
             plus: false,
         },
-        exact,
+        exact: hard,
+        root_solve: hard,
         ..MctsConfig::regret_matching(Budget::Iterations(iterations))
     }
 }
@@ -698,7 +702,7 @@ mod tests {
         }
         assert_eq!(
             "mcts:hard".parse::<BotSpec>().unwrap().canonical(),
-            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=false"
+            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=true"
         );
     }
 }

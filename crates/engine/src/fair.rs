@@ -39,9 +39,9 @@ pub struct Fairness {
     /// The bot seats and their levels, so their moves can be re-derived from the seed.
     #[serde(default, skip_serializing_if = "ClientSeeds::is_empty")]
     pub bots: ClientSeeds,
-    /// What each bot level meant when the match was played (its budget and search, e.g.
-    /// `mcts(rm, gamma 0.3, 30000 iterations, exact)`), so a later build whose levels differ says
-    /// so instead of failing to re-derive the moves.
+    /// What each bot level meant when the match was played, every setting spelled out as a bot
+    /// name (e.g. `mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=true`), so a later
+    /// build whose levels differ re-runs these settings.
     #[serde(default, skip_serializing_if = "ClientSeeds::is_empty")]
     pub bot_settings: ClientSeeds,
     /// Moves the host made for a seat whose time ran out (`{"step": 5, "seat": "p2"}`): they
