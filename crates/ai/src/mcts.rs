@@ -1014,7 +1014,7 @@ mod tests {
         };
         for seat in 0..2 {
             for m in &moves[..2] {
-                tree.nodes[0].seats[seat].push(m.clone());
+                tree.nodes[0].seats[seat].push(*m);
             }
             tree.nodes[0].seats[seat].visits = vec![2 * n, 2 * n];
         }
