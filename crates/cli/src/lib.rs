@@ -108,7 +108,8 @@ enum Command {
         /// The game's id.
         game: String,
         /// Bot A: `random`, `heuristic`, `mcts:LEVEL`,
-        /// `mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P]`, `cmd:PROGRAM ARGS`.
+        /// `mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P][,exact=B][,solve=B]`,
+        /// `exploiter:[iters=N,][depth=D,]target=BOT`, `cmd:PROGRAM ARGS`.
         bot_a: String,
         /// Bot B.
         bot_b: String,
