@@ -96,6 +96,7 @@
 mod config;
 mod log;
 mod matches;
+mod view;
 
 pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
 pub use config::{
@@ -105,5 +106,9 @@ pub use config::{
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
     commitment, races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError,
-    SealedPhase, SeatClock, Submission,
+    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS,
+};
+pub use view::{
+    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,
+    SealedOpening, SealedView, SeatView,
 };

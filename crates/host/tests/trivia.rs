@@ -124,10 +124,10 @@ fn a_wrong_answer_locks_the_seat_out_for_30_seconds() {
         m.log().last(),
         Some(LogEntry::AnswerRefused { at: 30_999, seat: P1, reason, .. }) if reason.contains("locked out") && reason.contains("1 ms")
     ));
-    let v = m.view(Viewer::Seat(P2));
-    assert_eq!(v["race"]["seats"]["p1"]["lockout_until"], json!(31_000));
-    assert_eq!(v["race"]["seats"]["p1"]["locked_out"], json!(true));
-    assert_eq!(v["race"]["seats"]["p2"]["lockout_until"], json!(null));
+    let race = m.view(Viewer::Seat(P2)).race.unwrap();
+    assert_eq!(race.seats.p1.lockout_until, Some(31_000));
+    assert!(race.seats.p1.locked_out);
+    assert_eq!(race.seats.p2.lockout_until, None);
     // At the end of the lockout the seat may answer, and a correct answer wins.
     assert_eq!(
         m.answer(P1, &answer.to_uppercase(), 31_000),
@@ -151,7 +151,7 @@ fn a_wrong_answer_locks_the_seat_out_for_30_seconds() {
     // The winner picks now, and its clock starts at the race's end.
     assert_eq!(m.game().pending(), Pending::One(P1));
     assert_eq!(m.clock(P1).turn_deadline, Some(31_000 + 60_000));
-    assert_eq!(m.view(Viewer::Spectator)["race"]["winner"], json!("p1"));
+    assert_eq!(m.view(Viewer::Spectator).race.unwrap().winner, Some(P1));
 }
 
 #[test]
@@ -249,12 +249,12 @@ fn submissions_are_refused_during_a_race_and_answers_without_one() {
 fn trivia_needs_a_live_cauldron_and_a_good_bank() {
     let mut c = config("MM1", 0);
     c.options.insert("cauldron".into(), json!("simulated"));
-    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(_))));
+    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(..))));
     let c = MatchConfig {
         trivia: Some(TriviaSettings::default()),
         ..MatchConfig::new("goofspiel")
     };
-    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(_))));
+    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(..))));
     let mut c = config("MM1", 0);
     c.trivia = Some(TriviaSettings {
         bank: BankSource::Toml(
@@ -349,15 +349,25 @@ fn play(seed: u64, time: Option<TimeControl>) -> Match {
         .collect();
     while !m.is_over() {
         if let Some(race) = m.race().filter(|r| !r.is_over()) {
-            // While the race runs, no view holds an accepted answer.
+            // While the race runs, no view holds its accepted answers (earlier races' answers
+            // are public in `races`).
             for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
-                let text = m.view(viewer).to_string().to_lowercase();
+                let v = m.view(viewer);
+                let shown = v.race.clone().unwrap();
+                let text = serde_json::to_string(&shown).unwrap().to_lowercase();
                 for a in &all_answers {
-                    assert!(!text.contains(a.as_str()), "{a} in the view during a race");
+                    assert!(
+                        !text.contains(a.as_str()),
+                        "{a} in the race's view while it runs"
+                    );
                 }
-                assert_eq!(m.view(viewer)["race"]["over"], json!(false));
-                assert!(m.view(viewer)["race"].get("answers").is_none());
-                assert!(m.view(viewer)["race"].get("question_id").is_none());
+                assert!(!shown.over);
+                assert!(shown.answers.is_none());
+                assert!(shown.question_id.is_none());
+                assert!(v.races.iter().all(|f| f.opened_at != race.opened_at()));
+                // What the race is for is shown with its question.
+                assert_eq!(shown.prizes.len(), 2, "{shown:?}");
+                assert!(!shown.round.is_empty());
             }
             let answer = race.question().answers[0].clone();
             let opened = race.opened_at();
@@ -382,13 +392,27 @@ fn play(seed: u64, time: Option<TimeControl>) -> Match {
                 }
             }
             races += 1;
-            // Once over, the race shows its answers (unless the next one has opened already).
-            let v = m.view(Viewer::Spectator);
-            if v["race"]["opened_at"] == json!(opened) {
-                assert_eq!(v["race"]["over"], json!(true));
-                assert_eq!(v["race"]["answers"][0], json!(answer));
-            } else {
-                assert_eq!(v["race"]["opened_at"], json!(opened + RACE_MS));
+            // Once over, the race is in everyone's `races` with its winner (or nobody) and its
+            // answers, also when the next race opened at the same instant (a timeout); `race`
+            // shows it too until the next one opens.
+            for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
+                let v = m.view(viewer);
+                let done = v.races.last().unwrap();
+                assert_eq!(done.opened_at, opened);
+                assert_eq!(done.answers[0], answer);
+                assert_eq!(v.races.len(), races);
+                let shown = v.race.unwrap();
+                if shown.opened_at == opened {
+                    assert!(shown.over);
+                    assert_eq!(shown.answers.unwrap()[0], answer);
+                } else {
+                    assert_eq!(shown.opened_at, opened + RACE_MS);
+                    assert_eq!(
+                        done.winner, None,
+                        "only a timeout opens the next race at once"
+                    );
+                    assert_eq!(done.ended_at, opened + RACE_MS);
+                }
             }
             now = m.now();
             continue;
