@@ -46,8 +46,9 @@
 //!
 //! # The live Cauldron (trivia races)
 //!
-//! In a `witchs-brew` match with option `cauldron = live`, the host does not draw the race's
-//! chance step: it opens a race ([`colosseum_trivia::Race`]) with a question from the match's
+//! Where the game's registry entry says these options run live races
+//! ([`colosseum_games::GameEntry::races`]: The Witch's Brew with `cauldron = live`), the host
+//! does not draw the race's chance step: it opens a race ([`colosseum_trivia::Race`]) with a question from the match's
 //! bank ([`MatchConfig::trivia`]; the sample bank by default), drawn by the host's generator.
 //! [`Match::answer`]`(seat, text, now)` answers it; a wrong answer locks the seat out for 30 s,
 //! the first correct answer received wins, and 3 minutes without one end it with no winner

@@ -1055,6 +1055,7 @@ impl Match {
                     p2: step.p2.clone(),
                     chance: step.chance.clone(),
                     hidden: false,
+                    face_down: Vec::new(),
                     by_default: self
                         .defaults
                         .iter()
@@ -1079,6 +1080,7 @@ impl Match {
                                 Seat::P2 => line.p2 = None,
                             }
                             line.hidden = true;
+                            line.face_down.push(seat);
                         }
                     }
                 }

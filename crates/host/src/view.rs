@@ -201,6 +201,9 @@ pub struct MoveLine {
     /// outcome).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// The seats whose move is face down to this viewer (made, not shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub face_down: Vec<Seat>,
     /// The seats whose move the host made because their time ran out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_default: Vec<Seat>,

@@ -243,10 +243,12 @@ fn a_face_down_move_stays_out_of_the_others_logs_until_answered() {
     let own = line(Viewer::Seat(starter));
     assert_eq!(own.slot(starter), Some("5 3"));
     assert!(!own.hidden);
+    assert!(own.face_down.is_empty());
     for viewer in [Viewer::Seat(starter.other()), Viewer::Spectator] {
         let l = line(viewer);
         assert_eq!((l.p1.as_deref(), l.p2.as_deref()), (None, None), "{viewer}");
         assert!(l.hidden, "{viewer}");
+        assert_eq!(l.face_down, vec![starter], "{viewer}");
         let text = serde_json::to_string(&m.view(viewer)).unwrap();
         assert!(!text.contains("5 3"), "{viewer}: {text}");
     }
