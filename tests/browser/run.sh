@@ -53,6 +53,8 @@ case "$SCREENSHOTS_DIR" in /*) ;; *) SCREENSHOTS_DIR="$root/$SCREENSHOTS_DIR" ;;
 export SCREENSHOTS_DIR
 start=$(date +%s)
 status=0
+# The pages' pure functions first (no browser).
+(cd "$here" && node --test social.unit.mjs) || status=$?
 (cd "$here" && timeout 600 node --test --test-concurrency=1 --test-reporter=spec tests.mjs) || status=$?
 echo "browser tests: $(( $(date +%s) - start )) s, exit $status; screenshots in $SCREENSHOTS_DIR"
 if [ "$status" -ne 0 ]; then

@@ -6,6 +6,7 @@
 //       pick(text): submit a move, compose(text): put a move in the notation box,
 //       addToBox(token): append a token to the notation box}.
 import { h, s, other } from './common.js';
+import { withNames } from './movelog.js'; // social: names instead of p1/p2 in the game's sentences
 
 const COLOURS = { p1: 'var(--p1)', p2: 'var(--p2)' };
 const name = (ctx, seat) => (ctx.names && ctx.names[seat]) || seat;
@@ -337,7 +338,7 @@ function witchsBrew(v, ctx, state) {
   });
   const pl = v.players || {};
   const hand = h('div', {},
-    v.waiting_for ? h('p', { class: 'waiting-for' }, `Waiting for ${v.waiting_for}.`) : null,
+    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${withNames(v.waiting_for, { ...ctx.names, ...(you ? { [you]: 'you' } : {}) })}.`) : null,
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`),
       (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini' }, c)),
@@ -389,9 +390,9 @@ function witchsBrew(v, ctx, state) {
       table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', pl.p1?.points ?? 0, pl.p2?.points ?? 0], ['Diminish penalty', pl.p1?.diminish_penalty ?? 0, pl.p2?.diminish_penalty ?? 0]]),
       h('p', {}, `Scoring after rounds ${(v.scoring_rounds_to_come || []).join(', ') || '–'}; placement round ${v.placement_round ?? 0}.`),
       condTable('p1'), condTable('p2')),
-    reveal: lastRound ? h('p', {}, `Placement ${describe(lastRound)}.`) : cauldron.length ? h('p', {}, `Last Cauldron round ${cauldron[cauldron.length - 1].round}: ${cauldron[cauldron.length - 1].winner ?? 'nobody'} won the race for ${cauldron[cauldron.length - 1].pair.join(' / ')}.`) : null,
+    reveal: lastRound ? h('p', {}, `Placement ${describe(lastRound)}.`) : cauldron.length ? h('p', {}, `Last Cauldron round ${cauldron[cauldron.length - 1].round}: ${cauldron[cauldron.length - 1].winner ? name(ctx, cauldron[cauldron.length - 1].winner) : 'nobody'} won the race for ${cauldron[cauldron.length - 1].pair.join(' / ')}.`) : null,
     log: list([
-      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ?? 'none'}${c.discarded ? ' (discarded)' : ''}`),
+      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ? name(ctx, c.winner) : 'nobody'}${c.discarded ? ' (discarded)' : ''}`),
       ...rounds.map((r) => `placement ${describe(r)}`)]),
   };
 }

@@ -1,6 +1,7 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
 import { h, api, errorText, gameName, mount, notice, endedBy } from './common.js';
 import { render } from './boards.js';
+import { moveLog } from './movelog.js'; // social: the server's move log, each line a step to jump to
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -40,7 +41,8 @@ async function main() {
       h('section', { class: 'panel' }, h('h2', {}, 'Score'), parts.score || '\u2014'),
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),
       parts.hand ? h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand) : null,
-      h('section', { class: 'panel' }, h('h2', {}, 'Moves'), parts.log || '\u2014'),
+      h('section', { class: 'panel', id: 'log' }, h('h2', {}, 'Moves'),
+        (g.moves ? moveLog(g.moves, names, { current: `${gameIndex + 1}.${k - 1}`, onPick: (row) => { slider.value = String(row.step + 1); show(); } }) : parts.log) || '\u2014'),
       h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || ''))].filter(Boolean));
   };
   const setGame = (i) => {
