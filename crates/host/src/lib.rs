@@ -107,7 +107,7 @@ pub use config::{
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
     commitment, races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError,
-    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS,
+    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS,
 };
 pub use view::{
     reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,

@@ -184,6 +184,9 @@ struct Trivia {
     stake: RaceStake,
     /// The races that are over, oldest first.
     finished: Vec<FinishedRace>,
+    /// When the next race opens, while the host waits after a race nobody won
+    /// ([`RACE_PAUSE_MS`]).
+    opens_at: Option<u64>,
     /// How many of the race's log entries are in the match log.
     mirrored: usize,
     /// Whether the race's result has been given to the game.
@@ -278,6 +281,11 @@ pub fn races_decide(game: &str, options: &RawOptions) -> bool {
     find(game).is_ok_and(|e| e.runs_races(options))
 }
 
+/// How long the host waits after a race nobody won before it opens the next one, in ms: the
+/// finished race (nobody, its accepted answers) is the race everyone's view shows meanwhile.
+/// After a won race the winner's pick comes first anyway.
+pub const RACE_PAUSE_MS: u64 = 5_000;
+
 /// The longest chat message, in characters.
 pub const MAX_CHAT_CHARS: usize = 500;
 
@@ -331,6 +339,7 @@ impl Match {
                     race: None,
                     stake: RaceStake::default(),
                     finished: Vec::new(),
+                    opens_at: None,
                     mirrored: 0,
                     fed: true,
                 })
@@ -868,11 +877,13 @@ impl Match {
             .as_ref()
             .and_then(|t| t.race.as_ref())
             .and_then(Race::next_deadline);
+        let opens = self.trivia.as_ref().and_then(|t| t.opens_at);
         Seat::BOTH
             .iter()
             .filter(|s| pending.includes(**s) && self.pending[s.index()].is_none())
             .filter_map(|s| self.clocks[s.index()].deadline)
             .chain(race)
+            .chain(opens)
             .min()
     }
 
@@ -1117,6 +1128,7 @@ impl Match {
             // The id may be telling (a bank's author picks it): shown with the answers only.
             question_id: result.map(|_| q.id.clone()),
             answers: result.map(|_| q.answers.clone()),
+            next_opens_at: t.opens_at,
         })
     }
 
@@ -1146,6 +1158,11 @@ impl Match {
     /// Every seat whose deadline is `t` and has not submitted: spend a bank step, or apply the
     /// empty-bank rule.
     fn expire(&mut self, t: u64) {
+        if let Some(tr) = self.trivia.as_mut().filter(|tr| tr.opens_at == Some(t)) {
+            tr.opens_at = None;
+            self.open_race(t);
+            return;
+        }
         if let Some(race) = self.trivia.as_mut().and_then(|tr| tr.race.as_mut()) {
             if race.next_deadline() == Some(t) {
                 race.tick(t);
@@ -1412,7 +1429,7 @@ impl Match {
             .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
         loop {
             match self.game.pending() {
-                Pending::Chance if self.race_due() => return self.open_race(now),
+                Pending::Chance if self.race_due() => return self.next_race(now),
                 Pending::Chance => {
                     self.note_step(now);
                     let step = self
@@ -1435,6 +1452,23 @@ impl Match {
                 .entry
                 .races
                 .is_some_and(|r| self.game.decision_kind() == r.kind)
+    }
+
+    /// Opens the next race at `now`, or, if the last race was won by nobody less than
+    /// [`RACE_PAUSE_MS`] ago, at the end of that pause (a deadline).
+    fn next_race(&mut self, now: u64) {
+        let Some(t) = self.trivia.as_mut() else {
+            return;
+        };
+        let after = t
+            .finished
+            .last()
+            .filter(|f| f.winner.is_none())
+            .map(|f| f.ended_at.saturating_add(RACE_PAUSE_MS));
+        match after {
+            Some(at) if at > now => t.opens_at = Some(at),
+            _ => self.open_race(now),
+        }
     }
 
     /// Opens a race at `now` with the next question: drawn by the host's generator among the

@@ -144,6 +144,9 @@ pub struct RaceView {
     /// The accepted answers: only once the race is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<String>>,
+    /// When the next race opens, while the host pauses after this race (won by nobody).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_opens_at: Option<u64>,
 }
 
 /// A seat in a [`RaceView`].

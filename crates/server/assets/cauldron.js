@@ -35,13 +35,14 @@ export function createCauldron({ send, now }) {
     input: h('input', { id: 'race-answer', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 2000, 'aria-label': 'your answer', placeholder: 'your answer' }),
     feedback: h('p', { id: 'race-feedback', class: 'notice', role: 'alert', hidden: true }),
     outcome: h('div', { id: 'race-outcome', 'aria-live': 'polite' }),
+    next: h('p', { id: 'race-next', class: 'muted', hidden: true }),
     seen: null, // the opened_at of the race on screen
     sent: null, // the answer this page sent last, until judged
     lockoutShown: false, // whether the feedback is the "wrong: locked out" message
   };
   const form = h('form', { id: 'race-form', class: 'notation' },
     h('label', { for: 'race-answer' }, 'Answer'), race.input, h('button', { type: 'submit', id: 'race-submit', class: 'primary' }, 'Answer'));
-  race.box.append(race.title, race.prize, race.category, race.question, race.clock, form, race.mine, race.theirs, race.feedback, race.outcome);
+  race.box.append(race.title, race.prize, race.category, race.question, race.clock, form, race.mine, race.theirs, race.feedback, race.outcome, race.next);
 
   const names = () => state?.names || {};
   const seatName = (seat) => {
@@ -123,6 +124,8 @@ export function createCauldron({ send, now }) {
     } else {
       race.outcome.replaceChildren(h('p', { class: 'muted' }, 'The match ended during the race.'));
     }
+    // After a race nobody won, the server waits a moment before the next question.
+    race.next.hidden = !(r.over && r.next_opens_at != null && !m.result);
     document.body.dataset.race = open ? 'open' : 'over';
     document.body.dataset.raceOpened = String(r.opened_at);
     tick();
@@ -131,8 +134,12 @@ export function createCauldron({ send, now }) {
   /** The countdowns (the three minutes, each seat's lockout), every tick. */
   function tick() {
     const r = state?.match?.race;
-    if (!r || typeof r !== 'object' || r.over || state.match.result) return;
+    if (!r || typeof r !== 'object' || state.match.result) return;
     const t = now();
+    if (r.over) {
+      if (r.next_opens_at != null) race.next.textContent = `Next question in ${clockText(r.next_opens_at - t)}.`;
+      return;
+    }
     const you = state.you;
     race.clock.textContent = `${clockText(r.deadline - t)} left to answer`;
     race.clock.classList.toggle('low', r.deadline - t < 30000);

@@ -319,9 +319,13 @@ async fn chat_moves_and_expired_races_survive_a_restart() {
         assert_eq!(done["question"], race["question"]);
         assert!(done["answers"].as_array().is_some_and(|a| !a.is_empty()));
         assert_eq!(done["prizes"], race["prizes"]);
-        // The next race opened when that one ended, with its own prize pair.
+        // The next race opened the pause after that one ended, with its own prize pair.
         let next = &v["match"]["race"];
-        assert_eq!(next["opened_at"], opened + 180_000, "{v}");
+        assert_eq!(
+            next["opened_at"],
+            opened + 180_000 + colosseum_host::RACE_PAUSE_MS,
+            "{v}"
+        );
         assert_eq!(next["over"], false);
         assert_eq!(next["prizes"].as_array().unwrap().len(), 2);
         // The move log has the race's result (nobody) as a step.
