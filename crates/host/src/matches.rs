@@ -11,7 +11,6 @@ use colosseum_games::{find, registry, GameEntry, RaceStake, UnknownGame};
 use colosseum_trivia::{AnswerOutcome, Bank, BankError, Category, Race, RaceError, RaceEvent};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::config::{Clocks, MatchConfig, TimeControl};
 use crate::log::{EndKind, LogEntry, MatchResult};
