@@ -1128,6 +1128,7 @@ test('the lobby shows p1_chance and none_chance only for a simulated Cauldron', 
   const page = await newPage();
   await page.goto(`${BASE}/`);
   await page.locator('#game').selectOption('witchs-brew');
+  await page.locator('#advanced summary').click(); // the game's options are folded away
   const chance = page.locator('[data-option=p1_chance]');
   assert.equal(await chance.isVisible(), true, 'simulated (the default): shown');
   await page.locator('[data-option=cauldron]').selectOption('live');

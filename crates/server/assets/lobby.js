@@ -106,7 +106,7 @@ async function main() {
     for (const n of ['p1_chance', 'none_chance']) {
       const inp = optionsBox.querySelector(`[data-option=${n}]`);
       if (!inp) continue;
-      inp.closest('label').hidden = live;
+      inp.closest('.option').hidden = live;
       if (live) inp.value = '';
     }
     bankToml.hidden = bankSel.value !== 'toml';
