@@ -550,6 +550,15 @@ test('replays step through every game: the slider, arrow keys anywhere, the move
     await page.locator(`#move-list button[data-frame="${max}"]`).click();
     assert.match(await page.locator('#frame-label').innerText(), new RegExp(`Step ${max} of ${max}`));
     assert.equal(await board(), atEnd, `${game}: the last step shows the final board again`);
+    // The list and the label are worded from the server's move log: names, both moves of a
+    // simultaneous round on one line (All-In Goofspiel's seats play in turn), the same words for
+    // the same step.
+    const listText = await page.locator('#move-list').innerText();
+    assert.match(listText, /\bAda: /, `${game}: the move list names the player`);
+    if (game !== 'all-in-goofspiel') assert.match(listText, /Ada: [^\n]+ \u00b7 /, `${game}: a round's two moves on one line`);
+    assert.ok(!/\bp1: /.test(listText), `${game}: no seat id where the name is known`);
+    const lastLine = await page.locator(`#move-list button[data-frame="${max}"]`).innerText();
+    assert.ok((await page.locator('#frame-label').innerText()).endsWith(`: ${lastLine}`), `${game}: the label words the step as the list does`);
     if (game === 'thwart-omega' && SHOTS) {
       await page.locator('#slider').fill(String(Math.floor(max / 2)));
       await page.screenshot({ path: joinPath(SHOTS, 'replay-thwart-omega.png') });
