@@ -6,8 +6,8 @@
 #   SCREENSHOTS_DIR=docs/screenshots tests/browser/run.sh   # refresh the committed screenshots
 #
 # Screenshots go to target/browser-screenshots/ unless SCREENSHOTS_DIR says otherwise.
-# First the unit tests of the pages' pure functions (present.test.mjs, node --test), then the
-# browser tests, with axe-core's accessibility audit (npm, pinned in package-lock.json).
+# First the unit tests of the pages' pure functions (present.test.mjs, social.unit.mjs; node
+# --test), then the browser tests, with axe-core's accessibility audit (npm, pinned in package-lock.json).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -23,8 +23,9 @@ export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 
-# The pages' pure functions (crates/server/assets/present.js), without a browser.
-(cd "$here" && node --test --test-reporter=spec present.test.mjs)
+# The pages' pure functions (crates/server/assets/present.js, movelog.js, chat.js, cauldron.js),
+# without a browser.
+(cd "$here" && node --test --test-reporter=spec present.test.mjs social.unit.mjs)
 
 bin="${COLOSSEUM_BIN:-target/release/colosseum}"
 if [ ! -x "$bin" ]; then

@@ -550,6 +550,15 @@ test('replays step through every game: the slider, arrow keys anywhere, the move
     await page.locator(`#move-list button[data-frame="${max}"]`).click();
     assert.match(await page.locator('#frame-label').innerText(), new RegExp(`Step ${max} of ${max}`));
     assert.equal(await board(), atEnd, `${game}: the last step shows the final board again`);
+    // The list and the label are worded from the server's move log: names, both moves of a
+    // simultaneous round on one line (All-In Goofspiel's seats play in turn), the same words for
+    // the same step.
+    const listText = await page.locator('#move-list').innerText();
+    assert.match(listText, /\bAda: /, `${game}: the move list names the player`);
+    if (game !== 'all-in-goofspiel') assert.match(listText, /Ada: [^\n]+ \u00b7 /, `${game}: a round's two moves on one line`);
+    assert.ok(!/\bp1: /.test(listText), `${game}: no seat id where the name is known`);
+    const lastLine = await page.locator(`#move-list button[data-frame="${max}"]`).innerText();
+    assert.ok((await page.locator('#frame-label').innerText()).endsWith(`: ${lastLine}`), `${game}: the label words the step as the list does`);
     if (game === 'thwart-omega' && SHOTS) {
       await page.locator('#slider').fill(String(Math.floor(max / 2)));
       await page.screenshot({ path: joinPath(SHOTS, 'replay-thwart-omega.png') });
@@ -698,7 +707,8 @@ test('the live Cauldron against a bot, set up in the lobby: a full game of The W
   await page.locator('[data-testid=result-reason]').waitFor();
   // Every race went to the bot (accuracy 1, answers in 20 to 200 ms).
   const log = await page.locator('#log').innerText();
-  assert.ok(/\u2192 p2/.test(log) && !/\u2192 p1/.test(log), `the bot won every race: ${log}`);
+  const raceWinners = [...log.matchAll(/Cauldron race: (.+?) won/g)].map((x) => x[1]);
+  assert.ok(raceWinners.length > 0 && raceWinners.every((w) => w !== 'Ada'), `the bot won every race: ${log}`);
   assert.deepEqual(page.errors, []);
   console.log(`# live Cauldron against a bot: ${r.moves} moves clicked, ${r.races} open races seen in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await page.context().close();
@@ -1048,4 +1058,90 @@ test('the reveal flashes once, and not under prefers-reduced-motion', async () =
     assert.equal(anim.name, reducedMotion === 'reduce' ? 'none' : 'reveal-in');
     await context.close();
   }
+});
+
+// ---------------------------------------------------------------- social (issue 18): chat, move log, Cauldron
+
+test('chat: a spectator\u2019s message never reaches the players\u2019 chat, and the reverse; shown as text', async () => {
+  const c = await apiCreate({ game: 'thwart-omega', time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const a = await newPage();
+  await a.goto(`${BASE}${c.links.p1}`);
+  await join(a, 'Ann');
+  const b = await newPage({ width: 390, height: 844 }); // a phone
+  await b.goto(`${BASE}${c.links.p2}`);
+  await join(b, 'Bob');
+  const watcher = await newPage();
+  await watcher.goto(`${BASE}${c.links.spectator}`);
+  for (const p of [a, b, watcher]) await p.locator('#chat-form').waitFor();
+  assert.match(await a.locator('#chat-title').innerText(), /Players/);
+  assert.match(await watcher.locator('#chat-title').innerText(), /Spectators/);
+  // A seat writes: the other seat reads it, the spectator does not.
+  await a.locator('#chat-text').fill('good luck <b>Bob</b>');
+  await a.locator('#chat-text').press('Enter');
+  await b.waitForFunction(() => /good luck <b>Bob<\/b>/.test(document.querySelector('[data-testid=chat-lines]')?.textContent || ''));
+  assert.equal(await b.locator('[data-testid=chat-lines] b').count(), 0, 'a message is text, never HTML');
+  // A spectator writes under a name: spectators read it, the players do not.
+  await watcher.locator('#chat-name').fill('Zed');
+  await watcher.locator('#chat-text').fill('Ann, play the centre');
+  await watcher.locator('#chat-send').click();
+  await watcher.waitForFunction(() => /Ann, play the centre/.test(document.querySelector('[data-testid=chat-lines]')?.textContent || ''));
+  assert.equal(await watcher.locator('#chat-text').inputValue(), '', 'the box is cleared once sent');
+  // Both sides move on (a round is played) so that any push would have arrived.
+  for (const p of [a, b]) {
+    await myTurn(p, p === a ? 'p1' : 'p2');
+    await clickAMove(p);
+  }
+  await a.waitForFunction(() => Number(document.body.dataset.steps) >= 1);
+  for (const p of [a, b]) {
+    const html = await p.content();
+    assert.ok(!html.includes('play the centre'), 'a spectator\u2019s message reached a player');
+  }
+  assert.ok(!(await watcher.content()).includes('good luck'), 'the players\u2019 chat reached a spectator');
+  // The move log names the players and keeps every round after a reload.
+  await a.reload();
+  await a.locator('[data-testid=movelog]').waitFor();
+  const log = await a.locator('[data-testid=movelog]').innerText();
+  assert.match(log, /Ann: .* \u00b7 Bob: /, log);
+  assert.match(await a.locator('[data-testid=chat-lines]').innerText(), /good luck/);
+  assert.deepEqual([...a.errors, ...b.errors, ...watcher.errors], []);
+  for (const p of [a, b, watcher]) await p.context().close();
+});
+
+test('the Cauldron: the prize pair with the question, no lockout message under the result, names instead of seat ids', async () => {
+  const c = await apiCreate({ game: 'witchs-brew', options: { cauldron: 'live' }, time: { kind: 'untimed' }, trivia: { bank: 'sample' }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const a = await newPage();
+  await a.goto(`${BASE}${c.links.p1}`);
+  await join(a, 'Ann');
+  const b = await newPage();
+  await b.goto(`${BASE}${c.links.p2}`);
+  await join(b, 'Bob');
+  await a.waitForFunction(() => document.body.dataset.race === 'open');
+  assert.match(await a.locator('[data-testid=race-prize]').innerText(), /On offer: \S+ or \S+/);
+  // Ann answers wrong: the lockout message goes once the lockout ends or the race is over.
+  await a.locator('#race-answer').fill('certainly not this');
+  await a.locator('#race-answer').press('Enter');
+  await a.waitForFunction(() => /is wrong/.test(document.querySelector('#race-feedback')?.textContent || ''));
+  const question = await b.locator('#race-question').innerText();
+  await b.locator('#race-answer').fill(answerOf(question));
+  await b.locator('#race-answer').press('Enter');
+  await a.waitForFunction(() => /Bob won the round/.test(document.querySelector('[data-testid=race-winner]')?.textContent || ''));
+  assert.equal(await a.locator('#race-feedback').isHidden(), true, 'no lockout message under the result');
+  // Bob picks: the page says so with names, not seat ids.
+  const waiting = await a.locator('[data-testid=waiting-for]').innerText();
+  assert.match(waiting, /Waiting for Bob to pick/, waiting);
+  assert.ok(!/\bp2\b/.test(waiting), waiting);
+  for (const p of [a, b]) await p.context().close();
+});
+
+test('the lobby shows p1_chance and none_chance only for a simulated Cauldron', async () => {
+  const page = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('witchs-brew');
+  await page.locator('#advanced summary').click(); // the game's options are folded away
+  const chance = page.locator('[data-option=p1_chance]');
+  assert.equal(await chance.isVisible(), true, 'simulated (the default): shown');
+  await page.locator('[data-option=cauldron]').selectOption('live');
+  assert.equal(await chance.isVisible(), false, 'live: hidden');
+  assert.equal(await page.locator('[data-option=none_chance]').isVisible(), false);
+  await page.context().close();
 });

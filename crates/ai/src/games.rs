@@ -322,7 +322,6 @@ impl BotGame for ThwartOmega {
 impl BotGame for AllInGoofspiel {
     const HAS_HEURISTIC: bool = true;
     const HIDDEN_INFORMATION: bool = true;
-    const FACE_DOWN_MOVES: bool = true;
     const PURIFY: f64 = 0.5;
     /// Half the budget (`mcts:hard` 15,000 iterations): candidates are listed by strength.
     const SEARCH_SCALE: f64 = 0.5;

@@ -128,7 +128,8 @@ pub trait BotGame: Game {
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.
-    const FACE_DOWN_MOVES: bool = false;
+    /// Default: the game's own [`Game::FACE_DOWN_LONE_MOVES`], which a host's move log uses too.
+    const FACE_DOWN_MOVES: bool = <Self as Game>::FACE_DOWN_LONE_MOVES;
 
     /// One line describing the heuristic bot, for `colosseum bots`.
     fn heuristic_description() -> &'static str {

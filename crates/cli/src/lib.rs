@@ -238,9 +238,20 @@ struct ServeLimits {
     /// seconds.
     #[arg(long, default_value_t = 86_400)]
     waiting_expiry_secs: u64,
+    /// How long a waiting match (not both seats joined) stays in the lobby's public list, in
+    /// seconds; its links work until --waiting-expiry-secs.
+    #[arg(long, default_value_t = 600)]
+    lobby_waiting_secs: u64,
     /// The most lobby entries one page may hold (`?limit=`).
     #[arg(long, default_value_t = 200)]
     lobby_page_max: usize,
+    /// Chat messages one writer (a seat, or a spectator's address) may send a minute in one
+    /// match (burst: a quarter as many, at least 1).
+    #[arg(long, default_value_t = 20.0)]
+    chat_rate: f64,
+    /// The most chat messages one match keeps (both channels).
+    #[arg(long, default_value_t = 1000)]
+    chat_max_lines: usize,
     /// Open connections (WebSockets included) allowed per client address.
     #[arg(long, default_value_t = 32)]
     max_connections_per_ip: usize,
@@ -281,6 +292,10 @@ impl ServeLimits {
             bot_searches: self.bot_searches.unwrap_or(limits.bot_searches).max(1),
             waiting_expiry_ms: self.waiting_expiry_secs.saturating_mul(1000),
             lobby_page_max: self.lobby_page_max.max(1),
+            lobby_waiting_ms: self.lobby_waiting_secs.saturating_mul(1000),
+            chat_per_minute: self.chat_rate,
+            chat_burst: (self.chat_rate / 4.0).max(1.0),
+            chat_max_lines: self.chat_max_lines,
             connections_per_ip: self.max_connections_per_ip.max(1),
             creates_per_minute: self.create_rate,
             creates_burst: (self.create_rate * 2.0).max(1.0),

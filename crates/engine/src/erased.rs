@@ -138,6 +138,10 @@ pub trait AnyGame: Send + Sync {
     fn render(&self, viewer: Viewer) -> String;
     /// A copy of this game in its current state.
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// [`Game::FACE_DOWN_LONE_MOVES`].
+    fn face_down_lone_moves(&self) -> bool;
+    /// [`Game::SECRET_CHANCE`].
+    fn secret_chance(&self) -> bool;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -296,5 +300,13 @@ impl<G: Game> AnyGame for Erased<G> {
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn face_down_lone_moves(&self) -> bool {
+        G::FACE_DOWN_LONE_MOVES
+    }
+
+    fn secret_chance(&self) -> bool {
+        G::SECRET_CHANCE
     }
 }

@@ -81,6 +81,17 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// What one viewer may see.
     type View: Serialize + Debug + Clone;
 
+    /// Whether a move made by one seat alone stays face down to everyone else until the next
+    /// decision is made (All-In Goofspiel's starter plays face down, then the responder answers).
+    /// A host's move log hides such a move from the other seat and spectators while the other
+    /// seat is still to answer. Default: `false` (a move is public once applied).
+    const FACE_DOWN_LONE_MOVES: bool = false;
+
+    /// Whether chance outcomes stay secret once drawn (Galespiel's cycle order is revealed one
+    /// prize at a time): a host's move log never shows them while the game runs. Default:
+    /// `false` (a chance outcome is public once drawn).
+    const SECRET_CHANCE: bool = false;
+
     /// The game's registry id, e.g. `goofspiel`.
     fn id(&self) -> &'static str;
 

@@ -24,7 +24,8 @@ pub use fair::Fairness;
 pub use game::{random_playout, random_step, Game, Outcome, Score, Step};
 pub use options::{parse_pairs, OptionDoc, OptionReader, RawOptions};
 pub use record::{
-    replay, Record, RecordError, Replay, ReplayError, ReplayErrorKind, ReplayFailure,
+    replay, ChatChannel, ChatLine, Record, RecordError, Replay, ReplayError, ReplayErrorKind,
+    ReplayFailure,
 };
 pub use seat::{ParseSeatError, Pending, Seat, SeatPair, Viewer};
 

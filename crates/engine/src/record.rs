@@ -43,6 +43,37 @@ pub struct Record {
     /// `seed` checkable ([`crate::fair`]); `colosseum verify` checks them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fairness: Option<crate::fair::Fairness>,
+    /// A hosted match's chat during this game, both channels (players' and spectators'), in
+    /// order; published with the record when the match is over. Optional: absent when nobody
+    /// wrote. Replay ignores it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
+}
+
+/// Who a chat line was written to: the two seats, or the spectators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    /// The players' chat: seen by the two seats only while the match runs.
+    Players,
+    /// The spectators' chat: seen by spectators only while the match runs.
+    Spectators,
+}
+
+/// One chat message of a hosted match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatLine {
+    /// When, in ms since the match started.
+    pub at: u64,
+    /// The channel.
+    pub channel: ChatChannel,
+    /// The seat that wrote it (`null` for a spectator).
+    pub seat: Option<crate::seat::Seat>,
+    /// The writer's name as shown.
+    pub name: String,
+    /// The message.
+    pub text: String,
 }
 
 /// The record's text is not a record.
@@ -67,6 +98,7 @@ impl Record {
             steps: Vec::new(),
             practice: false,
             fairness: None,
+            chat: Vec::new(),
         }
     }
 

@@ -69,6 +69,14 @@ impl<T> SeatPair<T> {
     pub fn from_array([p1, p2]: [T; 2]) -> Self {
         SeatPair { p1, p2 }
     }
+
+    /// `seat`'s value.
+    pub fn get(&self, seat: Seat) -> &T {
+        match seat {
+            Seat::P1 => &self.p1,
+            Seat::P2 => &self.p2,
+        }
+    }
 }
 
 /// The text was not `p1` or `p2`.

@@ -391,6 +391,8 @@ impl Game for AllInGoofspiel {
     type Move = Play;
     type Chance = ();
     type View = AllInGoofspielView;
+    /// The starter's cards lie face down until the responder has answered.
+    const FACE_DOWN_LONE_MOVES: bool = true;
 
     fn id(&self) -> &'static str {
         "all-in-goofspiel"

@@ -1332,6 +1332,8 @@ impl Game for Galespiel {
     type Move = Move;
     type Chance = PrizeOrder;
     type View = GalespielView;
+    /// A cycle's prize order is revealed one prize a round.
+    const SECRET_CHANCE: bool = true;
 
     fn id(&self) -> &'static str {
         "galespiel"

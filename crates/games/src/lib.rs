@@ -49,6 +49,46 @@ pub struct GameEntry {
     /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
     /// total number of decisions applied. For `colosseum bench`.
     pub random_playouts: fn(&RawOptions, u64, u64) -> Result<u64, OptionsError>,
+    /// Chance steps a host may decide by a live race between the seats (The Witch's Brew's
+    /// live Cauldron), or `None`: the host asks here, and names no game.
+    pub races: Option<LiveRaces>,
+}
+
+/// A game whose chance steps of one kind can be decided by a race between the seats that the
+/// host runs (a trivia question: the first right answer wins).
+#[derive(Clone, Copy)]
+pub struct LiveRaces {
+    /// Whether a match with these (raw) options runs live races; `false` for options that do
+    /// not read.
+    pub runs: fn(&RawOptions) -> bool,
+    /// The decision kind ([`Game::decision_kind`]) of a chance step a race decides; its
+    /// outcomes are `p1`, `p2` (the race's winner) and `none`.
+    pub kind: &'static str,
+    /// What the race about to open is for, read from the game as it stands (its chance step
+    /// pending).
+    pub stake: fn(&dyn AnyGame) -> RaceStake,
+}
+
+/// What a race is for: shown with its question.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RaceStake {
+    /// The round's label (`MM1`, `DM3`), which also picks the question's category.
+    pub round: String,
+    /// The prizes on offer, in notation (`4`, `2A`): the winner picks one of them.
+    pub prizes: Vec<String>,
+}
+
+impl GameEntry {
+    /// Whether a match of this game with these options runs live races.
+    #[must_use]
+    pub fn runs_races(&self, options: &RawOptions) -> bool {
+        self.races.is_some_and(|r| (r.runs)(options))
+    }
+
+    const fn with_races(mut self, races: LiveRaces) -> GameEntry {
+        self.races = Some(races);
+        self
+    }
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -248,6 +288,7 @@ const fn entry<G: Registered>(
         replay: None,
         create: create::<G>,
         random_playouts: playouts::<G>,
+        races: None,
     }
 }
 
@@ -303,7 +344,8 @@ static REGISTRY: &[GameEntry] = &[
         witchs_brew::RULES,
         witchs_brew::OPTIONS,
         witchs_brew::TIMING,
-    ),
+    )
+    .with_races(witchs_brew::LIVE_RACES),
 ];
 
 /// Every game, in the order `colosseum games` lists them.

@@ -1233,5 +1233,27 @@ impl Game for WitchsBrew {
 /// The rules page, shown by `colosseum rules witchs-brew`.
 pub const RULES: &str = include_str!("../../../docs/rules/witchs-brew.md");
 
+/// The live Cauldron, as the host sees it (the registry's [`crate::LiveRaces`]): with
+/// `cauldron = live` each race's chance step (`race`: `p1`, `p2` or `none`) is decided by a trivia
+/// race between the seats; the race is for the prize pair on offer in the Cauldron round.
+pub const LIVE_RACES: crate::LiveRaces = crate::LiveRaces {
+    runs: |raw| WitchsBrewOptions::from_raw(raw).is_ok_and(|o| o.cauldron == CauldronMode::Live),
+    kind: "race",
+    stake: |game| {
+        let view = game.view_json(Viewer::Spectator);
+        crate::RaceStake {
+            round: view["cauldron"].as_str().unwrap_or_default().to_string(),
+            prizes: view["prize_pair"]
+                .as_array()
+                .map(|p| {
+                    p.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    },
+};
+
 #[cfg(test)]
 mod tests;

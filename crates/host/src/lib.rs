@@ -46,8 +46,9 @@
 //!
 //! # The live Cauldron (trivia races)
 //!
-//! In a `witchs-brew` match with option `cauldron = live`, the host does not draw the race's
-//! chance step: it opens a race ([`colosseum_trivia::Race`]) with a question from the match's
+//! Where the game's registry entry says these options run live races
+//! ([`colosseum_games::GameEntry::races`]: The Witch's Brew with `cauldron = live`), the host
+//! does not draw the race's chance step: it opens a race ([`colosseum_trivia::Race`]) with a question from the match's
 //! bank ([`MatchConfig::trivia`]; the sample bank by default), drawn by the host's generator.
 //! [`Match::answer`]`(seat, text, now)` answers it; a wrong answer locks the seat out for 30 s,
 //! the first correct answer received wins, and 3 minutes without one end it with no winner
@@ -96,6 +97,7 @@
 mod config;
 mod log;
 mod matches;
+mod view;
 
 pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
 pub use config::{
@@ -105,5 +107,9 @@ pub use config::{
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
     commitment, races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError,
-    SealedPhase, SeatClock, Submission,
+    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS,
+};
+pub use view::{
+    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,
+    SealedOpening, SealedView, SeatView,
 };

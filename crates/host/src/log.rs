@@ -4,7 +4,8 @@
 //! Some entries are *inputs* (what a seat did: [`LogEntry::Submitted`], [`LogEntry::Changed`],
 //! [`LogEntry::Refused`], [`LogEntry::Locked`], [`LogEntry::Resigned`], and in a live Cauldron's
 //! races [`LogEntry::Answered`] and [`LogEntry::AnswerRefused`], and in a sealed match
-//! [`LogEntry::Committed`], [`LogEntry::Opened`] and [`LogEntry::OpeningRefused`]); the others are what the
+//! [`LogEntry::Committed`], [`LogEntry::Opened`] and [`LogEntry::OpeningRefused`], and chat,
+//! [`LogEntry::Chat`]); the others are what the
 //! host did in answer or at a deadline. [`crate::Match::rebuild`] replays the inputs at their
 //! times and checks that the host's entries come out the same.
 //!
@@ -12,7 +13,7 @@
 //! its store, never sent to a seat or a spectator while the match runs (everything sent out is
 //! built by [`crate::Match::view`]).
 
-use colosseum_engine::{RawOptions, Seat, TextStep};
+use colosseum_engine::{ChatLine, RawOptions, Seat, TextStep};
 use serde::{Deserialize, Serialize};
 
 /// How a match ended.
@@ -223,6 +224,11 @@ pub enum LogEntry {
         /// The game's reason.
         reason: String,
     },
+    /// A chat message, from a seat (the players' chat) or a spectator (the spectators' chat).
+    Chat {
+        /// The line, with its time (`line.at`).
+        line: ChatLine,
+    },
     /// The match is over.
     MatchEnded {
         /// When.
@@ -257,6 +263,7 @@ impl LogEntry {
             | LogEntry::Opened { at, .. }
             | LogEntry::OpeningRefused { at, .. }
             | LogEntry::MatchEnded { at, .. } => *at,
+            LogEntry::Chat { line } => line.at,
         }
     }
 
@@ -275,6 +282,7 @@ impl LogEntry {
                 | LogEntry::Committed { .. }
                 | LogEntry::Opened { .. }
                 | LogEntry::OpeningRefused { .. }
+                | LogEntry::Chat { .. }
         )
     }
 }

@@ -4,18 +4,20 @@ use std::fmt;
 use std::sync::Arc;
 
 use colosseum_engine::{
-    seeded_rng, AnyGame, OptionsError, Pending, RawOptions, Record, Seat, SeededRng, TextStep,
-    Viewer,
+    seeded_rng, AnyGame, ChatChannel, ChatLine, OptionsError, Pending, RawOptions, Record, Seat,
+    SeatPair, SeededRng, TextStep, Viewer,
 };
-use colosseum_games::witchs_brew::{CauldronMode, WitchsBrewOptions};
-use colosseum_games::{find, GameEntry, UnknownGame};
+use colosseum_games::{find, registry, GameEntry, RaceStake, UnknownGame};
 use colosseum_trivia::{AnswerOutcome, Bank, BankError, Category, Race, RaceError, RaceEvent};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use crate::config::{Clocks, MatchConfig, TimeControl};
 use crate::log::{EndKind, LogEntry, MatchResult};
+use crate::view::{
+    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,
+    SealedOpening, SealedView, SeatView, StepNote,
+};
 
 /// A seat's submission for the pending decision, before the reveal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +70,10 @@ pub enum MatchError {
     /// locked out, or the race is over.
     #[error(transparent)]
     Answer(#[from] RaceError),
+    /// A chat message that is empty, too long, or has control characters, or a name that is
+    /// not allowed. Not logged.
+    #[error("{0}")]
+    BadChat(String),
     /// [`Match::answer_to`] named a race that is not the one open now (the answer was meant
     /// for an earlier question). Not logged: nothing changed.
     #[error("the answer was for the race opened at {asked} ms, but the race open now was opened at {open} ms")]
@@ -141,11 +147,9 @@ pub enum ConfigError {
     /// A timed control with a zero time for a decision.
     #[error("a timed control needs more than 0 ms for every decision")]
     ZeroTime,
-    /// `trivia` settings for a match without a live Cauldron.
-    #[error(
-        "trivia settings need game `witchs-brew` with option `cauldron = live`; this match is {0}"
-    )]
-    TriviaNotLive(String),
+    /// `trivia` settings for a match without live races.
+    #[error("trivia settings need a game and options with live races ({1}); this match is {0}")]
+    TriviaNotLive(String, String),
     /// The trivia bank does not load.
     #[error("the trivia bank: {0}")]
     Bank(BankError),
@@ -185,8 +189,13 @@ struct Trivia {
     bank: Arc<Bank>,
     asked: Vec<bool>,
     race: Option<Race>,
-    /// The Cauldron round of the race (`DM3`).
-    round: String,
+    /// What the race is for: the round (`DM3`) and the prizes on offer.
+    stake: RaceStake,
+    /// The races that are over, oldest first.
+    finished: Vec<FinishedRace>,
+    /// When the next race opens, while the host waits after a race nobody won
+    /// ([`RACE_PAUSE_MS`]).
+    opens_at: Option<u64>,
     /// How many of the race's log entries are in the match log.
     mirrored: usize,
     /// Whether the race's result has been given to the game.
@@ -254,7 +263,11 @@ pub struct Match {
     opening_from: Option<u64>,
     /// Sealed matches: the last sealed decision revealed, as shown in views (commitments, moves
     /// as opened and nonces, so anyone can check them).
-    last_sealed: Option<Value>,
+    last_sealed: Option<SeatPair<Option<SealedOpening>>>,
+    /// Where and when each step of the match was made, for the move log.
+    notes: Vec<StepNote>,
+    /// The chat, both channels, in order, with the game (index from 0) it was written in.
+    chat: Vec<(usize, ChatLine)>,
 }
 
 impl fmt::Debug for Match {
@@ -269,13 +282,21 @@ impl fmt::Debug for Match {
     }
 }
 
-/// Whether the host runs trivia races whose results are the game's `race` chance steps (The
-/// Witch's Brew with `cauldron = live`): such a step is decided by the race, not drawn.
+/// Whether the host runs trivia races whose results are the game's race chance steps (the
+/// game's registry entry says so: [`GameEntry::races`]): such a step is decided by the race,
+/// not drawn.
 #[must_use]
 pub fn races_decide(game: &str, options: &RawOptions) -> bool {
-    game == "witchs-brew"
-        && WitchsBrewOptions::from_raw(options).is_ok_and(|o| o.cauldron == CauldronMode::Live)
+    find(game).is_ok_and(|e| e.runs_races(options))
 }
+
+/// How long the host waits after a race nobody won before it opens the next one, in ms: the
+/// finished race (nobody, its accepted answers) is the race everyone's view shows meanwhile.
+/// After a won race the winner's pick comes first anyway.
+pub const RACE_PAUSE_MS: u64 = 5_000;
+
+/// The longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 500;
 
 /// Mixed into the match seed for the host's own generator (defaults, trivia questions), so that
 /// its draws never shift the chance steps' generator.
@@ -314,14 +335,19 @@ impl Match {
         let live = races_decide(entry.id, &config.options);
         let trivia = match (&config.trivia, live) {
             (Some(_), false) => {
-                let mode = config
-                    .options
-                    .get("cauldron")
-                    .map_or("simulated".into(), |v| v.to_string());
-                return Err(ConfigError::TriviaNotLive(format!(
-                    "{} (cauldron {mode})",
-                    entry.id
-                )));
+                let with_races: Vec<&str> = registry()
+                    .iter()
+                    .filter(|e| e.races.is_some())
+                    .map(|e| e.name)
+                    .collect();
+                return Err(ConfigError::TriviaNotLive(
+                    format!(
+                        "{} with options {}",
+                        entry.id,
+                        serde_json::to_string(&config.options).unwrap_or_default()
+                    ),
+                    format!("{}; see its rules page", with_races.join(", ")),
+                ));
             }
             (None, false) => None,
             (settings, true) => {
@@ -335,7 +361,9 @@ impl Match {
                     asked: vec![false; bank.len()],
                     bank: Arc::new(bank),
                     race: None,
-                    round: String::new(),
+                    stake: RaceStake::default(),
+                    finished: Vec::new(),
+                    opens_at: None,
                     mirrored: 0,
                     fed: true,
                 })
@@ -365,6 +393,8 @@ impl Match {
             seals: [None, None],
             opening_from: None,
             last_sealed: None,
+            notes: Vec::new(),
+            chat: Vec::new(),
             config,
         };
         m.after_step(0);
@@ -413,6 +443,15 @@ impl Match {
                     nonce,
                     ..
                 } => m.open(*seat, text, nonce, *at),
+                LogEntry::Chat { line } => m.chat(
+                    match line.seat {
+                        Some(s) => Viewer::Seat(s),
+                        None => Viewer::Spectator,
+                    },
+                    &line.name,
+                    &line.text,
+                    line.at,
+                ),
                 _ => Ok(()),
             };
         }
@@ -654,6 +693,61 @@ impl Match {
         }
     }
 
+    /// `author` writes `text` in the chat at `now`, under `name`: a seat in the players' chat
+    /// (read by the two seats only), a spectator in the spectators' chat (read by spectators
+    /// only). Both channels are published with the record once the match is over. The text is
+    /// trimmed; it must be 1 to [`MAX_CHAT_CHARS`] characters without control characters other
+    /// than newlines. Logged as an input ([`LogEntry::Chat`]); deadlines up to `now` fire first,
+    /// as for every event. The transport checks names and rates.
+    pub fn chat(
+        &mut self,
+        author: Viewer,
+        name: &str,
+        text: &str,
+        now: u64,
+    ) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        let text = text.trim();
+        let chars = text.chars().count();
+        if chars == 0 || chars > MAX_CHAT_CHARS {
+            return Err(MatchError::BadChat(format!(
+                "a chat message has 1 to {MAX_CHAT_CHARS} characters; this one has {chars}"
+            )));
+        }
+        if text.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(MatchError::BadChat(
+                "a chat message cannot contain control characters (newlines are fine)".into(),
+            ));
+        }
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+            return Err(MatchError::BadChat(
+                "a chat name has 1 to 40 characters without control characters".into(),
+            ));
+        }
+        let (channel, seat) = match author {
+            Viewer::Seat(s) => (ChatChannel::Players, Some(s)),
+            Viewer::Spectator => (ChatChannel::Spectators, None),
+        };
+        let line = ChatLine {
+            at: now,
+            channel,
+            seat,
+            name: name.to_string(),
+            text: text.to_string(),
+        };
+        self.chat.push((self.earlier.len(), line.clone()));
+        self.log.push(LogEntry::Chat { line });
+        Ok(())
+    }
+
+    /// The chat of every game of the match, both channels (private while the match runs: use
+    /// [`Match::view`]); the game index from 0 with each line.
+    #[must_use]
+    pub fn chat_lines(&self) -> &[(usize, ChatLine)] {
+        &self.chat
+    }
+
     /// `seat` answers the open trivia race (live Cauldron) with `text` at `now`.
     ///
     /// A correct answer wins the race: its result (`p1`/`p2`) is given to the game as the race's
@@ -817,11 +911,13 @@ impl Match {
             .as_ref()
             .and_then(|t| t.race.as_ref())
             .and_then(Race::next_deadline);
+        let opens = self.trivia.as_ref().and_then(|t| t.opens_at);
         Seat::BOTH
             .iter()
             .filter(|s| pending.includes(**s) && self.pending[s.index()].is_none())
             .filter_map(|s| self.clocks[s.index()].deadline)
             .chain(race)
+            .chain(opens)
             .min()
     }
 
@@ -897,112 +993,177 @@ impl Match {
             .collect()
     }
 
-    /// The match as `viewer` may see it, as JSON: the game's view for `viewer`, the pending
-    /// decision, for each seat whether its submission is in (never its text, except to the seat
-    /// itself) and its clock, earlier games and the result. Everything a server sends is built
-    /// from this.
+    /// The match as `viewer` may see it: the game's view for `viewer`, the pending decision,
+    /// for each seat whether its submission is in (never its text, except to the seat itself)
+    /// and its clock, earlier games, the races, the move log and chat this viewer may read, and
+    /// the result. Everything a server sends is built from this; its JSON is documented in
+    /// `docs/server-api.md` ("The state", `match`).
     ///
-    /// ```text
-    /// {"game": ID, "game_number": 1, "options": {...}, "view": <the game's view for viewer>,
-    ///  "pending": "both" | {"one": "p1"} | "chance" | "over", "decision": "bid",
-    ///  "seats": {"p1": {"player": {...}, "to_act": bool, "submitted": bool, "locked": bool,
-    ///                   "clock": {"turn_deadline": MS|null, "deadline": MS|null, "bank_ms": MS},
-    ///                   "submission": TEXT, "by_default": bool   <- only to p1 itself
-    ///                  }, "p2": {...}},
-    ///  "now": MS, "time_control": {...}, "earlier_games": [{"outcome": ...}], "result": null | {...},
-    ///  "sealed": null | {"phase": "commit" | "open" | null, "opening_from": MS | null,
-    ///                    "last": null | {"p1": {"commitment", "move", "nonce"} | null, "p2": ...}}}
-    /// ```
-    ///
-    /// In a sealed match each seat also has `"committed"`, `"commitment"` (the hash, shown to
-    /// everyone: it reveals nothing without the nonce) and `"opened"`; `sealed.last` is the last
+    /// In a sealed match each seat also has `committed`, `commitment` (the hash, shown to
+    /// everyone: it reveals nothing without the nonce) and `opened`; `sealed.last` is the last
     /// sealed decision revealed, with each committed seat's move as opened and nonce, so anyone
     /// can check the openings against the commitments.
     #[must_use]
-    pub fn view(&self, viewer: Viewer) -> Value {
+    pub fn view(&self, viewer: Viewer) -> MatchView {
         let pending = self.game.pending();
-        let seat_json = |seat: Seat| {
-            let sub = self.pending[seat.index()].as_ref();
-            let clock = self.clocks[seat.index()];
-            let mut v = json!({
-                "player": self.config.player(seat),
-                "to_act": self.result.is_none() && pending.includes(seat),
-                "submitted": sub.is_some(),
-                "locked": sub.is_some_and(|s| s.locked),
-                "clock": clock,
-            });
-            if self.config.sealed {
+        let seat_view = |seat: Seat| {
+            let i = seat.index();
+            let sub = self.pending[i].as_ref();
+            let own = (viewer == Viewer::Seat(seat)).then_some(sub).flatten();
+            let sealed = self.config.sealed;
+            SeatView {
+                player: self.config.player(seat).clone(),
+                to_act: self.result.is_none() && pending.includes(seat),
+                submitted: sub.is_some(),
+                locked: sub.is_some_and(|s| s.locked),
+                clock: self.clocks[i],
                 // The hash is shown to everyone: with a nonce of 128 bits or more it tells
                 // nothing, and it lets the other seat check the opening after the reveal.
-                v["committed"] = json!(self.seals[seat.index()].is_some());
-                v["commitment"] = json!(self.seals[seat.index()]);
-                v["opened"] =
-                    json!(self.seals[seat.index()].is_some() && sub.is_some_and(|s| !s.by_default));
+                committed: sealed.then_some(self.seals[i].is_some()),
+                commitment: sealed.then(|| self.seals[i].clone()),
+                opened: sealed
+                    .then_some(self.seals[i].is_some() && sub.is_some_and(|s| !s.by_default)),
+                submission: own.map(|s| s.text.clone()),
+                by_default: own.map(|s| s.by_default),
             }
-            if viewer == Viewer::Seat(seat) {
-                if let Some(s) = sub {
-                    v["submission"] = json!(s.text);
-                    v["by_default"] = json!(s.by_default);
-                }
-            }
-            v
         };
-        json!({
-            "game": self.entry.id,
-            "game_number": self.earlier.len() + 1,
-            "options": self.record.options,
-            "view": self.game.view_json(viewer),
-            "pending": pending,
-            "decision": self.game.decision_kind(),
-            "seats": {"p1": seat_json(Seat::P1), "p2": seat_json(Seat::P2)},
-            "now": self.now,
-            "time_control": self.time,
-            "earlier_games": self.earlier.iter().map(|g| json!({"outcome": g.outcome})).collect::<Vec<_>>(),
-            "timed_out": self.last_timed_out(),
-            "race": self.race_view(),
-            "result": self.result,
-            "sealed": self.config.sealed.then(|| json!({
-                "phase": self.sealed_phase(),
-                "opening_from": self.opening_from,
-                "last": self.last_sealed,
-            })),
-        })
+        MatchView {
+            game: self.entry.id,
+            game_number: self.earlier.len() + 1,
+            options: self.record.options.clone(),
+            view: self.game.view_json(viewer),
+            pending,
+            decision: self.game.decision_kind(),
+            seats: SeatPair {
+                p1: seat_view(Seat::P1),
+                p2: seat_view(Seat::P2),
+            },
+            now: self.now,
+            time_control: self.time.clone(),
+            earlier_games: self
+                .earlier
+                .iter()
+                .map(|g| EarlierGameView {
+                    outcome: g.outcome.clone(),
+                })
+                .collect(),
+            timed_out: self.last_timed_out(),
+            race: self.race_view(),
+            races: self
+                .trivia
+                .as_ref()
+                .map(|t| t.finished.clone())
+                .unwrap_or_default(),
+            moves: self.move_log(viewer),
+            chat: self
+                .chat
+                .iter()
+                .filter(|(_, l)| reads(viewer, l.channel))
+                .map(|(_, l)| l.clone())
+                .collect(),
+            result: self.result.clone(),
+            sealed: self.config.sealed.then(|| SealedView {
+                phase: self.sealed_phase(),
+                opening_from: self.opening_from,
+                last: self.last_sealed.clone(),
+            }),
+        }
+    }
+
+    /// Every step of the match as `viewer` may know it. While the match runs, a game's secret
+    /// chance outcomes ([`colosseum_engine::Game::SECRET_CHANCE`]) are left out, and so is a
+    /// face-down move ([`colosseum_engine::Game::FACE_DOWN_LONE_MOVES`]) from everyone but its
+    /// seat while the other seat is still to answer it. Once the match is over (its records are
+    /// published), every step is shown.
+    #[must_use]
+    pub fn move_log(&self, viewer: Viewer) -> Vec<MoveLine> {
+        let over = self.result.is_some();
+        let current = self.earlier.len();
+        let pending = self.game.pending();
+        let secret_chance = !over && self.game.secret_chance();
+        let face_down = !over && self.game.face_down_lone_moves();
+        self.notes
+            .iter()
+            .filter_map(|n| {
+                let record = if n.game == current {
+                    &self.record
+                } else {
+                    &self.earlier.get(n.game)?.record
+                };
+                let step = record.steps.get(n.step)?;
+                let mut line = MoveLine {
+                    game: n.game + 1,
+                    step: n.step,
+                    at: n.at,
+                    kind: n.kind,
+                    p1: step.p1.clone(),
+                    p2: step.p2.clone(),
+                    chance: step.chance.clone(),
+                    hidden: false,
+                    face_down: Vec::new(),
+                    by_default: self
+                        .defaults
+                        .iter()
+                        .filter(|d| d.0 == n.game && d.1 == n.step)
+                        .map(|d| d.2)
+                        .collect(),
+                };
+                if secret_chance && line.chance.is_some() {
+                    line.chance = None;
+                    line.hidden = true;
+                }
+                let last = n.game == current && n.step + 1 == record.steps.len();
+                if face_down && last {
+                    for seat in Seat::BOTH {
+                        let alone = step.slot(seat).is_some() && step.slot(seat.other()).is_none();
+                        if alone
+                            && pending == Pending::One(seat.other())
+                            && viewer != Viewer::Seat(seat)
+                        {
+                            match seat {
+                                Seat::P1 => line.p1 = None,
+                                Seat::P2 => line.p2 = None,
+                            }
+                            line.hidden = true;
+                            line.face_down.push(seat);
+                        }
+                    }
+                }
+                Some(line)
+            })
+            .collect()
     }
 
     /// The race as anyone may see it: never the accepted answers (nor the question's id) while
     /// it runs.
-    fn race_view(&self) -> Value {
-        let Some(t) = &self.trivia else {
-            return Value::Null;
-        };
-        let Some(race) = &t.race else {
-            return Value::Null;
-        };
+    fn race_view(&self) -> Option<RaceView> {
+        let t = self.trivia.as_ref()?;
+        let race = t.race.as_ref()?;
         let q = race.question();
         let result = race.result();
-        let seat = |s: Seat| {
-            json!({
-                "lockout_until": race.lockout_until(s),
-                "locked_out": result.is_none() && race.is_locked_out(s, self.now),
-            })
+        let seat = |s: Seat| RaceSeatView {
+            lockout_until: race.lockout_until(s),
+            locked_out: result.is_none() && race.is_locked_out(s, self.now),
         };
-        let mut v = json!({
-            "round": t.round,
-            "question": q.question,
-            "category": q.category,
-            "opened_at": race.opened_at(),
-            "deadline": race.deadline(),
-            "seats": {"p1": seat(Seat::P1), "p2": seat(Seat::P2)},
-            "over": result.is_some(),
-            "winner": result.and_then(|r| r.winner()),
-            "ended_at": result.map(|r| r.at()),
-        });
-        if result.is_some() {
+        Some(RaceView {
+            round: t.stake.round.clone(),
+            prizes: t.stake.prizes.clone(),
+            question: q.question.clone(),
+            category: q.category,
+            opened_at: race.opened_at(),
+            deadline: race.deadline(),
+            seats: SeatPair {
+                p1: seat(Seat::P1),
+                p2: seat(Seat::P2),
+            },
+            over: result.is_some(),
+            winner: result.and_then(|r| r.winner()),
+            ended_at: result.map(|r| r.at()),
             // The id may be telling (a bank's author picks it): shown with the answers only.
-            v["question_id"] = json!(q.id);
-            v["answers"] = json!(q.answers);
-        }
-        v
+            question_id: result.map(|_| q.id.clone()),
+            answers: result.map(|_| q.answers.clone()),
+            next_opens_at: t.opens_at,
+        })
     }
 
     // ----- the machinery -----
@@ -1031,6 +1192,11 @@ impl Match {
     /// Every seat whose deadline is `t` and has not submitted: spend a bank step, or apply the
     /// empty-bank rule.
     fn expire(&mut self, t: u64) {
+        if let Some(tr) = self.trivia.as_mut().filter(|tr| tr.opens_at == Some(t)) {
+            tr.opens_at = None;
+            self.open_race(t);
+            return;
+        }
         if let Some(race) = self.trivia.as_mut().and_then(|tr| tr.race.as_mut()) {
             if race.next_deadline() == Some(t) {
                 race.tick(t);
@@ -1226,6 +1392,7 @@ impl Match {
         if self.sealed_phase().is_some() {
             self.last_sealed = Some(self.sealed_openings());
         }
+        self.note_step(now);
         self.game
             .apply(&step)
             .expect("submissions checked against this state are accepted together");
@@ -1235,8 +1402,8 @@ impl Match {
     }
 
     /// The sealed decision being revealed as views show it: per seat its commitment and the
-    /// move and nonce it opened with (from the log), `null` for a seat that did not commit.
-    fn sealed_openings(&self) -> Value {
+    /// move and nonce it opened with (from the log), `None` for a seat that did not commit.
+    fn sealed_openings(&self) -> SeatPair<Option<SealedOpening>> {
         let opened = |seat: Seat| {
             // The seat's entries back to its commitment in this decision.
             for e in self.log.iter().rev() {
@@ -1259,14 +1426,30 @@ impl Match {
             }
             None
         };
-        let one = |seat: Seat| match &self.seals[seat.index()] {
-            None => Value::Null,
-            Some(hash) => {
+        let one = |seat: Seat| {
+            self.seals[seat.index()].as_ref().map(|hash| {
                 let (text, nonce) = opened(seat).map_or((None, None), |(t, n)| (Some(t), Some(n)));
-                json!({"commitment": hash, "move": text, "nonce": nonce})
-            }
+                SealedOpening {
+                    commitment: hash.clone(),
+                    text,
+                    nonce,
+                }
+            })
         };
-        json!({"p1": one(Seat::P1), "p2": one(Seat::P2)})
+        SeatPair {
+            p1: one(Seat::P1),
+            p2: one(Seat::P2),
+        }
+    }
+
+    /// Notes where and when the step about to be applied is made (for the move log).
+    fn note_step(&mut self, at: u64) {
+        self.notes.push(StepNote {
+            game: self.earlier.len(),
+            step: self.record.steps.len(),
+            at,
+            kind: self.game.decision_kind(),
+        });
     }
 
     /// After a step: draw chance, then start the next decision or end the game.
@@ -1280,8 +1463,9 @@ impl Match {
             .for_each(|c| (c.turn_deadline, c.deadline) = (None, None));
         loop {
             match self.game.pending() {
-                Pending::Chance if self.race_due() => return self.open_race(now),
+                Pending::Chance if self.race_due() => return self.next_race(now),
                 Pending::Chance => {
+                    self.note_step(now);
                     let step = self
                         .game
                         .apply_random_chance(&mut self.chance_rng)
@@ -1297,18 +1481,39 @@ impl Match {
 
     /// Whether the pending chance step is a race the host must run (a live Cauldron).
     fn race_due(&self) -> bool {
-        self.trivia.as_ref().is_some_and(|t| t.fed) && self.game.decision_kind() == "race"
+        self.trivia.as_ref().is_some_and(|t| t.fed)
+            && self
+                .entry
+                .races
+                .is_some_and(|r| self.game.decision_kind() == r.kind)
+    }
+
+    /// Opens the next race at `now`, or, if the last race was won by nobody less than
+    /// [`RACE_PAUSE_MS`] ago, at the end of that pause (a deadline).
+    fn next_race(&mut self, now: u64) {
+        let Some(t) = self.trivia.as_mut() else {
+            return;
+        };
+        let after = t
+            .finished
+            .last()
+            .filter(|f| f.winner.is_none())
+            .map(|f| f.ended_at.saturating_add(RACE_PAUSE_MS));
+        match after {
+            Some(at) if at > now => t.opens_at = Some(at),
+            _ => self.open_race(now),
+        }
     }
 
     /// Opens a race at `now` with the next question: drawn by the host's generator among the
     /// questions not yet asked, preferring the round's category or `free`; when every question
     /// has been asked, they all become available again.
     fn open_race(&mut self, now: u64) {
-        let round = self.game.view_json(Viewer::Spectator)["cauldron"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        let category = Category::of_label(&round);
+        let Some(races) = self.entry.races else {
+            return;
+        };
+        let stake = (races.stake)(self.game.as_ref());
+        let category = Category::of_label(&stake.round);
         let Some(t) = self.trivia.as_mut() else {
             return;
         };
@@ -1326,7 +1531,7 @@ impl Match {
         let pick = pool[self.rng.random_range(0..pool.len())];
         t.asked[pick] = true;
         t.race = Some(Race::open(questions[pick].clone(), now));
-        t.round = round;
+        t.stake = stake;
         t.mirrored = 0;
         t.fed = false;
         self.race_progress();
@@ -1349,7 +1554,7 @@ impl Match {
                     deadline,
                 } => LogEntry::RaceOpened {
                     at,
-                    round: t.round.clone(),
+                    round: t.stake.round.clone(),
                     question_id,
                     deadline,
                 },
@@ -1388,6 +1593,17 @@ impl Match {
         t.fed = true;
         let at = result.at();
         let step = TextStep::chance(result.as_chance());
+        t.finished.push(FinishedRace {
+            stake: t.stake.clone(),
+            question: race.question().question.clone(),
+            category: race.question().category,
+            question_id: race.question().id.clone(),
+            answers: race.question().answers.clone(),
+            opened_at: race.opened_at(),
+            ended_at: at,
+            winner: result.winner(),
+        });
+        self.note_step(at);
         self.game
             .apply(&step)
             .expect("the race's chance step accepts p1, p2 and none");
@@ -1512,5 +1728,7 @@ impl PartialEq for Match {
             && self.seals == other.seals
             && self.opening_from == other.opening_from
             && self.last_sealed == other.last_sealed
+            && self.notes == other.notes
+            && self.chat == other.chat
     }
 }

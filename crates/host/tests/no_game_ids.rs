@@ -5,27 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-/// Lines that may name a game for now, as (file, text in the line).
-///
-/// TEMPORARY: the live Cauldron (The Witch's Brew's trivia races) is still run by the host
-/// from the game's own types. Moving it into the game's entry is the `social` branch's part of
-/// issue 19; remove these entries with it.
-const ALLOWED: &[(&str, &str)] = &[
-    (
-        "host/src/matches.rs",
-        "use colosseum_games::witchs_brew::{CauldronMode, WitchsBrewOptions};",
-    ),
-    (
-        "host/src/matches.rs",
-        "\"trivia settings need game `witchs-brew` with option `cauldron = live`; this match is {0}\"",
-    ),
-    ("host/src/matches.rs", "game == \"witchs-brew\""),
-    (
-        "host/src/matches.rs",
-        "&& WitchsBrewOptions::from_raw(options).is_ok_and(|o| o.cauldron == CauldronMode::Live)",
-    ),
-];
-
 /// What names a game: its id, its module and type names, its name.
 fn names() -> Vec<String> {
     let mut out = Vec::new();
@@ -89,7 +68,6 @@ fn host_server_and_cli_name_no_game() {
     }
     assert!(files.len() > 10, "the sources were found: {files:?}");
     let mut bad = Vec::new();
-    let mut allowed_seen = vec![false; ALLOWED.len()];
     for file in &files {
         let rel = file
             .strip_prefix(crates)
@@ -98,10 +76,7 @@ fn host_server_and_cli_name_no_game() {
             .replace('\\', "/");
         let text = std::fs::read_to_string(file).unwrap();
         for (line, code, name) in naming_lines(&text, &names) {
-            match ALLOWED.iter().position(|(f, t)| *f == rel && code == *t) {
-                Some(k) => allowed_seen[k] = true,
-                None => bad.push(format!("{rel}:{line}: names `{name}`: {code}")),
-            }
+            bad.push(format!("{rel}:{line}: names `{name}`: {code}"));
         }
     }
     assert!(
@@ -109,14 +84,6 @@ fn host_server_and_cli_name_no_game() {
         "game knowledge belongs in the game's entry in crates/games:\n{}",
         bad.join("\n")
     );
-    // An allowed line that is gone must leave the list too, so it cannot hide a new one.
-    let stale: Vec<_> = ALLOWED
-        .iter()
-        .zip(&allowed_seen)
-        .filter(|(_, seen)| !**seen)
-        .map(|(a, _)| a)
-        .collect();
-    assert!(stale.is_empty(), "allowed lines no longer there: {stale:?}");
 }
 
 #[test]

@@ -99,23 +99,26 @@ fn commit_then_open_reveals_only_when_both_have_opened() {
     );
     // P1's view: its own commitment; P2's opening is shown only as opened.
     let v1 = m.view(Viewer::Seat(P1));
-    assert_eq!(v1["sealed"]["phase"], "open");
-    assert_eq!(v1["seats"]["p2"]["opened"], true);
-    assert_eq!(v1["seats"]["p1"]["commitment"], h1.as_str());
-    assert!(v1["seats"]["p2"].get("submission").is_none());
+    assert_eq!(v1.sealed.unwrap().phase, Some(SealedPhase::Open));
+    assert_eq!(v1.seats.p2.opened, Some(true));
+    assert_eq!(v1.seats.p1.commitment, Some(Some(h1.clone())));
+    assert!(v1.seats.p2.submission.is_none());
     m.open(P1, "7", NONCE, 4_000).unwrap();
     assert_eq!(m.record().steps[steps], TextStep::both("7", "3"));
     let v = m.view(Viewer::Spectator);
-    let last = &v["sealed"]["last"];
-    assert_eq!(last["p1"]["commitment"], h1.as_str());
-    assert_eq!(last["p1"]["move"], "7");
-    assert_eq!(last["p1"]["nonce"], NONCE);
-    assert_eq!(last["p2"]["nonce"], n2);
+    let sealed = v.sealed.unwrap();
+    let last = sealed.last.unwrap();
+    let p1 = last.p1.unwrap();
+    assert_eq!(p1.commitment, h1);
+    assert_eq!(p1.text.as_deref(), Some("7"));
+    assert_eq!(p1.nonce.as_deref(), Some(NONCE));
+    assert_eq!(last.p2.unwrap().nonce.as_deref(), Some(n2));
     assert_eq!(
-        v["sealed"]["phase"], "commit",
+        sealed.phase,
+        Some(SealedPhase::Commit),
         "the next round starts sealed"
     );
-    assert_eq!(v["seats"]["p1"]["committed"], false);
+    assert_eq!(v.seats.p1.committed, Some(false));
     let kinds: Vec<&str> = m
         .log()
         .iter()
@@ -286,7 +289,7 @@ fn a_seat_that_never_commits_gets_the_ordinary_timeout_then_the_other_opens() {
     m.open(P1, "9", NONCE, 31_000).unwrap();
     assert_eq!(m.record().steps[1], TextStep::both("9", "1"));
     let v = m.view(Viewer::Spectator);
-    assert!(v["sealed"]["last"]["p2"].is_null());
+    assert!(v.sealed.unwrap().last.unwrap().p2.is_none());
 }
 
 #[test]
@@ -370,7 +373,8 @@ fn play_sealed(game: &str, seed: u64, time: Option<TimeControl>) -> (Match, usiz
                 // Before the opening, nobody else sees the move.
                 for v in [Viewer::Spectator, Viewer::Seat(seat.other())] {
                     let mut out = Vec::new();
-                    strings(&m.view(v)["seats"][seat.as_str()], &mut out);
+                    let shown = serde_json::to_value(m.view(v).seats.get(seat)).unwrap();
+                    strings(&shown, &mut out);
                     assert!(!out.contains(&n), "{game}: the nonce leaked");
                 }
                 if rng.random_bool(0.1) {

@@ -4,7 +4,7 @@ use colosseum_engine::{Pending, Seat, TextStep, Viewer};
 use colosseum_games::replay_record;
 use colosseum_host::{
     AnswerOutcome, BankSource, ConfigError, LogEntry, Match, MatchConfig, MatchError, RaceError,
-    TimeControl, TriviaSettings,
+    TimeControl, TriviaSettings, RACE_PAUSE_MS,
 };
 use colosseum_trivia::{Bank, Category, LOCKOUT_MS, RACE_MS};
 use rand::{Rng, SeedableRng};
@@ -124,10 +124,10 @@ fn a_wrong_answer_locks_the_seat_out_for_30_seconds() {
         m.log().last(),
         Some(LogEntry::AnswerRefused { at: 30_999, seat: P1, reason, .. }) if reason.contains("locked out") && reason.contains("1 ms")
     ));
-    let v = m.view(Viewer::Seat(P2));
-    assert_eq!(v["race"]["seats"]["p1"]["lockout_until"], json!(31_000));
-    assert_eq!(v["race"]["seats"]["p1"]["locked_out"], json!(true));
-    assert_eq!(v["race"]["seats"]["p2"]["lockout_until"], json!(null));
+    let race = m.view(Viewer::Seat(P2)).race.unwrap();
+    assert_eq!(race.seats.p1.lockout_until, Some(31_000));
+    assert!(race.seats.p1.locked_out);
+    assert_eq!(race.seats.p2.lockout_until, None);
     // At the end of the lockout the seat may answer, and a correct answer wins.
     assert_eq!(
         m.answer(P1, &answer.to_uppercase(), 31_000),
@@ -151,7 +151,7 @@ fn a_wrong_answer_locks_the_seat_out_for_30_seconds() {
     // The winner picks now, and its clock starts at the race's end.
     assert_eq!(m.game().pending(), Pending::One(P1));
     assert_eq!(m.clock(P1).turn_deadline, Some(31_000 + 60_000));
-    assert_eq!(m.view(Viewer::Spectator)["race"]["winner"], json!("p1"));
+    assert_eq!(m.view(Viewer::Spectator).race.unwrap().winner, Some(P1));
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn three_minutes_without_a_correct_answer_give_nobody_the_pair() {
     let first = m.race().unwrap().question().id.clone();
     m.answer(P2, "nope", 10_000).unwrap();
     assert!(m.tick(RACE_MS - 1).is_empty());
-    let fired = m.tick(RACE_MS + 5_000).to_vec();
+    let fired = m.tick(RACE_MS + RACE_PAUSE_MS - 1).to_vec();
     assert_eq!(fired[0], LogEntry::RaceTimedOut { at: RACE_MS });
     assert_eq!(
         fired[1],
@@ -169,13 +169,20 @@ fn three_minutes_without_a_correct_answer_give_nobody_the_pair() {
             step: TextStep::chance("none")
         }
     );
-    // The pair is discarded and the next round's race opens at once, with another question.
+    // The pair is discarded and the next round's pair drawn; its race opens after a pause, with
+    // another question. Meanwhile the finished race (nobody, its answers) is what everyone sees.
     assert!(matches!(&fired[2], LogEntry::ChanceDrawn { at, .. } if *at == RACE_MS));
+    assert_eq!(fired.len(), 3, "{fired:?}");
+    let shown = m.view(Viewer::Spectator).race.unwrap();
+    assert!(shown.over && shown.winner.is_none() && shown.answers.is_some());
+    assert_eq!(shown.next_opens_at, Some(RACE_MS + RACE_PAUSE_MS));
+    assert_eq!(m.next_deadline(), Some(RACE_MS + RACE_PAUSE_MS));
+    let fired = m.tick(RACE_MS + RACE_PAUSE_MS).to_vec();
     assert!(
-        matches!(&fired[3], LogEntry::RaceOpened { at, round, question_id, .. }
-        if *at == RACE_MS && round == "DM1" && *question_id != first)
+        matches!(&fired[..], [LogEntry::RaceOpened { at, round, question_id, .. }]
+        if *at == RACE_MS + RACE_PAUSE_MS && round == "DM1" && *question_id != first)
     );
-    assert_eq!(m.next_deadline(), Some(2 * RACE_MS));
+    assert_eq!(m.next_deadline(), Some(2 * RACE_MS + RACE_PAUSE_MS));
     // The game's own clocks did not run: no bank was spent.
     assert_eq!(m.clock(P1).bank_ms, 600_000);
     assert_eq!(m.clock(P2).bank_ms, 600_000);
@@ -186,9 +193,11 @@ fn three_minutes_without_a_correct_answer_give_nobody_the_pair() {
         )),
         0
     );
-    // The second race times out too, and the third opens.
-    m.tick(2 * RACE_MS);
-    assert!(matches!(m.race(), Some(r) if r.opened_at() == 2 * RACE_MS && !r.is_over()));
+    // The second race times out too, and the third opens after its pause.
+    m.tick(2 * RACE_MS + 2 * RACE_PAUSE_MS);
+    assert!(
+        matches!(m.race(), Some(r) if r.opened_at() == 2 * RACE_MS + 2 * RACE_PAUSE_MS && !r.is_over())
+    );
 }
 
 #[test]
@@ -249,12 +258,12 @@ fn submissions_are_refused_during_a_race_and_answers_without_one() {
 fn trivia_needs_a_live_cauldron_and_a_good_bank() {
     let mut c = config("MM1", 0);
     c.options.insert("cauldron".into(), json!("simulated"));
-    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(_))));
+    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(..))));
     let c = MatchConfig {
         trivia: Some(TriviaSettings::default()),
         ..MatchConfig::new("goofspiel")
     };
-    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(_))));
+    assert!(matches!(Match::new(c), Err(ConfigError::TriviaNotLive(..))));
     let mut c = config("MM1", 0);
     c.trivia = Some(TriviaSettings {
         bank: BankSource::Toml(
@@ -303,7 +312,7 @@ fn questions_fit_the_round_and_are_not_repeated_until_the_bank_is_used_up() {
         }
         asked.push((race.question().id.clone(), race.question().category));
         t = race.deadline();
-        m.tick(t);
+        m.tick(t + RACE_PAUSE_MS);
     }
     let rounds: Vec<&str> = schedule.split(' ').collect();
     assert_eq!(asked.len(), rounds.len(), "{asked:?}");
@@ -349,15 +358,25 @@ fn play(seed: u64, time: Option<TimeControl>) -> Match {
         .collect();
     while !m.is_over() {
         if let Some(race) = m.race().filter(|r| !r.is_over()) {
-            // While the race runs, no view holds an accepted answer.
+            // While the race runs, no view holds its accepted answers (earlier races' answers
+            // are public in `races`).
             for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
-                let text = m.view(viewer).to_string().to_lowercase();
+                let v = m.view(viewer);
+                let shown = v.race.clone().unwrap();
+                let text = serde_json::to_string(&shown).unwrap().to_lowercase();
                 for a in &all_answers {
-                    assert!(!text.contains(a.as_str()), "{a} in the view during a race");
+                    assert!(
+                        !text.contains(a.as_str()),
+                        "{a} in the race's view while it runs"
+                    );
                 }
-                assert_eq!(m.view(viewer)["race"]["over"], json!(false));
-                assert!(m.view(viewer)["race"].get("answers").is_none());
-                assert!(m.view(viewer)["race"].get("question_id").is_none());
+                assert!(!shown.over);
+                assert!(shown.answers.is_none());
+                assert!(shown.question_id.is_none());
+                assert!(v.races.iter().all(|f| f.opened_at != race.opened_at()));
+                // What the race is for is shown with its question.
+                assert_eq!(shown.prizes.len(), 2, "{shown:?}");
+                assert!(!shown.round.is_empty());
             }
             let answer = race.question().answers[0].clone();
             let opened = race.opened_at();
@@ -382,19 +401,43 @@ fn play(seed: u64, time: Option<TimeControl>) -> Match {
                 }
             }
             races += 1;
-            // Once over, the race shows its answers (unless the next one has opened already).
-            let v = m.view(Viewer::Spectator);
-            if v["race"]["opened_at"] == json!(opened) {
-                assert_eq!(v["race"]["over"], json!(true));
-                assert_eq!(v["race"]["answers"][0], json!(answer));
-            } else {
-                assert_eq!(v["race"]["opened_at"], json!(opened + RACE_MS));
+            // Once over, the race is in everyone's `races` with its winner (or nobody) and its
+            // answers, also when the next race opened at the same instant (a timeout); `race`
+            // shows it too until the next one opens.
+            for viewer in [Viewer::Spectator, Viewer::Seat(P1), Viewer::Seat(P2)] {
+                let v = m.view(viewer);
+                let done = v.races.last().unwrap();
+                assert_eq!(done.opened_at, opened);
+                assert_eq!(done.answers[0], answer);
+                assert_eq!(v.races.len(), races);
+                // The finished race is the race everyone sees until the next opens: after a
+                // race nobody won, for RACE_PAUSE_MS at least.
+                let shown = v.race.unwrap();
+                assert_eq!(shown.opened_at, opened);
+                assert!(shown.over);
+                assert_eq!(shown.answers.unwrap()[0], answer);
+                if done.winner.is_none() {
+                    assert_eq!(done.ended_at, opened + RACE_MS);
+                    assert_eq!(shown.next_opens_at, Some(done.ended_at + RACE_PAUSE_MS));
+                }
             }
             now = m.now();
             continue;
         }
+        if m.game().pending() == Pending::Chance {
+            // The pause after a race nobody won: the next race opens at its end, not before.
+            let at = m
+                .next_deadline()
+                .expect("a pending race has its opening as a deadline");
+            assert!(m.tick(at - 1).is_empty());
+            m.tick(at);
+            assert!(m
+                .race()
+                .is_some_and(|r| !r.is_over() && r.opened_at() == at));
+            now = m.now();
+            continue;
+        }
         let pending = m.game().pending();
-        assert!(pending != Pending::Chance, "a chance step left undrawn");
         now += 1_000;
         for &seat in pending.seats() {
             let mv = m.game().random_move(seat, &mut rng).unwrap();
@@ -443,18 +486,22 @@ fn a_whole_live_match_plays_to_the_end_and_rebuilds_exactly() {
 fn an_answer_for_a_race_that_timed_out_is_not_judged_against_the_next_question() {
     let mut m = live("MM1 DM1");
     let first = m.race().unwrap().question().clone();
-    // Sent just after the first race timed out: the next race is open by then.
+    // Sent during the pause after the first race timed out: that race is over.
     let e = m
         .answer_to(P1, 0, &first.answers[0], RACE_MS + 3)
         .unwrap_err();
+    assert!(matches!(e, MatchError::Answer(RaceError::Over(_))), "{e:?}");
+    // Sent once the next race is open: stale, not judged against the new question.
+    let next = RACE_MS + RACE_PAUSE_MS;
+    let e = m.answer_to(P1, 0, &first.answers[0], next + 3).unwrap_err();
     assert_eq!(
         e,
         MatchError::StaleRace {
             asked: 0,
-            open: RACE_MS
+            open: next
         }
     );
-    assert!(!m.race().unwrap().is_locked_out(P1, RACE_MS + 3));
+    assert!(!m.race().unwrap().is_locked_out(P1, next + 3));
     assert_eq!(
         count(&m, |e| matches!(
             e,
@@ -464,7 +511,7 @@ fn an_answer_for_a_race_that_timed_out_is_not_judged_against_the_next_question()
     );
     let answer = right(&m);
     assert_eq!(
-        m.answer_to(P1, RACE_MS, &answer, RACE_MS + 4),
+        m.answer_to(P1, next, &answer, next + 4),
         Ok(AnswerOutcome::Correct)
     );
     assert!(Match::rebuild(m.config().clone(), m.log()).unwrap() == m);

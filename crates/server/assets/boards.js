@@ -9,6 +9,7 @@
 // One way to make a move everywhere: clicks build a move (`pick`), Submit sends it.
 import { h, s, other } from './common.js';
 import { lastReveal, allInNumber, wbCard, wbCondition, WB_CARDS, WB_CONDITIONS, moveLabel, gridStep } from './present.js';
+import { withNames } from './movelog.js'; // social: names instead of p1/p2 in the game's sentences
 
 const name = (ctx, seat) => (ctx.names && ctx.names[seat]) || seat;
 const col = (i) => String.fromCharCode(97 + i);
@@ -405,7 +406,7 @@ function witchsBrew(v, ctx, state) {
   }, { ctx, label: 'the 7 by 6 grid' });
   const pl = v.players || {};
   const hand = h('div', {},
-    v.waiting_for ? h('p', { class: 'waiting-for' }, `Waiting for ${v.waiting_for}.`) : null,
+    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${withNames(v.waiting_for, { ...ctx.names, ...(you ? { [you]: 'you' } : {}) })}.`) : null,
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`),
       (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini wb-card' }, wbCard(c), WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null)),
@@ -461,7 +462,7 @@ function witchsBrew(v, ctx, state) {
       condTable('p1'), condTable('p2')),
     reveal: null, // render() writes it from present.js's lastReveal
     log: list([
-      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ?? 'none'}${c.discarded ? ' (discarded)' : ''}`),
+      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ? name(ctx, c.winner) : 'nobody'}${c.discarded ? ' (discarded)' : ''}`),
       ...rounds.map((r) => `placement ${describe(r)}`)]),
   };
 }

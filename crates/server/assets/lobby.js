@@ -101,6 +101,14 @@ async function main() {
     const cauldron = optionsBox.querySelector('[data-option=cauldron]');
     const live = gameSel.value === 'witchs-brew' && cauldron?.value.trim() === 'live';
     triviaBox.hidden = !live;
+    // social: p1_chance and none_chance decide simulated races only; a live Cauldron's races are
+    // decided by the players' answers, so they are hidden (and sent blank) then.
+    for (const n of ['p1_chance', 'none_chance']) {
+      const inp = optionsBox.querySelector(`[data-option=${n}]`);
+      if (!inp) continue;
+      inp.closest('.option').hidden = live;
+      if (live) inp.value = '';
+    }
     bankToml.hidden = bankSel.value !== 'toml';
     const opponent = document.querySelector('input[name=opponent]:checked')?.value;
     botBox.hidden = opponent !== 'bot';

@@ -1,7 +1,8 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
-import { h, api, errorText, gameName, mount, notice, endedBy } from './common.js';
+import { h, api, errorText, gameName, mount, notice, endedBy, clockText } from './common.js';
 import { render } from './boards.js';
 import { plain } from './present.js';
+import { lineText } from './movelog.js'; // social: the server's move log words each step
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -31,11 +32,19 @@ async function main() {
   const board = h('div', { class: 'board-box' });
   const side = h('div', { class: 'side' });
   const gameSel = data.games.length > 1 ? h('select', { id: 'replay-game' }, data.games.map((g, i) => h('option', { value: i }, `game ${i + 1}${g.outcome?.winner ? `: ${g.outcome.winner} won` : ': drawn'}`))) : null;
+  // Frame k (k >= 1) shows the game after step k - 1: the server's move log words it (names,
+  // moves the clock played), else the record's step.
+  const lineAt = (g, k) => (k > 0 ? (g.moves || []).find((l) => l.step === k - 1) : null);
+  const frameText = (g, k) => {
+    if (k === 0) return 'the start';
+    const line = lineAt(g, k);
+    return line ? lineText(line, names) : stepText(g.frames[k].step, names);
+  };
   const show = () => {
     const g = data.games[gameIndex];
     const k = Number(slider.value);
     const f = g.frames[k];
-    label.textContent = `Step ${k} of ${g.frames.length - 1}: ${stepText(f.step, names)}`;
+    label.textContent = `Step ${k} of ${g.frames.length - 1}: ${frameText(g, k)}`;
     document.body.dataset.frame = String(k);
     for (const b of moveList.querySelectorAll('button')) {
       const at = Number(b.dataset.frame) === k;
@@ -50,14 +59,16 @@ async function main() {
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),
       parts.hand ? h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand) : null,
       h('section', { class: 'panel' }, h('h2', {}, 'Moves'), moveList),
-      h('section', { class: 'panel' }, h('h2', {}, 'The game\u2019s log at this step'), parts.log || '\u2014'),
       h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || ''))].filter(Boolean));
   };
   const setGame = (i) => {
     gameIndex = i;
-    moveList.replaceChildren(...data.games[i].frames.map((f, k) => h('li', {}, h('button', {
-      type: 'button', class: 'step', 'data-frame': k, onclick: () => { slider.value = String(k); show(); },
-    }, stepText(f.step, names)))));
+    const g = data.games[i];
+    moveList.replaceChildren(...g.frames.map((f, k) => h('li', {},
+      lineAt(g, k) ? h('span', { class: 'log-time muted' }, `${clockText(lineAt(g, k).at)} `) : null,
+      h('button', {
+        type: 'button', class: 'step', 'data-frame': k, onclick: () => { slider.value = String(k); show(); },
+      }, frameText(g, k)))));
     slider.max = String(data.games[i].frames.length - 1);
     slider.value = slider.max;
     show();

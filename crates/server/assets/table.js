@@ -3,6 +3,10 @@
 import { h, api, errorText, gameName, mount, notice, clockText, other, copy } from './common.js';
 import { render } from './boards.js';
 import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf } from './present.js';
+// social: the server's move log, the chats, the live Cauldron (movelog.js, chat.js, cauldron.js)
+import { moveLog } from './movelog.js';
+import { createChat } from './chat.js';
+import { createCauldron } from './cauldron.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const token = new URLSearchParams(location.hash.slice(1)).get('seat') || null;
@@ -79,38 +83,10 @@ function showDraft() {
   el.draft.hidden = !d;
 }
 
-// The Cauldron's trivia race (The Witch's Brew with cauldron = live): built once, like the move
-// form, so that an update never interrupts typing.
-const race = {
-  box: h('section', { id: 'race', class: 'panel race', hidden: true, 'aria-labelledby': 'race-title' }),
-  title: h('h2', { id: 'race-title' }),
-  category: h('p', { id: 'race-category', class: 'muted' }),
-  question: h('p', { id: 'race-question', class: 'race-question' }),
-  clock: h('p', { id: 'race-clock', class: 'race-clock' }),
-  mine: h('p', { id: 'race-lockout', class: 'race-lockout', 'aria-live': 'polite' }),
-  theirs: h('p', { id: 'race-opponent', class: 'race-opponent' }),
-  input: h('input', { id: 'race-answer', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 2000, 'aria-label': 'your answer', placeholder: 'your answer' }),
-  feedback: h('p', { id: 'race-feedback', class: 'notice', role: 'alert', hidden: true }),
-  outcome: h('div', { id: 'race-outcome', 'aria-live': 'polite' }),
-  seen: null, // the opened_at of the race on screen
-};
-const raceForm = h('form', { id: 'race-form', class: 'notation' },
-  h('label', { for: 'race-answer' }, 'Answer'), race.input, h('button', { type: 'submit', id: 'race-submit', class: 'primary' }, 'Answer'));
-raceForm.addEventListener('submit', (e) => {
-  e.preventDefault();
-  const r = state?.match?.race;
-  const text = race.input.value.trim();
-  if (!r || r.over) return;
-  if (!text) { raceFeedback('error', 'Type an answer first.'); return; }
-  if (send({ type: 'answer', text, race: r.opened_at })) raceFeedback('info', `Sending \u201c${text}\u201d\u2026`);
-});
-race.box.append(race.title, race.category, race.question, race.clock, raceForm, race.mine, race.theirs, race.feedback, race.outcome);
-
-function raceFeedback(kind, text) {
-  race.feedback.className = `notice ${kind}`;
-  race.feedback.textContent = text;
-  race.feedback.hidden = !text;
-}
+// social: the live Cauldron's panel (cauldron.js) and the chat (chat.js), built once so that an
+// update never interrupts typing.
+const cauldron = createCauldron({ send: (msg) => send(msg), now: () => matchNow() });
+const chat = createChat({ send: (msg) => send(msg) });
 
 const actions = h('section', { id: 'actions', class: 'panel' }, h('h2', {}, 'Your move'), el.status, el.tools, el.draft, form, el.legal, el.buttons);
 
@@ -313,17 +289,12 @@ function connect() {
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
-      else if (msg.to === 'answer') {
-        const text = race.input.value.trim();
-        race.input.value = '';
-        raceFeedback('info', `Answer \u201c${text}\u201d received.`);
-        race.sent = text;
-      }
+      else if (msg.to === 'answer') cauldron.answered(msg); // social
+      else if (msg.to === 'chat') chat.answered(msg); // social
     } else if (msg.type === 'error' && msg.to === 'answer') {
-      const code = msg.error?.code;
-      const why = msg.error?.message || 'unknown error';
-      if (code === 'stale_race') raceFeedback('error', `Too late: that answer was for a race that has ended, so it was not counted (${why}).`);
-      else raceFeedback('error', `Answer refused: ${why}`);
+      cauldron.answered(msg); // social
+    } else if (msg.type === 'error' && msg.to === 'chat') {
+      chat.answered(msg); // social
     } else if (msg.type === 'error') {
       const what = msg.to === 'submit' ? 'Move refused' : msg.to ? `${msg.to[0].toUpperCase()}${msg.to.slice(1)} refused` : 'Refused';
       showMessage('error', `${what}. ${friendlyError(msg.error?.message)}`);
@@ -370,7 +341,7 @@ function updateClocks() {
   if (!state) return;
   const m = state.match;
   const since = matchNow();
-  updateRace();
+  cauldron.tick(); // social
   for (const seat of ['p1', 'p2']) {
     const node = document.querySelector(`[data-clock="${seat}"]`);
     const warn = document.querySelector(`[data-clock-warning="${seat}"]`);
@@ -403,99 +374,6 @@ function matchNow() {
 
 function seatName(seat) {
   return nameOf(state, seat);
-}
-
-/** The race panel from the state: the question, or once over who won and the accepted answers. */
-function renderRace() {
-  const m = state.match;
-  const r = m.race;
-  const you = state.you;
-  if (!r || typeof r !== 'object') { race.box.hidden = true; document.body.dataset.race = 'none'; return; }
-  race.box.hidden = false;
-  const fresh = race.seen !== r.opened_at;
-  if (fresh) {
-    race.seen = r.opened_at;
-    race.input.value = '';
-    race.sent = null;
-    raceFeedback('', '');
-  }
-  const open = !r.over && !m.result;
-  race.box.classList.toggle('over', !open);
-  race.title.textContent = open ? `The Cauldron, ${r.round}: answer first to win the round` : `The Cauldron, ${r.round}: the race is over`;
-  race.category.textContent = `Category: ${r.category}`;
-  race.question.textContent = r.question;
-  raceForm.hidden = !open || !you;
-  race.clock.hidden = !open;
-  race.mine.hidden = !open || !you;
-  race.theirs.hidden = !open;
-  if (race.sent && you) {
-    if (r.over && r.winner === you) raceFeedback('ok', `\u201c${race.sent}\u201d is right.`);
-    else if (!r.over && r.seats[you]?.locked_out) raceFeedback('error', `\u201c${race.sent}\u201d is wrong: you are locked out for 30 s.`);
-    race.sent = null;
-  }
-  if (open) {
-    // Races can follow each other at once (a round nobody won): say how the last one ended.
-    const prev = race.lastOver && race.lastOver.opened_at !== r.opened_at ? race.lastOver : null;
-    const rounds = m.view?.cauldron_rounds || [];
-    const last = rounds[rounds.length - 1];
-    race.outcome.replaceChildren(...(prev ? [h('div', { class: 'race-previous' }, h('h3', {}, `Previous round, ${prev.round}`), raceOutcome(prev))]
-      : last ? [h('p', { class: 'race-previous muted' }, `Previous round, ${last.round}: ${last.winner ? `${last.winner === you ? 'you' : seatName(last.winner)} won` : 'nobody answered correctly in 3 minutes'}.`)] : []));
-    if (fresh && you && (document.activeElement === document.body || !document.activeElement)) race.input.focus();
-  } else if (r.over) {
-    race.lastOver = r;
-    race.outcome.replaceChildren(...raceOutcome(r));
-  } else {
-    race.outcome.replaceChildren(h('p', { class: 'muted' }, 'The match ended during the race.'));
-  }
-  document.body.dataset.race = open ? 'open' : 'over';
-  document.body.dataset.raceOpened = String(r.opened_at);
-  updateRace();
-}
-
-/** Who won a finished race (or that nobody did), and its accepted answers. */
-function raceOutcome(r) {
-  const you = state.you;
-  const who = r.winner ? (r.winner === you ? 'You' : seatName(r.winner)) : null;
-  const answers = r.answers || [];
-  return [
-    h('p', { class: `race-winner${r.winner ? (r.winner === you ? ' win' : you ? ' loss' : '') : ''}`, 'data-testid': 'race-winner' },
-      r.winner ? `${who} won the round${r.winner === you ? '' : ` (${r.winner})`}${r.ended_at != null ? ` after ${clockText(r.ended_at - r.opened_at)}` : ''}.`
-        : 'Nobody answered correctly in 3 minutes: nobody wins the round.'),
-    answers.length ? h('p', { 'data-testid': 'race-answers' }, 'Accepted answers: ', answers.map((a, i) => [i ? ', ' : '', h('strong', {}, a)])) : null,
-  ].filter(Boolean);
-}
-
-/** The race's countdowns (the three minutes, each seat's lockout), every tick. */
-function updateRace() {
-  const r = state?.match?.race;
-  if (!r || typeof r !== 'object' || r.over || state.match.result) return;
-  const now = matchNow();
-  const you = state.you;
-  race.clock.textContent = `${clockText(r.deadline - now)} left to answer`;
-  race.clock.classList.toggle('low', r.deadline - now < 30000);
-  const lockLeft = (seat) => {
-    const until = r.seats?.[seat]?.lockout_until;
-    return until !== null && until !== undefined && until > now ? until - now : 0;
-  };
-  if (you) {
-    const left = lockLeft(you);
-    const locked = left > 0;
-    if (race.input.disabled !== locked) {
-      race.input.disabled = locked;
-      raceForm.querySelector('button').disabled = locked;
-      if (!locked && document.activeElement === document.body) race.input.focus();
-    }
-    race.input.placeholder = locked ? 'locked out after a wrong answer' : 'your answer';
-    race.mine.className = `race-lockout${locked ? ' locked' : ''}`;
-    race.mine.textContent = locked ? `Wrong answer: you are locked out for ${clockText(left)}.` : 'You can answer now.';
-    race.mine.dataset.locked = String(locked);
-  }
-  const seats = you ? [other(you)] : ['p1', 'p2'];
-  race.theirs.replaceChildren(...seats.map((seat) => {
-    const left = lockLeft(seat);
-    return h('span', { class: `race-seat${left ? ' locked' : ''}`, 'data-race-seat': seat },
-      left ? `${seatName(seat)} is locked out for ${clockText(left)} after a wrong answer. ` : `${seatName(seat)} can answer. `);
-  }));
 }
 
 /** The shareable links: the invite (this browser's lobby made it) and the spectators'. */
@@ -645,7 +523,8 @@ function renderAll() {
   if (focusedCell) el.board.querySelector(`[data-cell="${focusedCell}"]`)?.focus();
   el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
-  el.log.replaceChildren(h('h2', {}, 'Moves'), parts.log || h('p', { class: 'muted' }, '\u2014'));
+  // social: the server's complete move log (every step this viewer may know, with names).
+  el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
   const ol = el.log.querySelector('ol.log');
   if (ol) ol.scrollTop = ol.scrollHeight;
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
@@ -695,7 +574,8 @@ function renderAll() {
     el.share.hidden = true;
   }
   document.title = pageTitle(title, { yourMove: canAct && !m.seats[you]?.submitted, finished: !!m.result });
-  renderRace();
+  cauldron.render(state); // social
+  chat.update(state); // social
   renderFairness();
   updateClocks();
   document.body.dataset.steps = String(state.steps);
@@ -760,10 +640,10 @@ async function main() {
   title = await gameName(res.data.match.game);
   document.title = pageTitle(title);
   el.players.classList.add('players');
-  // The side column: new panels (a chat, a fuller move log) go in here, between the log and the
-  // share links; the reveal banner (el.roundResult) stays above the board.
-  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, el.share, el.fair);
-  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, race.box,
+  // The side column: the move log (movelog.js) and the chat (chat.js) between the score and the
+  // share links; the reveal banner (el.roundResult) and the Cauldron's race stay above the board.
+  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
+  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, cauldron.box,
     h('div', { class: 'table' }, el.players, el.board, side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));
   onState(res.data);
@@ -771,9 +651,10 @@ async function main() {
   setInterval(updateClocks, 250);
   setInterval(() => { if (socket?.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}'); }, 25000);
   document.addEventListener('keydown', (e) => {
-    if (e.key !== '/' || document.activeElement === el.input || document.activeElement === race.input) return;
+    if (e.key !== '/' || document.activeElement === el.input || document.activeElement === cauldron.input
+      || document.activeElement?.closest?.('#chat')) return;
     e.preventDefault();
-    if (!race.box.hidden && !raceForm.hidden && !race.input.disabled) race.input.focus();
+    if (cauldron.focusable()) cauldron.focus();
     else el.input.focus();
   });
 }

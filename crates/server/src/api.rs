@@ -57,6 +57,16 @@ pub struct Limits {
     pub bot_searches: usize,
     /// How long a match stays open while not both seats have joined (status `waiting`), in ms.
     pub waiting_expiry_ms: u64,
+    /// How long a waiting match stays in the lobby's public list, in ms (it stays joinable by
+    /// its links until `waiting_expiry_ms`).
+    pub lobby_waiting_ms: u64,
+    /// Chat messages one author (a seat, or a spectator's address) may send a minute in one
+    /// match, sustained.
+    pub chat_per_minute: f64,
+    /// Chat messages one author may send in a burst.
+    pub chat_burst: f64,
+    /// The most chat messages one match keeps (both channels together).
+    pub chat_max_lines: usize,
     /// The most lobby entries one `GET /api/matches` answers (`?limit=`).
     pub lobby_page_max: usize,
     /// Open TCP connections (WebSockets included) per client address.
@@ -101,6 +111,10 @@ impl Default for Limits {
             bot_max_iters: 50_000,
             bot_searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             waiting_expiry_ms: DAY_MS,
+            lobby_waiting_ms: 10 * 60 * 1000,
+            chat_per_minute: 20.0,
+            chat_burst: 5.0,
+            chat_max_lines: 1000,
             lobby_page_max: 200,
             connections_per_ip: 32,
             creates_per_minute: 10.0,
@@ -155,6 +169,8 @@ pub struct AppState<S: Store> {
     admin_token: Option<String>,
     /// Match creations per client address.
     creates: Mutex<HashMap<String, Bucket>>,
+    /// Chat messages per match and author (a seat, or a spectator's address).
+    chats: Mutex<HashMap<String, Bucket>>,
 }
 
 impl<S: Store> AppState<S> {
@@ -172,7 +188,48 @@ impl<S: Store> AppState<S> {
             buckets: Mutex::new(HashMap::new()),
             admin_token: admin_token.filter(|t| !t.is_empty()),
             creates: Mutex::new(HashMap::new()),
+            chats: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Takes a chat token for `author` (`MATCH:p1`, `MATCH:spectator:ADDRESS`), or says why not.
+    fn allow_chat(&self, author: &str) -> Result<(), ApiError> {
+        if take_from(
+            &self.chats,
+            author,
+            self.limits.chat_per_minute / 60.0,
+            self.limits.chat_burst,
+        ) {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "too many chat messages: at most {} a minute (burst {}) from one writer in a match",
+                    self.limits.chat_per_minute, self.limits.chat_burst
+                ),
+            ))
+        }
+    }
+
+    /// `role` writes `text` in the chat of `table`: rate-limited per writer, then
+    /// [`Hub::chat`]. `address` tells spectators apart.
+    async fn chat(
+        &self,
+        table: &Arc<Table>,
+        role: Viewer,
+        address: &str,
+        name: Option<String>,
+        text: String,
+    ) -> Result<(), ApiError> {
+        let author = match role {
+            Viewer::Seat(seat) => format!("{}:{seat}", table.id),
+            Viewer::Spectator => format!("{}:spectator:{address}", table.id),
+        };
+        self.allow_chat(&author)?;
+        self.hub
+            .chat(table, role, name, text, self.limits.chat_max_lines)
+            .await
     }
 
     fn allow(&self, key: &str) -> bool {
@@ -225,6 +282,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/open", post(open::<S>))
         .route("/api/matches/{id}/resign", post(resign::<S>))
         .route("/api/matches/{id}/answer", post(answer::<S>))
+        .route("/api/matches/{id}/chat", post(chat::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/verify", get(verify::<S>))
@@ -240,6 +298,14 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         // The pages and their static assets, outside the API's rate limit.
         .merge(crate::pages::router())
         .with_state(state)
+}
+
+/// The client's address (the TCP peer's), or `local` when the router is called without one
+/// (tests).
+fn client_address(extensions: &axum::http::Extensions) -> String {
+    extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
 }
 
 async fn rate_limit<S: Store>(
@@ -615,6 +681,32 @@ async fn answer<S: Store>(
     act_and_answer(&state, &id, &headers, action, None).await
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatBody {
+    text: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `POST /api/matches/{id}/chat`: a seat (its token) writes in the players' chat, anyone
+/// without a token in the spectators' chat (with a `name`). Answers the writer's state.
+async fn chat<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    extensions: axum::http::Extensions,
+    Body(body): Body<ChatBody>,
+) -> Result<Json<Value>, ApiError> {
+    let table = state.hub.table(&id).await?;
+    let role = state.hub.role(&table, bearer(&headers)).await?;
+    let address = client_address(&extensions);
+    state
+        .chat(&table, role, &address, body.name, body.text)
+        .await?;
+    Ok(Json(state.hub.state(&table, role).await))
+}
+
 async fn season_questions<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Body(body): Body<crate::hub::SeasonRequest>,
@@ -694,9 +786,11 @@ async fn ws<S: Store>(
     Path(id): Path<String>,
     Query(query): Query<TokenQuery>,
     headers: HeaderMap,
+    extensions: axum::http::Extensions,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let table = state.hub.table(&id).await?;
+    let address = client_address(&extensions);
     // The token, from where it is safest: a subprotocol (never in a URL), the Authorization
     // header (clients that can set headers), or `?token=` (deprecated: proxies log URLs).
     let offered = protocol_token(&upgrade);
@@ -723,7 +817,7 @@ async fn ws<S: Store>(
         .max_frame_size(max)
         .on_upgrade(move |socket: WebSocket| async move {
             let (sink, stream) = socket.split();
-            serve_socket(state, table, role, sink, stream).await;
+            serve_socket(state, table, role, address, sink, stream).await;
         }))
 }
 
@@ -765,6 +859,11 @@ enum ClientMessage {
         #[serde(default)]
         race: Option<u64>,
     },
+    Chat {
+        text: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
     Ping,
     Auth {
         token: String,
@@ -776,11 +875,12 @@ enum ClientMessage {
 /// nothing), and the
 /// seat's actions. Pings every `Limits::ws_ping_interval`; closes a connection silent for
 /// `Limits::ws_idle_timeout`. Generic over the socket halves so tests can drive it with
-/// channels.
+/// channels. `address` is the client's (a spectator's chat is rate-limited by it).
 pub async fn serve_socket<S, W, R, E>(
     state: Arc<AppState<S>>,
     table: Arc<Table>,
     mut role: Viewer,
+    address: String,
     mut sink: W,
     mut stream: R,
 ) where
@@ -841,8 +941,14 @@ pub async fn serve_socket<S, W, R, E>(
                     Some(Ok(Message::Text(text))) => {
                         if bucket.take(state.limits.ws_per_second, state.limits.ws_burst) {
                             let before = role;
-                            let reply =
-                                handle_message(&state, &table, &mut role, text.as_str()).await;
+                            let reply = handle_message(
+                                &state,
+                                &table,
+                                &mut role,
+                                &address,
+                                text.as_str(),
+                            )
+                            .await;
                             if role != before {
                                 // Authenticated: the seat's own view follows the `ok`.
                                 updates.mark_changed();
@@ -886,6 +992,7 @@ async fn handle_message<S: Store>(
     state: &AppState<S>,
     table: &Arc<Table>,
     role: &mut Viewer,
+    address: &str,
     text: &str,
 ) -> Option<Value> {
     let message: ClientMessage = match serde_json::from_str(text) {
@@ -894,7 +1001,7 @@ async fn handle_message<S: Store>(
             return Some(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             ))
@@ -904,6 +1011,12 @@ async fn handle_message<S: Store>(
         ClientMessage::Ping => return Some(json!({"type": "pong"})),
         ClientMessage::Auth { token } => {
             return Some(authenticate(state, table, role, &token).await)
+        }
+        ClientMessage::Chat { text, name } => {
+            return Some(match state.chat(table, *role, address, name, text).await {
+                Ok(()) => json!({"type": "ok", "to": "chat"}),
+                Err(e) => error_message(&e, Some("chat")),
+            })
         }
         ClientMessage::Join { name, client_seed } => {
             (Action::JoinSeeded { name, client_seed }, "join", None)

@@ -39,6 +39,8 @@ pub enum ErrorCode {
     StaleRace,
     /// `stale_decision` (conflict).
     StaleDecision,
+    /// `chat_full` (conflict).
+    ChatFull,
     /// `seed_fixed` (conflict).
     SeedFixed,
     /// `elsewhere` (conflict).
@@ -88,6 +90,7 @@ impl ErrorCode {
         ErrorCode::AnswerRefused,
         ErrorCode::StaleRace,
         ErrorCode::StaleDecision,
+        ErrorCode::ChatFull,
         ErrorCode::SeedFixed,
         ErrorCode::Elsewhere,
         ErrorCode::Sealed,
@@ -123,6 +126,7 @@ impl ErrorCode {
             ErrorCode::AnswerRefused => "answer_refused",
             ErrorCode::StaleRace => "stale_race",
             ErrorCode::StaleDecision => "stale_decision",
+            ErrorCode::ChatFull => "chat_full",
             ErrorCode::SeedFixed => "seed_fixed",
             ErrorCode::Elsewhere => "elsewhere",
             ErrorCode::Sealed => "sealed",
@@ -159,6 +163,7 @@ impl ErrorCode {
             ErrorCode::AnswerRefused => StatusCode::CONFLICT,
             ErrorCode::StaleRace => StatusCode::CONFLICT,
             ErrorCode::StaleDecision => StatusCode::CONFLICT,
+            ErrorCode::ChatFull => StatusCode::CONFLICT,
             ErrorCode::SeedFixed => StatusCode::CONFLICT,
             ErrorCode::Elsewhere => StatusCode::CONFLICT,
             ErrorCode::Sealed => StatusCode::CONFLICT,
@@ -266,7 +271,7 @@ impl From<colosseum_host::MatchError> for ApiError {
             M::StaleRace { .. } => ErrorCode::StaleRace,
             M::Sealed => ErrorCode::Sealed,
             M::NotSealed(_) => ErrorCode::NotSealed,
-            M::BadCommitment(_) => ErrorCode::BadRequest,
+            M::BadCommitment(_) | M::BadChat(_) => ErrorCode::BadRequest,
             M::AlreadyCommitted(_) => ErrorCode::AlreadyCommitted,
             M::NotCommitted(_) => ErrorCode::NotCommitted,
             M::NotAllCommitted => ErrorCode::NotAllCommitted,

@@ -487,6 +487,14 @@ impl<S: Store> Hub<S> {
             && self.clock.now_ms().saturating_sub(meta.created_at) >= self.limits.waiting_expiry_ms
     }
 
+    /// Whether `meta` is a waiting match older than `Limits::lobby_waiting_ms`: it leaves the
+    /// lobby's public list (its links still work until it expires).
+    fn stale_waiting(&self, meta: &StoredMatch) -> bool {
+        meta.started_at.is_none()
+            && !meta.finished()
+            && self.clock.now_ms().saturating_sub(meta.created_at) >= self.limits.lobby_waiting_ms
+    }
+
     fn expired_error(&self) -> ApiError {
         ApiError::new(
             ErrorCode::Expired,
@@ -1462,6 +1470,72 @@ impl<S: Store> Hub<S> {
         })
     }
 
+    /// `role` writes `text` in the match's chat: a seat in the players' chat (its name is the
+    /// seat's, `name` is ignored), a spectator in the spectators' chat under `name` (checked as
+    /// seats' names are, and not a seat's name). Only while the match runs (409 `not_started`
+    /// before, `over` after); at most `max_lines` messages a match (then 409 `chat_full`).
+    /// Stored like every event before anyone is told.
+    pub async fn chat(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        role: Role,
+        name: Option<String>,
+        text: String,
+        max_lines: usize,
+    ) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if st.meta.finished() {
+            return Err(ApiError::conflict(
+                ErrorCode::Over,
+                "the match is over: its chat is closed (and published with the record)",
+            ));
+        }
+        if self.expired(&st.meta) {
+            return Err(self.expired_error());
+        }
+        let Some(start) = st.meta.started_at else {
+            return Err(ApiError::conflict(
+                ErrorCode::NotStarted,
+                "the chat opens when both players have joined",
+            ));
+        };
+        if text.len() > MAX_TEXT {
+            return Err(ApiError::bad_request(format!(
+                "a chat message has at most {} characters",
+                colosseum_host::MAX_CHAT_CHARS
+            )));
+        }
+        if st.game.chat_lines().len() >= max_lines {
+            return Err(ApiError::conflict(
+                ErrorCode::ChatFull,
+                format!("this match's chat is full ({max_lines} messages)"),
+            ));
+        }
+        let name = match role {
+            Viewer::Seat(seat) => st.meta.names[seat.index()]
+                .clone()
+                .unwrap_or_else(|| seat.to_string()),
+            Viewer::Spectator => {
+                let Some(name) = name else {
+                    return Err(ApiError::bad_request(
+                        "a spectator's chat message needs a `name` (1 to 40 characters)",
+                    ));
+                };
+                let name = check_name(&name)?;
+                if st.meta.names.iter().flatten().any(|n| same_name(n, &name)) {
+                    return Err(ApiError::bad_request(format!(
+                        "`{name}` is a player's name in this match: spectators chat under their own"
+                    )));
+                }
+                name
+            }
+        };
+        let now = self.clock.now_ms().saturating_sub(start);
+        let result = st.game.chat(role, &name, &text, now);
+        self.commit(table, &mut st).await?;
+        result.map_err(ApiError::from)
+    }
+
     /// A uniformly random legal move for `seat` now, or `None` if it has none. For tests only:
     /// it reads the full state, so it must never be sent to a client. Only with the `test-util`
     /// feature, which the crate's tests turn on.
@@ -1484,7 +1558,8 @@ impl<S: Store> Hub<S> {
 
     /// The lobby: open and live matches (newest first), `limit` of them from `offset` on (the
     /// limit is capped at `Limits::lobby_page_max`), then recent finished ones. `next` is the
-    /// path of the next page, or `null` on the last. Expired waiting matches leave it.
+    /// path of the next page, or `null` on the last. A waiting match is listed only while it is
+    /// fresh (`Limits::lobby_waiting_ms`, 10 minutes by default); expired ones leave memory too.
     pub async fn lobby(self: &Arc<Self>, offset: usize, limit: usize) -> Result<Value, ApiError> {
         self.sweep_expired().await;
         let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
@@ -1492,7 +1567,7 @@ impl<S: Store> Hub<S> {
         let mut open = Vec::new();
         for t in tables {
             let st = t.state.lock().await;
-            if !st.meta.finished() && !self.expired(&st.meta) {
+            if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
                 open.push((st.meta.created_at, summary(&st.meta)));
             }
         }
@@ -1531,6 +1606,13 @@ impl<S: Store> Hub<S> {
         let mut records = st.game.records();
         for (i, record) in records.iter_mut().enumerate() {
             record.practice = st.meta.practice;
+            record.chat = st
+                .game
+                .chat_lines()
+                .iter()
+                .filter(|(game, _)| *game == i)
+                .map(|(_, line)| line.clone())
+                .collect();
             if let Some(fair) = &st.meta.fairness {
                 let mut fair = fair.clone();
                 fair.defaults = st
@@ -1553,9 +1635,10 @@ impl<S: Store> Hub<S> {
         let st = table.state.lock().await;
         let result = st.meta.result.clone();
         let names = st.meta.names.clone();
+        let moves = st.game.move_log(Viewer::Spectator);
         drop(st);
         let mut games = Vec::new();
-        for record in &records {
+        for (i, record) in records.iter().enumerate() {
             let entry =
                 colosseum_games::find(&record.game).map_err(|e| ApiError::internal("replay", e))?;
             let mut game =
@@ -1574,6 +1657,7 @@ impl<S: Store> Hub<S> {
             }
             games.push(json!({
                 "record": record,
+                "moves": moves.iter().filter(|m| m.game == i + 1).collect::<Vec<_>>(),
                 "frames": frames,
                 "outcome": game.outcome(),
                 "score": game.score(),
@@ -1623,7 +1707,10 @@ impl<S: Store> Hub<S> {
                     format!("match {} ({}) is not over yet", entry.id, entry.label),
                 )
             })?;
-            let names = table.state.lock().await.meta.names.clone();
+            let (names, result) = {
+                let st = table.state.lock().await;
+                (st.meta.names.clone(), st.meta.result.clone())
+            };
             let record = records
                 .last()
                 .cloned()
@@ -1632,6 +1719,13 @@ impl<S: Store> Hub<S> {
                 label: entry.label.clone(),
                 record,
                 players: names,
+                // A resigned (or timed-out) match is finished though its record stops early.
+                ended: result
+                    .filter(|r| r.by != colosseum_host::EndKind::Game)
+                    .map(|r| colosseum_trivia::MatchEnd {
+                        winner: r.winner,
+                        reason: r.reason,
+                    }),
             });
         }
         let season = colosseum_trivia::Season {

@@ -47,6 +47,9 @@ const ASSETS: &[Asset] = &[
     asset!("table.js", "text/javascript; charset=utf-8"),
     asset!("replay.js", "text/javascript; charset=utf-8"),
     asset!("rules.js", "text/javascript; charset=utf-8"),
+    asset!("movelog.js", "text/javascript; charset=utf-8"),
+    asset!("chat.js", "text/javascript; charset=utf-8"),
+    asset!("cauldron.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 

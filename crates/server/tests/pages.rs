@@ -75,6 +75,9 @@ async fn assets_are_embedded_with_their_types() {
         ("lobby.js", "text/javascript"),
         ("replay.js", "text/javascript"),
         ("rules.js", "text/javascript"),
+        ("movelog.js", "text/javascript"),
+        ("chat.js", "text/javascript"),
+        ("cauldron.js", "text/javascript"),
         ("style.css", "text/css"),
         ("favicon.svg", "image/svg+xml"),
     ] {

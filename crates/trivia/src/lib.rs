@@ -25,4 +25,4 @@ pub use bank::{Bank, BankError, Category, Question};
 pub use bot::{BotAnswer, BotAnswerer, BotError};
 pub use matching::{matches, normalize};
 pub use race::{AnswerOutcome, Race, RaceError, RaceEvent, RaceResult, LOCKOUT_MS, RACE_MS};
-pub use season::{match_questions, season_questions, Season, SeasonError, SeasonMatch};
+pub use season::{match_questions, season_questions, MatchEnd, Season, SeasonError, SeasonMatch};

@@ -42,6 +42,20 @@ pub struct SeasonMatch {
     /// The players' names (`p1`, `p2`); unnamed seats are called `p1`/`p2`.
     #[serde(default)]
     pub players: [Option<String>; 2],
+    /// How the match ended when that was not the game's own end (a resignation, a seat out
+    /// of time): its record stops before the game is over, and only "who won" is asked.
+    /// `None` for a match the game itself ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<MatchEnd>,
+}
+
+/// How a match ended off the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchEnd {
+    /// The winner (`None`: a draw).
+    pub winner: Option<Seat>,
+    /// Why, in a sentence ("p2 resigned").
+    pub reason: String,
 }
 
 /// A named, ordered list of finished matches.
@@ -121,11 +135,22 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
             why: f.error.to_string(),
         })?;
     let game = replay.game;
-    if game.pending() != Pending::Over {
-        return Err(SeasonError::NotFinished { label });
-    }
     let name = find(&m.record.game).map_or(m.record.game.as_str(), |e| e.name);
     let category = Category::of_label(&label);
+    if game.pending() != Pending::Over {
+        // A match that ended off the board (resigned, out of time) is finished too: only its
+        // winner is asked about (the score stopped mid-game).
+        let Some(end) = &m.ended else {
+            return Err(SeasonError::NotFinished { label });
+        };
+        return Ok(vec![Question {
+            id: format!("season:{}:winner", slug(&label)),
+            question: format!("Who won {label} ({name})?"),
+            answers: winner_answers(m, end.winner),
+            category,
+            note: Some(end.reason.clone()),
+        }]);
+    }
     let id = |kind: &str| format!("season:{}:{kind}", slug(&label));
     let question = |kind: &str, text: String, answers: Vec<String>, note: String| Question {
         id: id(kind),
@@ -139,18 +164,7 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
     let winner = outcome.as_ref().and_then(|o| o.winner);
     let mut qs = Vec::new();
 
-    let answers = match winner {
-        Some(seat) => {
-            let mut a = vec![m.player_name(seat)];
-            if m.players[seat.index()].is_none() {
-                a.push(format!("player {}", seat.index() + 1));
-            }
-            a
-        }
-        None => ["nobody", "no one", "draw", "tie", "a draw", "neither"]
-            .map(String::from)
-            .to_vec(),
-    };
+    let answers = winner_answers(m, winner);
     qs.push(question(
         "winner",
         format!("Who won {label} ({name})?"),
@@ -245,6 +259,23 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
         }
     }
     Ok(qs)
+}
+
+/// The accepted answers to "who won": the winner's name (or `player N` when unnamed), or the
+/// words for a draw.
+fn winner_answers(m: &SeasonMatch, winner: Option<Seat>) -> Vec<String> {
+    match winner {
+        Some(seat) => {
+            let mut a = vec![m.player_name(seat)];
+            if m.players[seat.index()].is_none() {
+                a.push(format!("player {}", seat.index() + 1));
+            }
+            a
+        }
+        None => ["nobody", "no one", "draw", "tie", "a draw", "neither"]
+            .map(String::from)
+            .to_vec(),
+    }
 }
 
 /// The `#` cells of a Thwart Omega view's `rows`.

@@ -515,6 +515,7 @@ fn season_questions_answer_what_the_replayed_matches_show() {
             } else {
                 [None, None]
             },
+            ended: None,
         })
         .collect();
     let season = Season {
@@ -633,6 +634,7 @@ fn the_seed_thwart_omega_board_burned_three_cells_in_twelve_rounds() {
             label: "DM9".into(),
             record,
             players: [Some("Black".into()), Some("White".into())],
+            ended: None,
         }],
     };
     let qs = season_questions(&season).unwrap();
@@ -657,6 +659,7 @@ fn unfinished_or_broken_records_are_refused() {
         label: label.into(),
         record,
         players: [None, None],
+        ended: None,
     };
     let s = Season {
         name: "s".into(),
@@ -768,4 +771,30 @@ fn sample_answers_agree_with_the_engine_where_it_states_them() {
     assert!(rules("thwart-omega").contains("burn"));
     assert!(rules("all-in-goofspiel").contains("-3, -2, -1, 0, 1, 2, ..., 12"));
     check("all-in-goofspiel-hand", (-3..=12).count().to_string());
+}
+
+/// A match that ended by resignation (its record stops mid-game) is finished: it gives the
+/// "who won" question, answered with the winner's name, and nothing about a score that stopped.
+#[test]
+fn a_resigned_match_gives_its_winner_question() {
+    let mut record = played("goofspiel", serde_json::json!({}), 5);
+    record.steps.truncate(3);
+    let s = Season {
+        name: "s".into(),
+        matches: vec![SeasonMatch {
+            label: "day 4".into(),
+            record,
+            players: [Some("Ann".into()), Some("Bo".into())],
+            ended: Some(colosseum_trivia::MatchEnd {
+                winner: Some(colosseum_engine::Seat::P2),
+                reason: "p1 resigned".into(),
+            }),
+        }],
+    };
+    let qs = season_questions(&s).unwrap();
+    assert_eq!(qs.len(), 1, "{qs:?}");
+    assert_eq!(qs[0].id, "season:day-4:winner");
+    assert!(qs[0].accepts("Bo"));
+    assert!(!qs[0].accepts("Ann"));
+    assert_eq!(qs[0].note.as_deref(), Some("p1 resigned"));
 }

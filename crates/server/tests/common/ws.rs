@@ -95,6 +95,7 @@ pub fn socket(state: &Arc<AppState<SqliteStore>>, table: &Arc<Table>, role: View
         state.clone(),
         table.clone(),
         role,
+        "test".to_string(),
         sink,
         stream,
     ));

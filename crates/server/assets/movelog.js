@@ -1,0 +1,77 @@
+// The move log, from the server's `match.moves` (docs/server-api.md, "The state"): every step
+// of the match as this viewer may know it, with the players' names. The server leaves out what
+// the viewer may not see (a face-down move, secret chance); this module only words it.
+// Pure functions first (tested with `node --test`), then the DOM.
+import { h, clockText } from './common.js';
+
+/** The name to show for a seat: its player's name, else `p1`/`p2`. */
+export function seatName(names, seat) {
+  return (names && names[seat]) || seat;
+}
+
+/** Replaces the seat ids `p1`/`p2` in a game's sentence with the players' names. */
+export function withNames(text, names) {
+  return String(text ?? '').replace(/\bp([12])\b/g, (seat) => seatName(names, seat));
+}
+
+const KINDS = {
+  move: 'move',
+  bid: 'bid',
+  build: 'build',
+  upgrade: 'upgrade',
+  item: 'item',
+  assign: 'assignment',
+  chance: 'chance',
+  race: 'Cauldron race',
+};
+
+/** One log line's words: "Ann 7 · Bob 5", "chance: 3", "Cauldron race: Ann won". */
+export function lineText(line, names) {
+  const kind = KINDS[line.kind] || line.kind || 'move';
+  const late = new Set(line.by_default || []);
+  if (line.kind === 'race') {
+    if (line.chance === undefined || line.chance === null) return `${kind}: decided`;
+    return line.chance === 'none'
+      ? `${kind}: nobody answered correctly`
+      : `${kind}: ${withNames(line.chance, names)} won`;
+  }
+  const parts = [];
+  const faceDown = new Set(line.face_down || []);
+  for (const seat of ['p1', 'p2']) {
+    if (line[seat] !== undefined && line[seat] !== null) {
+      parts.push(`${seatName(names, seat)}: ${line[seat]}${late.has(seat) ? ' (time ran out: played for them)' : ''}`);
+    } else if (faceDown.has(seat)) {
+      parts.push(`${seatName(names, seat)}: face down until answered`);
+    }
+  }
+  if (line.chance !== undefined && line.chance !== null) {
+    parts.push(`${line.kind === 'chance' || line.kind === 'move' ? 'drawn' : kind}: ${line.chance}`);
+  } else if (line.hidden && !faceDown.size) {
+    parts.push('drawn: secret until the end');
+  }
+  if (!parts.length) return kind;
+  return parts.join(' \u00b7 ');
+}
+
+/** The log as {key, at, text} rows, oldest first; a new game's first step says so. */
+export function logRows(moves, names) {
+  const rows = [];
+  let game = 1;
+  for (const line of moves || []) {
+    if (line.game !== game) {
+      game = line.game;
+      rows.push({ key: `g${game}`, at: line.at, text: `Game ${game} begins (the earlier game was drawn)`, game, step: -1 });
+    }
+    rows.push({ key: `${line.game}.${line.step}`, at: line.at, text: lineText(line, names), game: line.game, step: line.step, hidden: !!line.hidden });
+  }
+  return rows;
+}
+
+/** The log as a list (an `ol.log`), or null when there is nothing yet. (The replay words its
+ *  own step list with `lineText`: replay.js.) */
+export function moveLog(moves, names) {
+  const rows = logRows(moves, names);
+  if (!rows.length) return null;
+  return h('ol', { class: 'log movelog', 'data-testid': 'movelog' }, rows.map((r) => h('li', { 'data-step': r.key, class: r.hidden ? 'hidden-step' : undefined },
+    h('span', { class: 'log-time muted' }, `${clockText(r.at)} `), h('span', {}, r.text))));
+}

@@ -1,0 +1,41 @@
+// Unit tests of the social modules' pure functions (no browser): node --test social.unit.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lineText, logRows, withNames } from '../../crates/server/assets/movelog.js';
+import { prizeText, previousRace } from '../../crates/server/assets/cauldron.js';
+
+const names = { p1: 'Ann', p2: 'Bob' };
+
+test('names replace seat ids in the game\'s sentences', () => {
+  assert.equal(withNames('p2 to pick 4 or 7', names), 'Bob to pick 4 or 7');
+  assert.equal(withNames('p1 and p2', { p1: 'Ann' }), 'Ann and p2');
+  assert.equal(withNames('sp1 p12', names), 'sp1 p12', 'only whole seat ids');
+});
+
+test('log lines name the players and say what is hidden or played by the clock', () => {
+  assert.equal(lineText({ kind: 'move', p1: '7', p2: '5' }, names), 'Ann: 7 \u00b7 Bob: 5');
+  assert.equal(lineText({ kind: 'bid', p1: '1', p2: '12', by_default: ['p1'] }, names), 'Ann: 1 (time ran out: played for them) \u00b7 Bob: 12');
+  assert.equal(lineText({ kind: 'move', hidden: true, face_down: ['p2'] }, names), 'Bob: face down until answered');
+  assert.equal(lineText({ kind: 'chance', hidden: true }, names), 'drawn: secret until the end');
+  assert.equal(lineText({ kind: 'chance', chance: '3' }, names), 'drawn: 3');
+  assert.equal(lineText({ kind: 'move', chance: '4 7' }, names), 'drawn: 4 7');
+  assert.equal(lineText({ kind: 'race', chance: 'p2' }, names), 'Cauldron race: Bob won');
+  assert.equal(lineText({ kind: 'race', chance: 'none' }, names), 'Cauldron race: nobody answered correctly');
+});
+
+test('a replayed game starts its own part of the log', () => {
+  const rows = logRows([
+    { game: 1, step: 0, at: 0, kind: 'move', p1: '1' },
+    { game: 2, step: 0, at: 9000, kind: 'move', p2: '2' },
+  ], names);
+  assert.deepEqual(rows.map((r) => r.key), ['1.0', 'g2', '2.0']);
+  assert.match(rows[1].text, /Game 2 begins/);
+});
+
+test('the finished race shown beside the open one is the last finished before it', () => {
+  const races = [{ opened_at: 0, round: 'MM1' }, { opened_at: 180000, round: 'MM2' }];
+  assert.equal(previousRace({ opened_at: 360000 }, races).round, 'MM2');
+  assert.equal(previousRace({ opened_at: 180000 }, races.slice(0, 1)).round, 'MM1');
+  assert.equal(previousRace({ opened_at: 0 }, races.slice(0, 1)), null);
+  assert.equal(prizeText(['4', '2A']), '4 or 2A');
+});
