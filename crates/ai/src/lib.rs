@@ -125,6 +125,11 @@ pub trait BotGame: Game {
     /// predictability (All-In Goofspiel, whose candidate plays spend very different cards).
     const PURIFY: f64 = 0.1;
 
+    /// Whether search that asks for it ([`MctsConfig::root_solve`], the `hard` level) may play
+    /// the equilibrium of the root's estimated matrix game here. Default true; false where it
+    /// was measured to play worse than the average strategy (The Witch's Brew).
+    const ROOT_SOLVE: bool = true;
+
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.

@@ -35,7 +35,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel and The Witch's Brew); where both seats move at once and nothing is hidden, the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards",
+        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel and The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards",
     ),
 ];
 
