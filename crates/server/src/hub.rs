@@ -112,6 +112,14 @@ pub struct CreateMatch {
     /// (`docs/server-api.md`, "Sealed submissions").
     #[serde(default)]
     pub sealed: bool,
+    /// Who wins when a replayed drawn game is drawn again (All-In Goofspiel's second draw):
+    /// absent, `p1` (the match default). A tournament gives it to the garnet leader.
+    #[serde(default)]
+    pub advantage: Option<Seat>,
+    /// The tournament the match belongs to: set by the server's tournaments only, never read
+    /// from a request.
+    #[serde(skip)]
+    pub tournament: Option<String>,
 }
 
 /// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
@@ -750,7 +758,7 @@ impl<S: Store> Hub<S> {
             (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
             _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
         };
-        let config = MatchConfig {
+        let mut config = MatchConfig {
             trivia: req.trivia,
             game: req.game.trim().to_string(),
             options: req.options,
@@ -762,6 +770,9 @@ impl<S: Store> Hub<S> {
             sealed: req.sealed,
             ..MatchConfig::new(&req.game)
         };
+        if let Some(seat) = req.advantage {
+            config.advantage = Some(seat);
+        }
         // Refuse bad games, options and time controls before anything is stored.
         let game = Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let tokens = [0, 1].map(|i| (!is_bot(i)).then(|| random_hex(16)));
@@ -782,6 +793,7 @@ impl<S: Store> Hub<S> {
             race_bot: req.race_bot,
             practice,
             fairness,
+            tournament: req.tournament,
         };
         self.store
             .create(&meta)
@@ -874,6 +886,12 @@ impl<S: Store> Hub<S> {
         self.tick(&table).await?;
         self.start_timer(&table);
         Ok(table)
+    }
+
+    /// What the store holds about the match at `table` (configuration, seats, start, result):
+    /// a copy, for the tournaments that follow their matches.
+    pub async fn stored(&self, table: &Table) -> StoredMatch {
+        table.state.lock().await.meta.clone()
     }
 
     /// Who `token` is at `table`: no token is a spectator; a seat's token is that seat; any other
@@ -1458,6 +1476,7 @@ impl<S: Store> Hub<S> {
             "decision": st.game.decision(),
             "practice": st.meta.practice,
             "fairness": fairness_view(&st.meta),
+            "tournament": st.meta.tournament,
             "match": st.game.view(role),
         })
     }

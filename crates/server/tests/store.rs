@@ -31,6 +31,7 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         race_bot: None,
         practice: false,
         fairness: None,
+        tournament: None,
     }
 }
 
