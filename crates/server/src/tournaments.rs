@@ -1501,7 +1501,35 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                 current = json!({"round": t.rounds.len() - 1, "bye": true});
             }
         }
-        json!({"player": p, "name": name_of(p), "current": current})
+        // Every game of the player's so far, with its result and table or replay.
+        let games: Vec<Value> = t
+            .rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(r, round)| {
+                round
+                    .pairing
+                    .games
+                    .iter()
+                    .zip(&round.boards)
+                    .filter(move |(g, _)| g.p1 == p || g.p2 == p)
+                    .map(move |(g, board)| {
+                        let seat = if g.p1 == p { Seat::P1 } else { Seat::P2 };
+                        json!({
+                            "round": r,
+                            "seat": seat,
+                            "opponent": name_of(if seat == Seat::P1 { g.p2 } else { g.p1 }),
+                            "result": board.result.as_ref().map(|(o, _)| match (o, seat) {
+                                (Outcome::Draw, _) => "draw",
+                                (Outcome::P1, Seat::P1) | (Outcome::P2, Seat::P2) => "won",
+                                _ => "lost",
+                            }),
+                            "match": board.match_id,
+                        })
+                    })
+            })
+            .collect();
+        json!({"player": p, "name": name_of(p), "current": current, "games": games})
     });
     let mut out = json!({
         "id": id,
