@@ -1098,7 +1098,7 @@ test('tournaments: the lobby links to them; the form creates one, shows the host
   assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
 });
 
-test('tournaments: two players play a round from their links, the standings and bracket update, the host adjudicates', async () => {
+test('tournaments: two players play a round from their links, the standings and bracket update, the host pauses and adjudicates', async () => {
   // Seeds 1 and 4 (Ann and Bo, people) meet in round one; 2 and 3 are bots.
   const c = await apiTournament({
     name: 'Four', game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' },
@@ -1141,7 +1141,22 @@ test('tournaments: two players play a round from their links, the standings and 
   assert.ok(await ann.locator('#bracket .bracket-game').count() >= 2);
   // The host adjudicates the final with a reason; it is logged and shown.
   const final = await waitView(id, c.admin_token, (v) => v.rounds.length === 2 && v.rounds[1].boards[0].match, 'the final');
+  // The round's winner joins the final; the host pauses it from the Host panel.
+  const finalist = annWon ? 'Ann' : 'Bo';
+  const fp = people[annWon ? 0 : 1].page;
+  await fp.goto(`${BASE}/t/${id}#player=${tokenOf(finalist)}`);
+  const go = fp.locator('#you a', { hasText: 'Go to your table' });
+  await go.waitFor({ timeout: 20000 });
+  await go.click();
+  await join(fp, finalist);
   const host = await newPage(SIZES.laptop);
+  await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
+  await host.locator('#h-p-action').waitFor();
+  await host.locator('#h-p-action').selectOption('pause');
+  await host.getByRole('button', { name: 'Apply' }).click();
+  await host.locator('.notice.ok').waitFor();
+  const paused = await (await fetch(`${BASE}/api/matches/${final.rounds[1].boards[0].match}`)).json();
+  assert.equal(paused.paused, true, 'the final is paused');
   await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
   await host.locator('#h-a-reason').waitFor();
   await host.locator('#h-a-result').selectOption('p2');

@@ -280,6 +280,10 @@ function hostSection(t, token, status) {
   const rPlayer = playerSel('h-r-player');
   const rName = h('input', { type: 'text', maxlength: 40 });
   const round = last ? last.round : 0;
+  const pBoard = boardSel('h-p-board');
+  const pAction = h('select', {}, h('option', { value: 'pause' }, 'pause the match'), h('option', { value: 'resume' }, 'resume the match'), h('option', { value: 'give_time' }, 'give a seat time'));
+  const pSeat = h('select', {}, h('option', { value: 'p1' }, 'p1'), h('option', { value: 'p2' }, 'p2'));
+  const pSeconds = h('input', { type: 'number', min: 1, max: 86400, value: 60 });
   return h('section', { class: 'card', id: 'host' }, h('h2', {}, 'Host'),
     t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('start', gameSel.value ? { game: { game: gameSel.value } } : {}); } },
       labelled('h-game', 'Game of the next round', gameSel), h('button', { type: 'submit', class: 'primary' }, t.status === 'registering' ? 'Start the tournament' : 'Start the next round')) : null,
@@ -289,6 +293,15 @@ function hostSection(t, token, status) {
       h('h3', {}, 'Adjudicate a game of this round'), labelled('h-a-board', 'Game', aBoard), labelled('h-a-result', 'Result', aResult), labelled('h-a-reason', 'Reason (logged)', reason), h('button', { type: 'submit' }, 'Adjudicate')) : null,
     last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('undo_forfeit', { round, board: Number(uBoard.value) }); } },
       h('h3', {}, 'Undo a no-show forfeit'), labelled('h-u-board', 'Game', uBoard), h('button', { type: 'submit' }, 'Undo the forfeit')) : null,
+    last ? h('form', { onsubmit: (e) => {
+      e.preventDefault();
+      const body = { round, board: Number(pBoard.value) };
+      if (pAction.value === 'give_time') Object.assign(body, { seat: pSeat.value, seconds: Number(pSeconds.value) });
+      act(pAction.value, body);
+    } },
+    h('h3', {}, 'Pause, resume or give time'), labelled('h-p-board', 'Game', pBoard), labelled('h-p-action', 'Action', pAction),
+    labelled('h-p-seat', 'Seat (for time)', pSeat), labelled('h-p-seconds', 'Seconds (for time)', pSeconds),
+    h('button', { type: 'submit' }, 'Apply')) : null,
     h('form', { onsubmit: (e) => { e.preventDefault(); act('replace', { player: Number(rPlayer.value), name: rName.value }); } },
       h('h3', {}, 'Replace a player who dropped out'), labelled('h-r-player', 'Player', rPlayer), labelled('h-r-name', 'New player\u2019s name', rName), h('button', { type: 'submit' }, 'Replace')),
     h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' },

@@ -69,6 +69,8 @@ pub enum ErrorCode {
     Internal,
     /// `quarantined` (service unavailable).
     Quarantined,
+    /// `paused` (conflict).
+    Paused,
 }
 
 impl ErrorCode {
@@ -103,6 +105,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::Internal,
         ErrorCode::Quarantined,
+        ErrorCode::Paused,
     ];
 
     /// The code as clients see it (`illegal_move`).
@@ -138,6 +141,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
             ErrorCode::Quarantined => "quarantined",
+            ErrorCode::Paused => "paused",
         }
     }
 
@@ -174,6 +178,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Quarantined => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Paused => StatusCode::CONFLICT,
         }
     }
 }
@@ -272,6 +277,7 @@ impl From<colosseum_host::MatchError> for ApiError {
             M::NotAllCommitted => ErrorCode::NotAllCommitted,
             M::AlreadyOpened(_) => ErrorCode::AlreadyOpened,
             M::CommitmentMismatch { .. } => ErrorCode::CommitmentMismatch,
+            M::Paused | M::PauseRefused(_) => ErrorCode::Paused,
         };
         let message = match e {
             M::Over => "the match is over".to_string(),

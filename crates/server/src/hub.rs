@@ -180,6 +180,29 @@ pub enum Action {
     },
 }
 
+/// What a host (a tournament's) does to a match: each is logged in the match's log.
+#[derive(Clone, Debug)]
+pub enum HostPower {
+    /// Pauses the match (no deadline runs, no move is taken).
+    Pause,
+    /// Resumes it (running deadlines move on by the pause's length).
+    Resume,
+    /// Gives a seat more time.
+    GiveTime {
+        /// To whom.
+        seat: Seat,
+        /// How much, in ms.
+        ms: u64,
+    },
+    /// Ends the match with a result and a reason.
+    Adjudicate {
+        /// The winner; `None` for a draw.
+        winner: Option<Seat>,
+        /// Why.
+        reason: String,
+    },
+}
+
 /// The server's matches.
 pub struct Hub<S: Store> {
     store: S,
@@ -894,6 +917,39 @@ impl<S: Store> Hub<S> {
         table.state.lock().await.meta.clone()
     }
 
+    /// A host's power over the match at `table` (`crate::tournaments` checks who may): logged
+    /// in the match's log and stored before anyone is told, like a seat's action.
+    pub async fn host_power(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        power: HostPower,
+    ) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if st.meta.finished() {
+            return Err(ApiError::conflict(ErrorCode::Over, "the match is over"));
+        }
+        let Some(start) = st.meta.started_at else {
+            return Err(ApiError::conflict(
+                ErrorCode::NotStarted,
+                "the match has not started: both players must join first",
+            ));
+        };
+        let now = self.clock.now_ms().saturating_sub(start);
+        let result = match power {
+            HostPower::Pause => st.game.pause(now),
+            HostPower::Resume => {
+                // A bot that was thinking when the match paused had its move refused: think
+                // again for the pending decision.
+                st.bot_busy = [None, None];
+                st.game.resume(now)
+            }
+            HostPower::GiveTime { seat, ms } => st.game.give_time(seat, ms, now),
+            HostPower::Adjudicate { winner, reason } => st.game.adjudicate(winner, &reason, now),
+        };
+        self.commit(table, &mut st).await?;
+        result.map_err(ApiError::from)
+    }
+
     /// Who `token` is at `table`: no token is a spectator; a seat's token is that seat; any other
     /// token is refused (it never silently becomes a spectator).
     pub async fn role(&self, table: &Table, token: Option<&str>) -> Result<Role, ApiError> {
@@ -1161,7 +1217,8 @@ impl<S: Store> Hub<S> {
     }
 
     fn start_bots(self: &Arc<Self>, table: &Arc<Table>, st: &mut TableState) {
-        if st.meta.finished() || st.meta.started_at.is_none() {
+        // A paused match takes no move: its bots start again when it resumes.
+        if st.meta.finished() || st.meta.started_at.is_none() || st.game.paused() {
             return;
         }
         self.start_race_bots(table, st);
@@ -1477,6 +1534,7 @@ impl<S: Store> Hub<S> {
             "practice": st.meta.practice,
             "fairness": fairness_view(&st.meta),
             "tournament": st.meta.tournament,
+            "paused": st.game.paused(),
             "match": st.game.view(role),
         })
     }

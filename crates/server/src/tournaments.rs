@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::hub::{check_name, same_secret, CreateMatch, Hub};
+use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub};
 use crate::store::Store;
 
 /// The longest tournament name.
@@ -223,6 +223,18 @@ pub enum Event {
         /// The name they replaced.
         was: String,
     },
+    /// The host paused, resumed or gave time in a board's match (the match's own log has it
+    /// too).
+    HostPower {
+        /// When.
+        at: u64,
+        /// The round.
+        round: usize,
+        /// The board.
+        board: usize,
+        /// What, in words (`pause`, `resume`, `30 s to p2`).
+        power: String,
+    },
     /// The tournament is over.
     Finished {
         /// When.
@@ -353,6 +365,7 @@ impl Tournament {
             Event::Replaced { player, by, .. } => {
                 *self.players.get_mut(*player).ok_or("no such player")? = by.clone();
             }
+            Event::HostPower { .. } => {}
             Event::Finished { .. } => self.finished = true,
         }
         self.log.push(event);
@@ -1270,12 +1283,94 @@ impl<S: Store> Tournaments<S> {
                     by,
                 }]
             }
+            "pause" | "resume" | "give_time" => {
+                let (round, board) = (usize_field("round")?, usize_field("board")?);
+                board_at(&t, round, board)?;
+                let b = &t.rounds[round].boards[board];
+                if b.result.is_some() {
+                    return Err(ApiError::conflict(
+                        ErrorCode::Over,
+                        "that game has its result already",
+                    ));
+                }
+                let Some(match_id) = b.match_id.clone() else {
+                    return Err(ApiError::conflict(
+                        ErrorCode::NotStarted,
+                        "that game's match is being created; try again in a moment",
+                    ));
+                };
+                let power = match action {
+                    "pause" => HostPower::Pause,
+                    "resume" => HostPower::Resume,
+                    _ => {
+                        let seat = match field("seat").as_str() {
+                            Some("p1") => Seat::P1,
+                            Some("p2") => Seat::P2,
+                            _ => return Err(ApiError::bad_request("`seat` is p1 or p2")),
+                        };
+                        let seconds = field("seconds")
+                            .as_u64()
+                            .filter(|s| (1..=86_400).contains(s));
+                        let Some(seconds) = seconds else {
+                            return Err(ApiError::bad_request(
+                                "`seconds` is a whole number from 1 to 86400",
+                            ));
+                        };
+                        HostPower::GiveTime {
+                            seat,
+                            ms: seconds * 1000,
+                        }
+                    }
+                };
+                let table = self.hub.table(&match_id).await?;
+                self.hub.host_power(&table, power.clone()).await?;
+                let event = Event::HostPower {
+                    at,
+                    round,
+                    board,
+                    power: match power {
+                        HostPower::Pause => "pause".into(),
+                        HostPower::Resume => "resume".into(),
+                        HostPower::GiveTime { seat, ms } => format!("{} s to {seat}", ms / 1000),
+                        HostPower::Adjudicate { .. } => unreachable!("not from this action"),
+                    },
+                };
+                vec![event]
+            }
             other => {
                 return Err(ApiError::not_found(format!(
-                    "no host action `{other}`: start, garnets, adjudicate, undo_forfeit, replace"
+                    "no host action `{other}`: start, garnets, adjudicate, undo_forfeit, replace, \
+                     pause, resume, give_time"
                 )))
             }
         };
+        // An adjudicated game's match ends with the host's result and reason in its own log
+        // (a match nobody joined has no log: it is left to expire).
+        if let Some(Event::Result {
+            round,
+            board,
+            outcome,
+            how: How::Adjudicated { reason },
+            ..
+        }) = events.last()
+        {
+            if let Some(id) = &t.rounds[*round].boards[*board].match_id {
+                let table = self.hub.table(id).await?;
+                let meta = self.hub.stored(&table).await;
+                if meta.started_at.is_some() && !meta.finished() {
+                    let winner = match outcome {
+                        Outcome::P1 => Some(Seat::P1),
+                        Outcome::P2 => Some(Seat::P2),
+                        Outcome::Draw => None,
+                    };
+                    let power = HostPower::Adjudicate {
+                        winner,
+                        reason: reason.clone(),
+                    };
+                    self.hub.host_power(&table, power).await?;
+                }
+            }
+        }
         let answer = match events.last() {
             Some(Event::Replaced { by, .. }) => json!({
                 "ok": true,

@@ -585,3 +585,151 @@ async fn a_tournament_is_rebuilt_from_the_store() {
     assert_eq!(after["standings"], before["standings"]);
     assert_eq!(after["rounds_planned"], 10);
 }
+
+#[tokio::test]
+async fn the_host_pauses_gives_time_and_adjudicates_a_match_in_its_own_log() {
+    let s = server();
+    let (_, created) = create(
+        &s,
+        json!({"name": "Powers", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 1},
+               "players": [{"name": "Ann"}, {"name": "Bo"}]}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let action = |name: &str| format!("/api/tournaments/{id}/{name}");
+    let at = json!({"round": 0, "board": 0});
+    wait_for(&s, &id, None, |v| {
+        v["rounds"][0]["boards"][0]["match"].is_string()
+    })
+    .await;
+    // Not before both have joined.
+    let (status, answer) = s
+        .call("POST", &action("pause"), Some(&admin), Some(at.clone()))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(answer["error"]["code"], "not_started");
+    let mut seats = Vec::new();
+    for p in created["links"]["players"].as_array().unwrap() {
+        let token = p["link"]
+            .as_str()
+            .unwrap()
+            .split("#player=")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let (_, mine) = s
+            .call("GET", &format!("/api/tournaments/{id}"), Some(&token), None)
+            .await;
+        let link = mine["you"]["current"]["link"].as_str().unwrap().to_string();
+        let (m, seat_token) = link.trim_start_matches("/m/").split_once("#seat=").unwrap();
+        let (status, answer) = s
+            .call(
+                "POST",
+                &format!("/api/matches/{m}/join"),
+                Some(seat_token),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seats.push((m.to_string(), seat_token.to_string()));
+    }
+    let (m, t1) = seats[0].clone();
+    let (status, answer) = s
+        .call("POST", &action("pause"), Some(&admin), Some(at.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, st) = s
+        .call("GET", &format!("/api/matches/{m}"), None, None)
+        .await;
+    assert_eq!(st["paused"], true);
+    let (status, answer) = s
+        .call(
+            "POST",
+            &format!("/api/matches/{m}/submit"),
+            Some(&t1),
+            Some(json!({"move": "1"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(answer["error"]["code"], "paused", "{answer}");
+    let (status, answer) = s
+        .call("POST", &action("pause"), Some(&admin), Some(at.clone()))
+        .await;
+    assert_eq!(answer["error"]["code"], "paused", "{answer}");
+    assert_eq!(status, StatusCode::CONFLICT);
+    // A player's token is not the host's.
+    let (status, _) = s
+        .call("POST", &action("resume"), Some(&t1), Some(at.clone()))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    s.clock.advance(10_000);
+    let (status, answer) = s
+        .call("POST", &action("resume"), Some(&admin), Some(at.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let before = s
+        .call("GET", &format!("/api/matches/{m}"), None, None)
+        .await
+        .1;
+    let deadline = before["match"]["seats"]["p2"]["clock"]["deadline"]
+        .as_u64()
+        .unwrap();
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("give_time"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0, "seat": "p2", "seconds": 30})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let after = s
+        .call("GET", &format!("/api/matches/{m}"), None, None)
+        .await
+        .1;
+    assert_eq!(
+        after["match"]["seats"]["p2"]["clock"]["deadline"]
+            .as_u64()
+            .unwrap(),
+        deadline + 30_000
+    );
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("give_time"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0, "seat": "p3", "seconds": 30})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    // Adjudicated: the match ends with the host's reason in its own result.
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("adjudicate"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0, "result": "p1", "reason": "p2 conceded in chat"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, st) = s
+        .call("GET", &format!("/api/matches/{m}"), None, None)
+        .await;
+    assert_eq!(st["status"], "finished");
+    assert_eq!(st["match"]["result"]["by"], "adjudicated");
+    assert!(st["match"]["result"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("p2 conceded in chat"));
+    let view = wait_for(&s, &id, Some(&admin), |v| v["status"] == "finished").await;
+    let powers: Vec<&str> = view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "host_power")
+        .map(|e| e["power"].as_str().unwrap())
+        .collect();
+    assert_eq!(powers, ["pause", "resume", "30 s to p2"]);
+    assert_eq!(view["rounds"][0]["boards"][0]["how"]["kind"], "adjudicated");
+}
