@@ -495,7 +495,6 @@ impl Tournament {
                     continue;
                 };
                 if let Some((winner, reason)) = &seen.result {
-                    let pairing = round.pairing.games[b];
                     let outcome = match winner {
                         Some(Seat::P1) => Outcome::P1,
                         Some(Seat::P2) => Outcome::P2,
@@ -508,7 +507,6 @@ impl Tournament {
                         }
                         None => Outcome::Draw,
                     };
-                    let _ = pairing;
                     return Step::Record(Event::Result {
                         at: now,
                         round: r,
@@ -811,16 +809,33 @@ impl<S: Store> Tournaments<S> {
         let mut seen = HashMap::new();
         if let Some(round) = t.rounds.last() {
             for board in round.boards.iter().filter(|b| b.result.is_none()) {
-                if let Some(id) = &board.match_id {
-                    let table = self.hub.table(id).await?;
-                    let meta = self.hub.stored(&table).await;
-                    seen.insert(
-                        id.clone(),
-                        MatchSeen {
-                            joined: meta.joined,
-                            result: meta.result.map(|r| (r.winner, r.reason)),
-                        },
-                    );
+                let Some(id) = &board.match_id else {
+                    continue;
+                };
+                match self.hub.table(id).await {
+                    Ok(table) => {
+                        let meta = self.hub.stored(&table).await;
+                        seen.insert(
+                            id.clone(),
+                            MatchSeen {
+                                joined: meta.joined,
+                                result: meta.result.map(|r| (r.winner, r.reason)),
+                            },
+                        );
+                    }
+                    // Nobody joined it in time: both seats are absent (a no-show forfeit, if
+                    // the tournament has one; else the host adjudicates).
+                    Err(e) if e.code == ErrorCode::Expired => {
+                        seen.insert(
+                            id.clone(),
+                            MatchSeen {
+                                joined: [false, false],
+                                result: None,
+                            },
+                        );
+                    }
+                    // Set aside or served elsewhere: the host adjudicates; the others go on.
+                    Err(e) => tracing::debug!(match_id = %id, "not followed: {}", e.message),
                 }
             }
         }
