@@ -1145,3 +1145,127 @@ test('the lobby shows p1_chance and none_chance only for a simulated Cauldron', 
   assert.equal(await page.locator('[data-option=none_chance]').isVisible(), false);
   await page.context().close();
 });
+
+// ---------------------------------------------------------------- tournaments (issue 20)
+
+async function apiTournament(body) {
+  const res = await fetch(`${BASE}/api/tournaments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const data = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(data));
+  return data;
+}
+
+async function tournamentView(id, token) {
+  const res = await fetch(`${BASE}/api/tournaments/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return res.json();
+}
+
+async function waitView(id, token, done, what) {
+  for (let i = 0; i < 300; i++) {
+    const v = await tournamentView(id, token);
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the tournament did not reach: ${what}`);
+}
+
+test('tournaments: the lobby links to them; the form creates one, shows the host its links, and the pages pass axe', async () => {
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}/`);
+  await page.locator('header nav a', { hasText: 'Tournaments' }).click();
+  await page.locator('#t-name').waitFor();
+  const found = { list: await axe(page) };
+  await page.locator('#t-name').fill('Browser Cup');
+  await page.locator('#t-format').selectOption('single_elimination');
+  await page.locator('#t-time').selectOption('untimed');
+  await page.locator('#t-players').fill('Ann\nBo, 2 garnets\nCy, bot random');
+  await page.getByRole('button', { name: 'Create the tournament' }).click();
+  const adminLink = page.locator('ul.links a[href*="#admin="]');
+  await adminLink.waitFor();
+  assert.equal(await page.locator('ul.links a[href*="#player="]').count(), 2, 'one link per human player');
+  await page.goto(`${BASE}${await adminLink.getAttribute('href')}`);
+  await page.locator('#standings tbody tr').first().waitFor();
+  assert.equal(await page.locator('#standings tbody tr').count(), 3);
+  await page.locator('#host').waitFor();
+  await page.locator('#bracket h4').first().waitFor();
+  found.admin = await axe(page);
+  await page.context().close();
+  const bad = Object.entries(found).filter(([, v]) => v.length);
+  assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
+});
+
+test('tournaments: two players play a round from their links, the standings and bracket update, the host pauses and adjudicates', async () => {
+  // Seeds 1 and 4 (Ann and Bo, people) meet in round one; 2 and 3 are bots.
+  const c = await apiTournament({
+    name: 'Four', game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' },
+    format: { kind: 'single_elimination' },
+    players: [{ name: 'Ann' }, { name: 'Cy', bot: 'random' }, { name: 'Dee', bot: 'random' }, { name: 'Bo' }],
+  });
+  const id = c.id;
+  const tokenOf = (name) => c.links.players.find((p) => p.name === name).link.split('#player=')[1];
+  const people = [];
+  for (const name of ['Ann', 'Bo']) {
+    const page = await newPage(SIZES.laptop);
+    await page.goto(`${BASE}/t/${id}#player=${tokenOf(name)}`);
+    const go = page.locator('#you a', { hasText: 'Go to your table' });
+    await go.waitFor({ timeout: 20000 });
+    const seat = (await waitView(id, tokenOf(name), (v) => v.you?.current?.seat, 'a seat')).you.current.seat;
+    await go.click();
+    await join(page, name);
+    people.push({ page, seat, name });
+  }
+  for (let i = 0; i < 100; i++) {
+    let over = 0;
+    for (const { page, seat } of people) {
+      if ((await page.evaluate(() => document.body.dataset.status)) === 'finished') { over += 1; continue; }
+      if ((await page.locator(`[data-testid=status-${seat}]`).textContent()) === 'to move') await clickAMove(page);
+    }
+    if (over === people.length) break;
+    await people[0].page.waitForTimeout(100);
+  }
+  assert.equal(await people[0].page.evaluate(() => document.body.dataset.status), 'finished');
+  // Back at Ann's page: the result, the standings, the bracket's first round.
+  const ann = people[0].page;
+  await ann.goto(`${BASE}/t/${id}#player=${tokenOf('Ann')}`);
+  await ann.locator('#you').waitFor();
+  const round1 = await waitView(id, null, (v) => v.rounds[0]?.complete, 'round one complete');
+  const winner = round1.rounds[0].boards.find((b) => [b.p1.name, b.p2.name].includes('Ann'));
+  const annWon = winner[winner.result].name === 'Ann';
+  await ann.waitForFunction((w) => document.querySelector('#you')?.textContent.includes(w ? 'you won' : 'you lost'), annWon, { timeout: 10000 });
+  const row = ann.locator('#standings tbody tr', { hasText: annWon ? 'Ann' : 'Bo' });
+  assert.match(await row.innerText(), /\b1\/0\/0\b/);
+  assert.ok(await ann.locator('#bracket .bracket-game').count() >= 2);
+  // The host adjudicates the final with a reason; it is logged and shown.
+  const final = await waitView(id, c.admin_token, (v) => v.rounds.length === 2 && v.rounds[1].boards[0].match, 'the final');
+  // The round's winner joins the final; the host pauses it from the Host panel.
+  const finalist = annWon ? 'Ann' : 'Bo';
+  const fp = people[annWon ? 0 : 1].page;
+  await fp.goto(`${BASE}/t/${id}#player=${tokenOf(finalist)}`);
+  const go = fp.locator('#you a', { hasText: 'Go to your table' });
+  await go.waitFor({ timeout: 20000 });
+  await go.click();
+  await join(fp, finalist);
+  const host = await newPage(SIZES.laptop);
+  await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
+  await host.locator('#h-p-action').waitFor();
+  await host.locator('#h-p-action').selectOption('pause');
+  await host.getByRole('button', { name: 'Apply' }).click();
+  await host.locator('.notice.ok').waitFor();
+  const paused = await (await fetch(`${BASE}/api/matches/${final.rounds[1].boards[0].match}`)).json();
+  assert.equal(paused.paused, true, 'the final is paused');
+  await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
+  await host.locator('#h-a-reason').waitFor();
+  await host.locator('#h-a-result').selectOption('p2');
+  await host.locator('#h-a-reason').fill('decided by the host');
+  await host.getByRole('button', { name: 'Adjudicate' }).click();
+  await host.locator('.notice.ok').waitFor();
+  const done = await waitView(id, c.admin_token, (v) => v.status === 'finished', 'the end');
+  assert.equal(done.standings[0].name, final.rounds[1].boards[0].p2.name);
+  assert.ok(done.log.some((e) => e.how?.reason === 'decided by the host'));
+  await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
+  await host.waitForFunction(() => document.querySelector('#rounds')?.textContent.includes('adjudicated: decided by the host'));
+  assert.equal((await host.locator('#standings tbody tr').first().innerText()).includes(done.standings[0].name), true);
+  for (const { page } of people) assert.deepEqual(page.errors, []);
+  assert.deepEqual(host.errors, []);
+  for (const p of [...people.map((x) => x.page), host]) await p.context().close();
+});

@@ -90,6 +90,17 @@ pub fn replay_options(options: &RawOptions) -> RawOptions {
     options
 }
 
+/// The options under which `seat` holds the advantage (the seed: the player with the most
+/// garnets decides who goes first; here they start): option `first` set to `seat`
+/// ([`crate::GameEntry::advantage`]). The second draw of a replay goes to the same seat through
+/// the match's own advantage.
+#[must_use]
+pub fn advantage_options(options: &RawOptions, seat: Seat) -> RawOptions {
+    let mut options = options.clone();
+    options.insert("first".into(), json!(seat.as_str()));
+    options
+}
+
 /// The checked options of an All-In Goofspiel game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AllInGoofspielOptions {

@@ -18,7 +18,7 @@ pub mod witchs_brew;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
-    Replay, ReplayFailure,
+    Replay, ReplayFailure, Seat,
 };
 
 /// One game in the registry.
@@ -44,6 +44,12 @@ pub struct GameEntry {
     /// game's; `None` for a game that is not replayed that way (a match asking for it is
     /// refused).
     pub replay: Option<fn(&RawOptions) -> RawOptions>,
+    /// The options under which a seat holds the game's "DM advantage" (the seeds give it to the
+    /// player with the most garnets): All-In Goofspiel's first player, the tie advantage of
+    /// Square Goofspiel, Thwart Omega and The Witch's Brew, Galespiel's stalemate advantage.
+    /// `None` for a game without one (classic Goofspiel). A tournament sets it from the
+    /// garnets; the host, server and CLI never name the option.
+    pub advantage: Option<fn(&RawOptions, Seat) -> RawOptions>,
     /// Creates a game from options, behind the dynamic interface.
     pub create: fn(&RawOptions) -> Result<Box<dyn AnyGame>, OptionsError>,
     /// Plays `games` uniformly random games on the typed fast path from `seed`; returns the
@@ -286,6 +292,7 @@ const fn entry<G: Registered>(
         timing,
         replay_draws: false,
         replay: None,
+        advantage: None,
         create: create::<G>,
         random_playouts: playouts::<G>,
         races: None,
@@ -301,25 +308,32 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::OPTIONS,
         goofspiel::TIMING,
     ),
-    entry::<square_goofspiel::SquareGoofspiel>(
-        "square-goofspiel",
-        "Square Goofspiel",
-        "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
-        square_goofspiel::RULES,
-        square_goofspiel::OPTIONS,
-        square_goofspiel::TIMING,
-    ),
-    entry::<thwart_omega::ThwartOmega>(
-        "thwart-omega",
-        "Thwart Omega",
-        "a black and a white stone each round; score the product of your group sizes",
-        thwart_omega::RULES,
-        thwart_omega::OPTIONS,
-        thwart_omega::TIMING,
-    ),
+    GameEntry {
+        advantage: Some(advantage_option),
+        ..entry::<square_goofspiel::SquareGoofspiel>(
+            "square-goofspiel",
+            "Square Goofspiel",
+            "36 simultaneous auctions for the cells of a 6x6 board, scored by rows and columns",
+            square_goofspiel::RULES,
+            square_goofspiel::OPTIONS,
+            square_goofspiel::TIMING,
+        )
+    },
+    GameEntry {
+        advantage: Some(advantage_option),
+        ..entry::<thwart_omega::ThwartOmega>(
+            "thwart-omega",
+            "Thwart Omega",
+            "a black and a white stone each round; score the product of your group sizes",
+            thwart_omega::RULES,
+            thwart_omega::OPTIONS,
+            thwart_omega::TIMING,
+        )
+    },
     GameEntry {
         replay_draws: true,
         replay: Some(all_in_goofspiel::replay_options),
+        advantage: Some(all_in_goofspiel::advantage_options),
         ..entry::<all_in_goofspiel::AllInGoofspiel>(
             "all-in-goofspiel",
             "All-In Goofspiel",
@@ -329,24 +343,38 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::TIMING,
         )
     },
-    entry::<galespiel::Galespiel>(
-        "galespiel",
-        "Galespiel",
-        "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
-        galespiel::RULES,
-        galespiel::OPTIONS,
-        galespiel::TIMING,
-    ),
-    entry::<witchs_brew::WitchsBrew>(
-        "witchs-brew",
-        "The Witch's Brew",
-        "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
-        witchs_brew::RULES,
-        witchs_brew::OPTIONS,
-        witchs_brew::TIMING,
-    )
-    .with_races(witchs_brew::LIVE_RACES),
+    GameEntry {
+        advantage: Some(advantage_option),
+        ..entry::<galespiel::Galespiel>(
+            "galespiel",
+            "Galespiel",
+            "win Goofspiel rounds for materials and build bridges to join your sides (Gale)",
+            galespiel::RULES,
+            galespiel::OPTIONS,
+            galespiel::TIMING,
+        )
+    },
+    GameEntry {
+        advantage: Some(advantage_option),
+        ..entry::<witchs_brew::WitchsBrew>(
+            "witchs-brew",
+            "The Witch's Brew",
+            "win trivia races for cards and victory conditions, then place stones on a 7x6 grid",
+            witchs_brew::RULES,
+            witchs_brew::OPTIONS,
+            witchs_brew::TIMING,
+        )
+        .with_races(witchs_brew::LIVE_RACES)
+    },
 ];
+
+/// The options with `advantage` set to `seat`: the games whose option of that name says who
+/// holds the DM advantage ([`GameEntry::advantage`]).
+fn advantage_option(options: &RawOptions, seat: Seat) -> RawOptions {
+    let mut options = options.clone();
+    options.insert("advantage".into(), serde_json::json!(seat.as_str()));
+    options
+}
 
 /// Every game, in the order `colosseum games` lists them.
 #[must_use]

@@ -28,6 +28,8 @@ pub enum EndKind {
     Time,
     /// The replayed game was drawn too: the advantage holder wins (or the match is a draw).
     SecondDraw,
+    /// The host (a tournament's) decided the result ([`crate::Match::adjudicate`]).
+    Adjudicated,
 }
 
 /// The result of a match.
@@ -236,6 +238,34 @@ pub enum LogEntry {
         /// The result.
         result: MatchResult,
     },
+    /// The host paused the match: no deadline runs and no move is taken until it resumes.
+    Paused {
+        /// When.
+        at: u64,
+    },
+    /// The host resumed the match: every running deadline moved on by the pause's length.
+    Resumed {
+        /// When.
+        at: u64,
+    },
+    /// The host gave a seat more time: its running deadline moved on (or its bank grew).
+    TimeGiven {
+        /// When.
+        at: u64,
+        /// To whom.
+        seat: Seat,
+        /// How much, in ms.
+        ms: u64,
+    },
+    /// The host decided the match's result (followed by [`LogEntry::MatchEnded`]).
+    Adjudicated {
+        /// When.
+        at: u64,
+        /// The winner; `None` for a draw.
+        winner: Option<Seat>,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl LogEntry {
@@ -262,9 +292,27 @@ impl LogEntry {
             | LogEntry::Committed { at, .. }
             | LogEntry::Opened { at, .. }
             | LogEntry::OpeningRefused { at, .. }
-            | LogEntry::MatchEnded { at, .. } => *at,
+            | LogEntry::MatchEnded { at, .. }
+            | LogEntry::Paused { at }
+            | LogEntry::Resumed { at }
+            | LogEntry::TimeGiven { at, .. }
+            | LogEntry::Adjudicated { at, .. } => *at,
             LogEntry::Chat { line } => line.at,
         }
+    }
+
+    /// Whether this entry is something the host's operator did (a tournament's host: pause,
+    /// resume, time given, a result decided): an input like a seat's, replayed by
+    /// [`crate::Match::rebuild`].
+    #[must_use]
+    pub fn is_host_power(&self) -> bool {
+        matches!(
+            self,
+            LogEntry::Paused { .. }
+                | LogEntry::Resumed { .. }
+                | LogEntry::TimeGiven { .. }
+                | LogEntry::Adjudicated { .. }
+        )
     }
 
     /// Whether this entry is something a seat did (as opposed to what the host did).

@@ -109,6 +109,14 @@ pub enum MatchError {
     /// A second opening. Not logged.
     #[error("{0} has already opened its commitment in this decision")]
     AlreadyOpened(Seat),
+    /// A move, lock, commitment, opening or answer while the host has paused the match. Not
+    /// logged: nothing changed.
+    #[error("the match is paused by the host: moves wait until it resumes")]
+    Paused,
+    /// A pause or resume that does not fit: the match is paused already, is not paused, or a
+    /// trivia race is running. Not logged.
+    #[error("{0}")]
+    PauseRefused(String),
     /// The move and nonce do not hash to the seat's commitment. Not logged; the seat may open
     /// again until its opening deadline.
     #[error("the SHA-256 of the move, a newline and the nonce is {got}, not {seat}'s commitment {committed}")]
@@ -268,6 +276,8 @@ pub struct Match {
     notes: Vec<StepNote>,
     /// The chat, both channels, in order, with the game (index from 0) it was written in.
     chat: Vec<(usize, ChatLine)>,
+    /// When the host paused the match, while it is paused.
+    paused_at: Option<u64>,
 }
 
 impl fmt::Debug for Match {
@@ -395,6 +405,7 @@ impl Match {
             last_sealed: None,
             notes: Vec::new(),
             chat: Vec::new(),
+            paused_at: None,
             config,
         };
         m.after_step(0);
@@ -452,6 +463,12 @@ impl Match {
                     &line.text,
                     line.at,
                 ),
+                LogEntry::Paused { at } => m.pause(*at),
+                LogEntry::Resumed { at } => m.resume(*at),
+                LogEntry::TimeGiven { at, seat, ms } => m.give_time(*seat, *ms, *at),
+                LogEntry::Adjudicated {
+                    at, winner, reason, ..
+                } => m.adjudicate(*winner, reason, *at),
                 _ => Ok(()),
             };
         }
@@ -487,6 +504,7 @@ impl Match {
     /// one. When every seat that must act has submitted, the decision is revealed.
     pub fn submit(&mut self, seat: Seat, text: &str, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
+        self.check_not_paused()?;
         if self.sealed_phase().is_some() {
             return Err(MatchError::Sealed);
         }
@@ -541,6 +559,7 @@ impl Match {
     /// submission does nothing.
     pub fn lock(&mut self, seat: Seat, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
+        self.check_not_paused()?;
         match &mut self.pending[seat.index()] {
             None => Err(MatchError::NothingToLock(seat)),
             Some(s) if s.locked => Ok(()),
@@ -575,6 +594,7 @@ impl Match {
     /// [`Match::open`].
     pub fn commit(&mut self, seat: Seat, hash: &str, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
+        self.check_not_paused()?;
         self.check_sealed()?;
         if hash.len() != 64 || !is_lower_hex(hash) {
             return Err(MatchError::BadCommitment(
@@ -612,6 +632,7 @@ impl Match {
         now: u64,
     ) -> Result<(), MatchError> {
         let now = self.advance(now)?;
+        self.check_not_paused()?;
         self.check_sealed()?;
         let i = seat.index();
         let Some(committed) = self.seals[i].clone() else {
@@ -765,6 +786,7 @@ impl Match {
         now: u64,
     ) -> Result<AnswerOutcome, MatchError> {
         let now = self.advance(now)?;
+        self.check_not_paused()?;
         let Some(race) = self.trivia.as_mut().and_then(|t| t.race.as_mut()) else {
             return Err(MatchError::NoRace);
         };
@@ -797,6 +819,7 @@ impl Match {
         now: u64,
     ) -> Result<AnswerOutcome, MatchError> {
         self.advance(now)?;
+        self.check_not_paused()?;
         let open = self.race().ok_or(MatchError::NoRace)?.opened_at();
         if open != race_opened_at {
             return Err(MatchError::StaleRace {
@@ -902,7 +925,7 @@ impl Match {
     /// When the next deadline fires, if any: the transport calls [`Match::tick`] then.
     #[must_use]
     pub fn next_deadline(&self) -> Option<u64> {
-        if self.result.is_some() {
+        if self.result.is_some() || self.paused_at.is_some() {
             return None;
         }
         let pending = self.game.pending();
@@ -1164,6 +1187,101 @@ impl Match {
             answers: result.map(|_| q.answers.clone()),
             next_opens_at: t.opens_at,
         })
+    }
+
+    // ----- the host's powers (a tournament's host; each logged as an input) -----
+
+    /// Whether the host has paused the match.
+    #[must_use]
+    pub fn paused(&self) -> bool {
+        self.paused_at.is_some()
+    }
+
+    /// The host pauses the match at `now`: no deadline runs and no seat's move, lock,
+    /// commitment, opening or answer is taken ([`MatchError::Paused`]) until [`Match::resume`].
+    /// Refused while a trivia race runs (its own clock cannot stop): pause between races.
+    pub fn pause(&mut self, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        if self.paused_at.is_some() {
+            return Err(MatchError::PauseRefused(
+                "the match is paused already".into(),
+            ));
+        }
+        if self.race().and_then(Race::next_deadline).is_some() {
+            return Err(MatchError::PauseRefused(
+                "a trivia race is running: pause once it is decided".into(),
+            ));
+        }
+        self.paused_at = Some(now);
+        self.log.push(LogEntry::Paused { at: now });
+        Ok(())
+    }
+
+    /// The host resumes a paused match at `now`: every running deadline moves on by the
+    /// pause's length, so nobody loses time to it.
+    pub fn resume(&mut self, now: u64) -> Result<(), MatchError> {
+        let Some(since) = self.paused_at else {
+            self.advance(now)?;
+            return Err(MatchError::PauseRefused("the match is not paused".into()));
+        };
+        let now = self.advance(now)?;
+        let shift = now - since;
+        for c in &mut self.clocks {
+            c.turn_deadline = c.turn_deadline.map(|t| t.saturating_add(shift));
+            c.deadline = c.deadline.map(|t| t.saturating_add(shift));
+        }
+        self.paused_at = None;
+        self.log.push(LogEntry::Resumed { at: now });
+        Ok(())
+    }
+
+    /// The host gives `seat` `ms` more at `now`: the seat's running deadline (and the end of
+    /// its decision's own time) moves on by `ms`; with no deadline running, its bank grows.
+    pub fn give_time(&mut self, seat: Seat, ms: u64, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        let c = &mut self.clocks[seat.index()];
+        match c.deadline {
+            Some(d) => {
+                c.deadline = Some(d.saturating_add(ms));
+                c.turn_deadline = c.turn_deadline.map(|t| t.saturating_add(ms));
+            }
+            None => c.bank_ms = c.bank_ms.saturating_add(ms),
+        }
+        self.log.push(LogEntry::TimeGiven { at: now, seat, ms });
+        Ok(())
+    }
+
+    /// The host decides the match at `now`: `winner` (`None`, a draw) for `reason`. The match
+    /// ends ([`EndKind::Adjudicated`]); the reason is in the log and the result.
+    pub fn adjudicate(
+        &mut self,
+        winner: Option<Seat>,
+        reason: &str,
+        now: u64,
+    ) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        self.log.push(LogEntry::Adjudicated {
+            at: now,
+            winner,
+            reason: reason.to_string(),
+        });
+        self.finish(
+            now,
+            MatchResult {
+                winner,
+                by: EndKind::Adjudicated,
+                reason: format!("adjudicated by the host: {reason}"),
+            },
+        );
+        Ok(())
+    }
+
+    fn check_not_paused(&self) -> Result<(), MatchError> {
+        if self.paused_at.is_some() {
+            Err(MatchError::Paused)
+        } else {
+            Ok(())
+        }
     }
 
     // ----- the machinery -----
@@ -1719,6 +1837,7 @@ impl PartialEq for Match {
             && self.earlier == other.earlier
             && self.pending == other.pending
             && self.clocks == other.clocks
+            && self.paused_at == other.paused_at
             && self.rng == other.rng
             && self.chance_rng == other.chance_rng
             && self.defaults == other.defaults

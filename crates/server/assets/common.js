@@ -181,5 +181,5 @@ export function markdown(src) {
 
 /** How a match ended, in words (the result's `by`). */
 export function endedBy(by) {
-  return { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[by] || by;
+  return { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw', adjudicated: 'by the host\u2019s decision' }[by] || by;
 }

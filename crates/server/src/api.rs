@@ -162,6 +162,8 @@ impl Bucket {
 pub struct AppState<S: Store> {
     /// The matches.
     pub hub: Arc<Hub<S>>,
+    /// The tournaments (`crate::tournaments`).
+    pub tournaments: Arc<crate::tournaments::Tournaments<S>>,
     /// The limits.
     pub limits: Limits,
     buckets: Mutex<HashMap<String, Bucket>>,
@@ -183,6 +185,7 @@ impl<S: Store> AppState<S> {
     /// `None`).
     pub fn with_admin(hub: Arc<Hub<S>>, limits: Limits, admin_token: Option<String>) -> Arc<Self> {
         Arc::new(AppState {
+            tournaments: crate::tournaments::Tournaments::new(hub.clone()),
             hub,
             limits,
             buckets: Mutex::new(HashMap::new()),
@@ -289,6 +292,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))
+        .merge(crate::tournament_api::routes::<S>())
         .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -318,7 +322,7 @@ async fn rate_limit<S: Store>(
         .get::<ConnectInfo<SocketAddr>>()
         .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
     if req.method() == axum::http::Method::POST
-        && req.uri().path() == "/api/matches"
+        && (req.uri().path() == "/api/matches" || req.uri().path() == "/api/tournaments")
         && !state.allow_create(&key)
     {
         return ApiError::new(
@@ -360,7 +364,7 @@ async fn health<S: Store>(State(state): State<Arc<AppState<S>>>) -> Json<Value> 
 }
 
 /// A JSON body whose rejections are JSON errors too.
-struct Body<T>(T);
+pub(crate) struct Body<T>(pub(crate) T);
 
 impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
@@ -384,7 +388,7 @@ fn rejection_error(rejection: &JsonRejection) -> ApiError {
 }
 
 /// The token of `Authorization: Bearer TOKEN` (the scheme in any case, as RFC 9110 says).
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
     let (scheme, token) = value.split_once(char::is_whitespace)?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())

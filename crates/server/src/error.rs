@@ -71,6 +71,8 @@ pub enum ErrorCode {
     Internal,
     /// `quarantined` (service unavailable).
     Quarantined,
+    /// `paused` (conflict).
+    Paused,
 }
 
 impl ErrorCode {
@@ -106,6 +108,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::Internal,
         ErrorCode::Quarantined,
+        ErrorCode::Paused,
     ];
 
     /// The code as clients see it (`illegal_move`).
@@ -142,6 +145,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
             ErrorCode::Quarantined => "quarantined",
+            ErrorCode::Paused => "paused",
         }
     }
 
@@ -179,6 +183,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Quarantined => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Paused => StatusCode::CONFLICT,
         }
     }
 }
@@ -277,6 +282,7 @@ impl From<colosseum_host::MatchError> for ApiError {
             M::NotAllCommitted => ErrorCode::NotAllCommitted,
             M::AlreadyOpened(_) => ErrorCode::AlreadyOpened,
             M::CommitmentMismatch { .. } => ErrorCode::CommitmentMismatch,
+            M::Paused | M::PauseRefused(_) => ErrorCode::Paused,
         };
         let message = match e {
             M::Over => "the match is over".to_string(),

@@ -112,6 +112,14 @@ pub struct CreateMatch {
     /// (`docs/server-api.md`, "Sealed submissions").
     #[serde(default)]
     pub sealed: bool,
+    /// Who wins when a replayed drawn game is drawn again (All-In Goofspiel's second draw):
+    /// absent, `p1` (the match default). A tournament gives it to the garnet leader.
+    #[serde(default)]
+    pub advantage: Option<Seat>,
+    /// The tournament the match belongs to: set by the server's tournaments only, never read
+    /// from a request.
+    #[serde(skip)]
+    pub tournament: Option<String>,
 }
 
 /// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
@@ -169,6 +177,29 @@ pub enum Action {
         text: String,
         /// The race it answers (`opened_at`), if known.
         race: Option<u64>,
+    },
+}
+
+/// What a host (a tournament's) does to a match: each is logged in the match's log.
+#[derive(Clone, Debug)]
+pub enum HostPower {
+    /// Pauses the match (no deadline runs, no move is taken).
+    Pause,
+    /// Resumes it (running deadlines move on by the pause's length).
+    Resume,
+    /// Gives a seat more time.
+    GiveTime {
+        /// To whom.
+        seat: Seat,
+        /// How much, in ms.
+        ms: u64,
+    },
+    /// Ends the match with a result and a reason.
+    Adjudicate {
+        /// The winner; `None` for a draw.
+        winner: Option<Seat>,
+        /// Why.
+        reason: String,
     },
 }
 
@@ -758,7 +789,7 @@ impl<S: Store> Hub<S> {
             (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
             _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
         };
-        let config = MatchConfig {
+        let mut config = MatchConfig {
             trivia: req.trivia,
             game: req.game.trim().to_string(),
             options: req.options,
@@ -770,6 +801,9 @@ impl<S: Store> Hub<S> {
             sealed: req.sealed,
             ..MatchConfig::new(&req.game)
         };
+        if let Some(seat) = req.advantage {
+            config.advantage = Some(seat);
+        }
         // Refuse bad games, options and time controls before anything is stored.
         let game = Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let tokens = [0, 1].map(|i| (!is_bot(i)).then(|| random_hex(16)));
@@ -790,6 +824,7 @@ impl<S: Store> Hub<S> {
             race_bot: req.race_bot,
             practice,
             fairness,
+            tournament: req.tournament,
         };
         self.store
             .create(&meta)
@@ -882,6 +917,45 @@ impl<S: Store> Hub<S> {
         self.tick(&table).await?;
         self.start_timer(&table);
         Ok(table)
+    }
+
+    /// What the store holds about the match at `table` (configuration, seats, start, result):
+    /// a copy, for the tournaments that follow their matches.
+    pub async fn stored(&self, table: &Table) -> StoredMatch {
+        table.state.lock().await.meta.clone()
+    }
+
+    /// A host's power over the match at `table` (`crate::tournaments` checks who may): logged
+    /// in the match's log and stored before anyone is told, like a seat's action.
+    pub async fn host_power(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        power: HostPower,
+    ) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if st.meta.finished() {
+            return Err(ApiError::conflict(ErrorCode::Over, "the match is over"));
+        }
+        let Some(start) = st.meta.started_at else {
+            return Err(ApiError::conflict(
+                ErrorCode::NotStarted,
+                "the match has not started: both players must join first",
+            ));
+        };
+        let now = self.clock.now_ms().saturating_sub(start);
+        let result = match power {
+            HostPower::Pause => st.game.pause(now),
+            HostPower::Resume => {
+                // A bot that was thinking when the match paused had its move refused: think
+                // again for the pending decision.
+                st.bot_busy = [None, None];
+                st.game.resume(now)
+            }
+            HostPower::GiveTime { seat, ms } => st.game.give_time(seat, ms, now),
+            HostPower::Adjudicate { winner, reason } => st.game.adjudicate(winner, &reason, now),
+        };
+        self.commit(table, &mut st).await?;
+        result.map_err(ApiError::from)
     }
 
     /// Who `token` is at `table`: no token is a spectator; a seat's token is that seat; any other
@@ -1151,7 +1225,8 @@ impl<S: Store> Hub<S> {
     }
 
     fn start_bots(self: &Arc<Self>, table: &Arc<Table>, st: &mut TableState) {
-        if st.meta.finished() || st.meta.started_at.is_none() {
+        // A paused match takes no move: its bots start again when it resumes.
+        if st.meta.finished() || st.meta.started_at.is_none() || st.game.paused() {
             return;
         }
         self.start_race_bots(table, st);
@@ -1466,6 +1541,8 @@ impl<S: Store> Hub<S> {
             "decision": st.game.decision(),
             "practice": st.meta.practice,
             "fairness": fairness_view(&st.meta),
+            "tournament": st.meta.tournament,
+            "paused": st.game.paused(),
             "match": st.game.view(role),
         })
     }

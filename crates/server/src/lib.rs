@@ -22,6 +22,8 @@ pub mod error;
 pub mod hub;
 pub mod pages;
 pub mod store;
+pub mod tournament_api;
+pub mod tournaments;
 pub mod verify;
 
 use std::collections::HashMap;
@@ -129,13 +131,16 @@ pub async fn serve(
             sweeper.sweep_expired().await;
         }
     });
-    serve_on(
-        listener,
-        AppState::with_admin(hub, limits, admin_token),
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
-    )
+    let state = AppState::with_admin(hub, limits, admin_token);
+    let tournaments = state
+        .tournaments
+        .resume()
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    tracing::info!(tournaments, "tournaments resumed");
+    serve_on(listener, state, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
     .await
 }
 

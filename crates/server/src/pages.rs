@@ -11,6 +11,9 @@
 //!   spectator. The token stays in the fragment, so it never reaches a server log.
 //! * `/replay/{id}`: a finished match, step by step.
 //! * `/rules/{game}`: a game's rules page.
+//! * `/t` and `/t/{id}`: tournaments (`tournaments.js`): the list and the create form; a
+//!   tournament's rounds, standings and bracket, with the host's controls for `#admin=TOKEN`, a
+//!   player's own page for `#player=TOKEN` and registration for `#register=TOKEN`.
 
 use axum::extract::Path;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
@@ -50,6 +53,7 @@ const ASSETS: &[Asset] = &[
     asset!("movelog.js", "text/javascript; charset=utf-8"),
     asset!("chat.js", "text/javascript; charset=utf-8"),
     asset!("cauldron.js", "text/javascript; charset=utf-8"),
+    asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -68,6 +72,14 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route(
             "/rules/{game}",
             get(|| async { shell("Rules · Colosseum", "rules") }),
+        )
+        .route(
+            "/t",
+            get(|| async { shell("Tournaments · Colosseum", "tournaments") }),
+        )
+        .route(
+            "/t/{id}",
+            get(|| async { shell("Tournament · Colosseum", "tournaments") }),
         )
         .route("/assets/{file}", get(asset))
 }
@@ -106,7 +118,7 @@ fn shell(title: &str, script: &str) -> Response {
          <link rel=\"stylesheet\" href=\"/assets/style.css\">\
          <script type=\"module\" src=\"/assets/{script}.js\"></script></head>\
          <body data-page=\"{script}\"><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a>\
-         <nav><a href=\"/\">Lobby</a> <a href=\"/rules/{first}\">Rules</a></nav></header>\
+         <nav><a href=\"/\">Lobby</a> <a href=\"/t\">Tournaments</a> <a href=\"/rules/{first}\">Rules</a></nav></header>\
          <main id=\"app\"><p>Loading…</p>\
          <noscript><p class=\"notice error\">This page needs JavaScript.</p></noscript></main>\
          </body></html>\n"

@@ -13,6 +13,7 @@
 
 mod postgres;
 mod sqlite;
+mod tournaments;
 
 use std::future::Future;
 
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+pub use tournaments::{StoredTournament, TournamentStore};
 
 /// Everything about a match except its log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +54,9 @@ pub struct StoredMatch {
     /// match is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fairness: Option<colosseum_engine::Fairness>,
+    /// The tournament the match was created for (`crate::tournaments`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 impl StoredMatch {
@@ -111,7 +116,7 @@ pub enum StoreError {
 
 /// A store of matches. Implementations must make every method atomic: a failed call changes
 /// nothing.
-pub trait Store: Send + Sync + 'static {
+pub trait Store: TournamentStore + Send + Sync + 'static {
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).

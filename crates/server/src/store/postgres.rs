@@ -10,7 +10,7 @@ use super::{
 
 /// Matches in a PostgreSQL database.
 pub struct PostgresStore {
-    client: Client,
+    pub(super) client: Client,
 }
 
 impl PostgresStore {
@@ -29,7 +29,7 @@ impl PostgresStore {
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
             )
             .await?;
-        for (version, sql) in MIGRATIONS {
+        for (version, sql) in MIGRATIONS.iter().chain(super::tournaments::MIGRATIONS) {
             let tx = client.transaction().await?;
             // One migrator at a time, when several processes start together.
             tx.batch_execute("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
@@ -56,7 +56,10 @@ impl PostgresStore {
     /// Removes every match (for tests against a shared database).
     pub async fn clear(&self) -> Result<(), StoreError> {
         self.client
-            .batch_execute("DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined;")
+            .batch_execute(
+                "DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined; \
+                 DELETE FROM tournament_log; DELETE FROM tournaments;",
+            )
             .await?;
         Ok(())
     }

@@ -39,7 +39,7 @@ impl SqliteStore {
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
         )?;
         let mut conn = conn;
-        for (version, sql) in MIGRATIONS {
+        for (version, sql) in MIGRATIONS.iter().chain(super::tournaments::MIGRATIONS) {
             let tx = conn.transaction()?;
             let done: Option<i64> = tx
                 .query_row(
@@ -62,7 +62,7 @@ impl SqliteStore {
         })
     }
 
-    fn with<T>(
+    pub(super) fn with<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {

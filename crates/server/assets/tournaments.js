@@ -1,0 +1,316 @@
+// Tournaments: the list and the create form (/t), and a tournament's page (/t/{id}) with its
+// rounds, standings and bracket; the host's controls with the admin link (#admin=TOKEN), a
+// player's own page with their link (#player=TOKEN), registration with #register=TOKEN.
+// Tokens stay in the fragment (never sent in a URL) and go to the API in the Authorization header.
+import { h, api, errorText, games, mount, notice, copy } from './common.js';
+
+const FORMATS = {
+  swiss: 'Swiss',
+  round_robin: 'Round robin',
+  single_elimination: 'Single elimination',
+  double_elimination: 'Double elimination',
+};
+
+// The pairing rules, stated on the page (the server's colosseum-tournament follows them).
+const SWISS_RULES = [
+  'Players are ranked by points, then seed (entry order). Each round pairs players with the same points, the top half against the bottom half; a player who cannot be paired there floats to the nearest score group.',
+  'Nobody meets the same opponent twice while the round can be paired otherwise.',
+  'Seats stay balanced within one: the player who has sat in p1 less often takes p1.',
+  'With an odd number of players the lowest-ranked player who has not had a bye sits out and scores a point. Nobody gets a second bye.',
+  'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.',
+];
+const OTHER_RULES = {
+  round_robin: ['Everyone plays everyone (twice in a double round robin, seats swapped), by the Berger tables; an odd number of players gives one bye a round.', 'Standings: points, then head to head, then Sonneborn-Berger.'],
+  single_elimination: ['A bracket with byes for the top seeds when the count is not a power of two; the loser of a game is out. A drawn game goes to the player holding the advantage (more garnets).'],
+  double_elimination: ['A player is out after a second loss: the winners\u2019 bracket\u2019s losers play on in the losers\u2019 bracket; the last player of each meets in the final, played again if the losers\u2019 bracket\u2019s player wins it. A drawn game goes to the player holding the advantage.'],
+};
+
+function fragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return { admin: params.get('admin'), player: params.get('player'), register: params.get('register') };
+}
+
+function formatText(f) {
+  if (!f) return '';
+  if (f.kind === 'swiss') return `Swiss, ${f.rounds} rounds`;
+  if (f.kind === 'round_robin') return f.double ? 'Double round robin' : 'Round robin';
+  return FORMATS[f.kind] || f.kind;
+}
+
+function resultText(board) {
+  if (!board.result) return board.match ? 'playing' : 'starting';
+  const how = board.how?.kind === 'no_show' ? ' (no-show)' : board.how?.kind === 'adjudicated' ? ` (adjudicated: ${board.how.reason})` : '';
+  if (board.result === 'draw') return `draw${how}`;
+  return `${board[board.result].name} won${how}`;
+}
+
+function labelled(id, label, input, hint) {
+  input.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), input, hint ? h('small', { class: 'hint' }, hint) : null);
+}
+
+// ---------------------------------------------------------------- the list and the form
+
+async function listPage() {
+  const list = await games();
+  const listed = await api('/api/tournaments');
+  const out = h('section', { 'aria-live': 'polite' });
+  const form = createForm(list, out);
+  const rows = (listed.ok ? listed.data.tournaments : []).map((t) =>
+    h('li', {}, h('a', { href: t.link }, t.name), ` \u2014 ${formatText(t.format)}, ${t.players} players, ${t.status}`));
+  mount(
+    h('h1', {}, 'Tournaments'),
+    h('section', { class: 'card' }, h('h2', {}, 'Create a tournament'), form),
+    out,
+    h('section', { class: 'card' }, h('h2', {}, 'Recent tournaments'), rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, 'None yet.')),
+  );
+}
+
+function createForm(list, out) {
+  const name = h('input', { type: 'text', maxlength: 80, required: true, value: 'Death Match Colosseum' });
+  const gameBoxes = list.map((g, i) => h('label', { class: 'radio' },
+    h('input', { type: 'checkbox', name: 'games', value: g.id, checked: i === 0 }), g.name));
+  const pick = h('select', {}, h('option', { value: 'rotate' }, 'in turn'), h('option', { value: 'draw' }, 'drawn at random'), h('option', { value: 'host' }, 'chosen by the host each round'));
+  const format = h('select', {}, Object.entries(FORMATS).map(([k, v]) => h('option', { value: k }, v)));
+  const rounds = h('input', { type: 'number', min: 1, max: 63, value: 5 });
+  const double = h('input', { type: 'checkbox' });
+  const time = h('select', {}, h('option', { value: 'default' }, 'each game\u2019s default'), h('option', { value: 'untimed' }, 'untimed'));
+  const players = h('textarea', { rows: 6, cols: 40, placeholder: 'Ann\nBo, 3 garnets\nComputer 1, bot random' });
+  const registration = h('input', { type: 'checkbox' });
+  const cap = h('input', { type: 'number', min: 2, max: 64, value: 16 });
+  const noShow = h('input', { type: 'number', min: 0, max: 86400, value: 0 });
+  const auto = h('input', { type: 'checkbox', checked: true });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create the tournament');
+
+  const form = h('form', {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const chosen = gameBoxes.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => ({ game: i.value }));
+      if (!chosen.length) { out.replaceChildren(notice('error', 'Choose at least one game.')); return; }
+      const entered = [];
+      for (const line of players.value.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        const [n, ...rest] = line.split(',').map((x) => x.trim());
+        const p = { name: n };
+        for (const r of rest) {
+          const g = /^(-?\d+)\s*garnets?$/i.exec(r);
+          const b = /^bot\s+(\S+)$/i.exec(r);
+          if (g) p.garnets = Number(g[1]);
+          else if (b) p.bot = b[1];
+          else { out.replaceChildren(notice('error', `\u201c${r}\u201d in \u201c${line}\u201d: write \u201cN garnets\u201d or \u201cbot LEVEL\u201d after a comma.`)); return; }
+        }
+        entered.push(p);
+      }
+      const body = { name: name.value, games: chosen, pick: pick.value, players: entered, auto_rounds: auto.checked };
+      body.format = format.value === 'swiss' ? { kind: 'swiss', rounds: Number(rounds.value) }
+        : format.value === 'round_robin' ? { kind: 'round_robin', double: double.checked } : { kind: format.value };
+      if (time.value === 'untimed') body.time = { kind: 'untimed' };
+      if (registration.checked) { body.registration = true; body.cap = Number(cap.value); }
+      if (Number(noShow.value) > 0) body.no_show_s = Number(noShow.value);
+      submit.disabled = true;
+      const res = await api('/api/tournaments', { body });
+      submit.disabled = false;
+      if (!res.ok) { out.replaceChildren(notice('error', errorText(res))); return; }
+      showLinks(out, res.data.links);
+    },
+  },
+  labelled('t-name', 'Name', name),
+  h('fieldset', {}, h('legend', {}, 'Games (more than one makes a Colosseum)'), gameBoxes),
+  labelled('t-pick', 'Each round\u2019s game is', pick),
+  labelled('t-format', 'Format', format),
+  labelled('t-rounds', 'Swiss rounds', rounds),
+  h('div', { class: 'field' }, h('label', { class: 'radio' }, double, ' Double round robin (seats swapped)')),
+  labelled('t-time', 'Time control', time),
+  labelled('t-players', 'Players, one a line', players, 'Optionally after a comma: \u201c3 garnets\u201d, or \u201cbot random\u201d for a computer player (for testing).'),
+  h('div', { class: 'field' }, h('label', { class: 'radio' }, registration, ' Players may register by a link')),
+  labelled('t-cap', 'At most this many players', cap),
+  labelled('t-noshow', 'No-show forfeit after (seconds, 0 for never)', noShow),
+  h('div', { class: 'field' }, h('label', { class: 'radio' }, auto, ' Start each round when the previous one ends')),
+  submit);
+  double.id = 't-double';
+  registration.id = 't-registration';
+  auto.id = 't-auto';
+  return form;
+}
+
+function linkRow(label, path) {
+  const url = new URL(path, location.origin).href;
+  return h('li', {}, `${label}: `, h('a', { href: path }, url), ' ',
+    h('button', { type: 'button', onclick: async (e) => { e.target.textContent = (await copy(url)) ? 'Copied' : 'Copy failed'; } }, 'Copy'));
+}
+
+function showLinks(out, links) {
+  out.replaceChildren(h('div', { class: 'card' },
+    h('h2', {}, 'Created'),
+    notice('info', 'Keep the admin link: it is the only way to run the tournament. Give each player their own link.'),
+    h('ul', { class: 'links' },
+      linkRow('Admin (host)', links.admin),
+      links.register ? linkRow('Registration', links.register) : null,
+      linkRow('Public page', links.page),
+      links.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))));
+}
+
+// ---------------------------------------------------------------- a tournament's page
+
+async function tournamentPage(id) {
+  const f = fragment();
+  const token = f.admin || f.player || null;
+  const res = await api(`/api/tournaments/${encodeURIComponent(id)}`, { token });
+  if (!res.ok) { mount(h('h1', {}, 'Tournament'), notice('error', errorText(res))); return; }
+  const t = res.data;
+  const status = h('div', { 'aria-live': 'polite' });
+  mount(
+    h('h1', {}, t.name),
+    h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
+    status,
+    f.register && t.registration ? registerForm(id, f.register, status) : null,
+    t.you ? youSection(t) : null,
+    t.admin ? hostSection(t, token, status) : null,
+    standingsSection(t),
+    t.bracket ? bracketSection(t) : null,
+    roundsSection(t),
+    rulesSection(t),
+  );
+  clearTimeout(refresh);
+  if (t.status !== 'finished') refresh = setTimeout(function again() {
+    // Not while the host is typing in a form.
+    const busy = document.activeElement && document.activeElement.closest && document.activeElement.closest('form');
+    if (busy) refresh = setTimeout(again, 3000); else tournamentPage(id);
+  }, 3000);
+}
+
+let refresh = null;
+
+function registerForm(id, reg, status) {
+  const name = h('input', { type: 'text', maxlength: 40, required: true, autocomplete: 'nickname' });
+  return h('section', { class: 'card' }, h('h2', {}, 'Register'),
+    h('form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const res = await api(`/api/tournaments/${id}/register`, { token: reg, body: { name: name.value } });
+        if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
+        location.hash = `player=${res.data.token}`;
+        status.replaceChildren(notice('ok', 'You are in. Bookmark this page: its link is your own for the whole tournament.'));
+        tournamentPage(id);
+      },
+    }, labelled('reg-name', 'Your name', name), h('button', { type: 'submit', class: 'primary' }, 'Register')));
+}
+
+function youSection(t) {
+  const c = t.you.current;
+  let body;
+  if (!c) body = h('p', {}, t.status === 'finished' ? 'The tournament is over.' : 'No match for you now.');
+  else if (c.bye) body = h('p', {}, `Round ${c.round + 1}: you have a bye (a point).`);
+  else if (c.result) body = h('p', {}, `Round ${c.round + 1} against ${c.opponent}: ${c.result === 'draw' ? 'a draw' : (c.result === c.seat ? 'you won' : 'you lost')}. `, c.link ? h('a', { href: c.link }, 'Replay') : null);
+  else body = h('p', {}, `Round ${c.round + 1}: you play ${c.opponent} as ${c.seat}. `, c.link ? h('a', { href: c.link, class: 'button primary' }, 'Go to your table') : 'The table is being set.');
+  const played = (t.you.games || []).filter((g) => g.result);
+  const list = played.length ? h('ul', { class: 'your-games' }, played.map((g) => h('li', {},
+    `Round ${g.round + 1} v ${g.opponent} (you were ${g.seat}): ${g.result === 'draw' ? 'a draw' : `you ${g.result}`} `,
+    g.match ? h('a', { href: `/replay/${g.match}` }, 'replay') : null))) : null;
+  return h('section', { class: 'card', id: 'you' }, h('h2', {}, `Your page, ${t.you.name}`), body,
+    list ? h('h3', {}, 'Your games') : null, list);
+}
+
+function standingsSection(t) {
+  const rows = t.standings.map((s) => h('tr', {},
+    h('td', {}, s.rank), h('th', { scope: 'row' }, s.name), h('td', {}, s.points), h('td', {}, s.buchholz), h('td', {}, s.sonneborn_berger),
+    h('td', {}, `${s.wins}/${s.draws}/${s.losses}`), h('td', {}, s.byes), h('td', {}, t.players[s.player].garnets),
+    t.bracket ? h('td', {}, s.out_in_round ? `round ${s.out_in_round}` : 'in') : null));
+  return h('section', { class: 'card', id: 'standings' },
+    h('h2', {}, 'Standings'),
+    h('table', { class: 'standings' },
+      h('caption', { class: 'muted' }, 'Points, then the format\u2019s tie-breaks'),
+      h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null)),
+      h('tbody', {}, rows)),
+    h('p', {}, 'Export: ', h('a', { href: `/api/tournaments/${t.id}/standings.csv` }, 'CSV'), ' \u00b7 ', h('a', { href: `/api/tournaments/${t.id}/standings.json` }, 'JSON')));
+}
+
+function boardLine(b) {
+  return h('li', {}, `${b.p1.name} (p1) v ${b.p2.name} (p2): ${resultText(b)} `, b.link ? h('a', { href: b.link }, b.result ? 'replay' : 'watch') : null);
+}
+
+function bracketSection(t) {
+  const names = { main: 'Bracket', winners: 'Winners\u2019 bracket', losers: 'Losers\u2019 bracket', final: 'Final' };
+  return h('section', { class: 'card', id: 'bracket' }, h('h2', {}, 'Bracket'),
+    t.bracket.map((part) => {
+      const byRound = new Map();
+      for (const g of part.games) { if (!byRound.has(g.round)) byRound.set(g.round, []); byRound.get(g.round).push(g); }
+      return h('div', { class: 'bracket-part' }, h('h3', {}, names[part.bracket] || part.bracket),
+        h('div', { class: 'bracket' }, [...byRound.entries()].map(([r, gs]) => h('div', { class: 'bracket-round' },
+          h('h4', {}, `Round ${r + 1}`),
+          h('ol', {}, gs.map((g) => h('li', { class: 'bracket-game' },
+            h('span', { class: g.result === 'p1' ? 'won' : '' }, g.p1.name), ' v ', h('span', { class: g.result === 'p2' ? 'won' : '' }, g.p2.name),
+            g.link ? [' ', h('a', { href: g.link, 'aria-label': `${g.p1.name} v ${g.p2.name}: ${g.result ? 'replay' : 'watch'}` }, g.result ? 'replay' : 'watch')] : null)))))));
+    }));
+}
+
+function roundsSection(t) {
+  return h('section', { class: 'card', id: 'rounds' }, h('h2', {}, 'Rounds'),
+    t.rounds.length ? t.rounds.map((r) => h('div', { class: 'round' },
+      h('h3', {}, `Round ${r.round + 1}: ${r.game}${r.complete ? '' : ' (playing)'}`),
+      h('ul', {}, r.boards.map(boardLine)),
+      r.byes.length ? h('p', {}, `Bye: ${r.byes.join(', ')}`) : null,
+      r.waiting.length ? h('p', { class: 'muted' }, `Waiting: ${r.waiting.join(', ')}`) : null)).reverse()
+      : h('p', { class: 'muted' }, t.status === 'registering' ? 'Registration is open; the host starts the tournament.' : 'The first round is being paired.'));
+}
+
+function rulesSection(t) {
+  const rules = t.format.kind === 'swiss' ? SWISS_RULES : OTHER_RULES[t.format.kind] || [];
+  return h('section', { class: 'card', id: 'rules' }, h('h2', {}, 'How pairing works'),
+    h('ul', {}, rules.map((r) => h('li', {}, r)),
+      h('li', {}, 'In each game the player with more garnets holds the game\u2019s DM advantage (equal garnets: p1).')));
+}
+
+function hostSection(t, token, status) {
+  const act = async (action, body) => {
+    const res = await api(`/api/tournaments/${t.id}/${action}`, { token, body: body || {} });
+    status.replaceChildren(res.ok ? notice('ok', 'Done.') : notice('error', errorText(res)));
+    if (res.ok && res.data.link) status.append(h('p', {}, 'The new player\u2019s link: ', h('a', { href: res.data.link }, res.data.link)));
+    if (res.ok) setTimeout(() => tournamentPage(t.id), 300);
+  };
+  const playerSel = (id) => { const s = h('select', {}, t.players.map((p) => h('option', { value: p.player }, p.name))); s.id = id; return s; };
+  const last = t.rounds.length ? t.rounds[t.rounds.length - 1] : null;
+  const boardSel = (id) => { const s = h('select', {}, (last ? last.boards : []).map((b) => h('option', { value: b.board }, `${b.p1.name} v ${b.p2.name}`))); s.id = id; return s; };
+  const gameSel = h('select', {}, h('option', { value: '' }, 'as set'), t.games.map((g) => h('option', { value: g.game }, g.game)));
+  const gPlayer = playerSel('h-g-player');
+  const garnets = h('input', { type: 'number', value: 0 });
+  const aBoard = boardSel('h-a-board');
+  const aResult = h('select', {}, h('option', { value: 'p1' }, 'p1 wins'), h('option', { value: 'p2' }, 'p2 wins'), t.bracket ? null : h('option', { value: 'draw' }, 'draw'));
+  const reason = h('input', { type: 'text', maxlength: 200 });
+  const uBoard = boardSel('h-u-board');
+  const rPlayer = playerSel('h-r-player');
+  const rName = h('input', { type: 'text', maxlength: 40 });
+  const round = last ? last.round : 0;
+  const pBoard = boardSel('h-p-board');
+  const pAction = h('select', {}, h('option', { value: 'pause' }, 'pause the match'), h('option', { value: 'resume' }, 'resume the match'), h('option', { value: 'give_time' }, 'give a seat time'));
+  const pSeat = h('select', {}, h('option', { value: 'p1' }, 'p1'), h('option', { value: 'p2' }, 'p2'));
+  const pSeconds = h('input', { type: 'number', min: 1, max: 86400, value: 60 });
+  return h('section', { class: 'card', id: 'host' }, h('h2', {}, 'Host'),
+    t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('start', gameSel.value ? { game: { game: gameSel.value } } : {}); } },
+      labelled('h-game', 'Game of the next round', gameSel), h('button', { type: 'submit', class: 'primary' }, t.status === 'registering' ? 'Start the tournament' : 'Start the next round')) : null,
+    h('form', { onsubmit: (e) => { e.preventDefault(); act('garnets', { player: Number(gPlayer.value), garnets: Number(garnets.value) }); } },
+      h('h3', {}, 'Garnets'), labelled('h-g-player', 'Player', gPlayer), labelled('h-garnets', 'Garnets', garnets), h('button', { type: 'submit' }, 'Set garnets')),
+    last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('adjudicate', { round, board: Number(aBoard.value), result: aResult.value, reason: reason.value }); } },
+      h('h3', {}, 'Adjudicate a game of this round'), labelled('h-a-board', 'Game', aBoard), labelled('h-a-result', 'Result', aResult), labelled('h-a-reason', 'Reason (logged)', reason), h('button', { type: 'submit' }, 'Adjudicate')) : null,
+    last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('undo_forfeit', { round, board: Number(uBoard.value) }); } },
+      h('h3', {}, 'Undo a no-show forfeit'), labelled('h-u-board', 'Game', uBoard), h('button', { type: 'submit' }, 'Undo the forfeit')) : null,
+    last ? h('form', { onsubmit: (e) => {
+      e.preventDefault();
+      const body = { round, board: Number(pBoard.value) };
+      if (pAction.value === 'give_time') Object.assign(body, { seat: pSeat.value, seconds: Number(pSeconds.value) });
+      act(pAction.value, body);
+    } },
+    h('h3', {}, 'Pause, resume or give time'), labelled('h-p-board', 'Game', pBoard), labelled('h-p-action', 'Action', pAction),
+    labelled('h-p-seat', 'Seat (for time)', pSeat), labelled('h-p-seconds', 'Seconds (for time)', pSeconds),
+    h('button', { type: 'submit' }, 'Apply')) : null,
+    h('form', { onsubmit: (e) => { e.preventDefault(); act('replace', { player: Number(rPlayer.value), name: rName.value }); } },
+      h('h3', {}, 'Replace a player who dropped out'), labelled('h-r-player', 'Player', rPlayer), labelled('h-r-name', 'New player\u2019s name', rName), h('button', { type: 'submit' }, 'Replace')),
+    h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' },
+      t.links.register ? linkRow('Registration', t.links.register) : null,
+      t.links.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))),
+    h('details', {}, h('summary', {}, `Log (${t.log.length} events)`), h('ol', { class: 'log' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
+}
+
+const path = location.pathname.replace(/\/+$/, '');
+const m = /^\/t\/([A-Za-z0-9]+)$/.exec(path);
+if (m) tournamentPage(m[1]); else listPage();
+window.addEventListener('hashchange', () => { if (m) tournamentPage(m[1]); });

@@ -1,0 +1,1691 @@
+//! Tournaments on the server: players, rounds of matches, standings and the host's powers.
+//!
+//! A tournament is stored like a match: its [`TournamentConfig`] (one row) and an append-only
+//! log of [`Event`]s. Its state is the events applied in order ([`Tournament::apply`]), so a
+//! restart loses nothing that was stored, and an event is stored before anyone is told.
+//! Pairings and standings are `colosseum_tournament`'s pure functions of the rounds played.
+//!
+//! Each tournament that is not over has a *driver* task: it creates the matches of the round
+//! (through [`Hub::create`], like any match, with the tournament's id recorded), records each
+//! match's result when it ends, forfeits a seat that has not joined within the no-show time,
+//! and pairs the next round when the last one is complete (or when the host says so). The
+//! driver polls its matches (a few a second); a host action wakes it at once.
+//!
+//! The advantage: in each pairing the player with more garnets holds the game's DM advantage
+//! through the game's registry hook ([`colosseum_games::GameEntry::advantage`]) and the match's
+//! own `advantage` (a second drawn replay); this module names no game.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use colosseum_engine::{RawOptions, Seat};
+use colosseum_host::{Player, TimeControl};
+use colosseum_tournament::{
+    standings, Bracket, Format, Outcome, PlayedRound, PlayerId, Round, Standing,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub};
+use crate::store::Store;
+
+/// The longest tournament name.
+pub const MAX_TOURNAMENT_NAME: usize = 80;
+/// The most games in a tournament's list.
+pub const MAX_GAMES: usize = 12;
+/// How often a driver looks at its matches.
+const POLL: Duration = Duration::from_millis(200);
+
+/// One game a tournament plays, with its options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameChoice {
+    /// The game's registry id.
+    pub game: String,
+    /// Its options.
+    #[serde(default)]
+    pub options: RawOptions,
+}
+
+/// How each round's game is chosen from a list of games (a "Colosseum").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GamePick {
+    /// Round `r` plays game `r` of the list, starting over after the last.
+    #[default]
+    Rotate,
+    /// Each round's game is drawn (from the tournament's seed and the round number).
+    Draw,
+    /// The host names it when starting the round (rotation for a round started on its own).
+    Host,
+}
+
+/// A player as entered: by the host, by registration, or as a bot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entrant {
+    /// The display name (unique in the tournament, ignoring case).
+    pub name: String,
+    /// A bot's level (`random`, `mcts:easy`, ...): the server plays every match of the player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// The player's personal token (humans): their page and their seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// Garnets (the cast's currency): more garnets hold the advantage in a pairing.
+    #[serde(default)]
+    pub garnets: i64,
+}
+
+/// A tournament's fixed settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentConfig {
+    /// The id (public).
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// The games (one, or a list).
+    pub games: Vec<GameChoice>,
+    /// How a round's game is chosen from the list.
+    #[serde(default)]
+    pub pick: GamePick,
+    /// The format.
+    pub format: Format,
+    /// Each match's time control (absent: each game's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeControl>,
+    /// The most players.
+    pub cap: usize,
+    /// A seat that has not joined its match this long after the round started forfeits it
+    /// (absent: never).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_show_ms: Option<u64>,
+    /// Whether the next round starts as soon as the last one is complete (otherwise the host
+    /// starts each).
+    pub auto_rounds: bool,
+    /// The host's token.
+    pub admin_token: String,
+    /// The registration link's token, when players may register themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registration_token: Option<String>,
+    /// When it was created (ms since the Unix epoch).
+    pub created_at: u64,
+    /// The seed of the games drawn for rounds.
+    pub seed: u64,
+}
+
+/// How a board's result came about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum How {
+    /// The match was played to its end; its result's sentence.
+    Played {
+        /// The match's winner (`None`: a draw; in a bracket, given to the advantage holder).
+        winner: Option<Seat>,
+        /// The match's own reason.
+        reason: String,
+    },
+    /// A seat (or both) had not joined when the no-show time ran out.
+    NoShow {
+        /// The absent seats.
+        absent: Vec<Seat>,
+    },
+    /// The host decided.
+    Adjudicated {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One thing that happened to a tournament. The log of these is the tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A player entered.
+    Entered {
+        /// When (ms since the Unix epoch).
+        at: u64,
+        /// Who.
+        player: Entrant,
+    },
+    /// The host set a player's garnets.
+    Garnets {
+        /// When.
+        at: u64,
+        /// Whom.
+        player: PlayerId,
+        /// How many.
+        garnets: i64,
+    },
+    /// Registration closed and the first round is paired next.
+    Started {
+        /// When.
+        at: u64,
+    },
+    /// A round was paired.
+    RoundPaired {
+        /// When.
+        at: u64,
+        /// Its game.
+        game: String,
+        /// The game's options (before each board's advantage).
+        options: RawOptions,
+        /// The pairings.
+        round: Round,
+    },
+    /// A board's match was created.
+    MatchCreated {
+        /// When.
+        at: u64,
+        /// The round (0-based).
+        round: usize,
+        /// The board (0-based).
+        board: usize,
+        /// The match id.
+        id: String,
+        /// Each human seat's token.
+        tokens: [Option<String>; 2],
+        /// The seat holding the advantage (the garnet leader), if either.
+        advantage: Option<Seat>,
+    },
+    /// A board's result.
+    Result {
+        /// When.
+        at: u64,
+        /// The round.
+        round: usize,
+        /// The board.
+        board: usize,
+        /// The outcome for the standings.
+        outcome: Outcome,
+        /// How.
+        how: How,
+    },
+    /// The host took a forfeit back: the match goes on and no-shows no longer end it.
+    ResultUndone {
+        /// When.
+        at: u64,
+        /// The round.
+        round: usize,
+        /// The board.
+        board: usize,
+    },
+    /// A player who dropped out was replaced (from the next match on).
+    Replaced {
+        /// When.
+        at: u64,
+        /// Whose place.
+        player: PlayerId,
+        /// The new player.
+        by: Entrant,
+        /// The name they replaced.
+        was: String,
+    },
+    /// The host paused, resumed or gave time in a board's match (the match's own log has it
+    /// too).
+    HostPower {
+        /// When.
+        at: u64,
+        /// The round.
+        round: usize,
+        /// The board.
+        board: usize,
+        /// What, in words (`pause`, `resume`, `30 s to p2`).
+        power: String,
+    },
+    /// The tournament is over.
+    Finished {
+        /// When.
+        at: u64,
+    },
+}
+
+/// One game of a round, as the tournament follows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    /// The match id, once created.
+    pub match_id: Option<String>,
+    /// The human seats' tokens.
+    pub tokens: [Option<String>; 2],
+    /// The seat holding the advantage.
+    pub advantage: Option<Seat>,
+    /// The result.
+    pub result: Option<(Outcome, How)>,
+    /// A forfeit was taken back: no-shows do not end this match again.
+    pub no_show_off: bool,
+}
+
+/// A round being played or played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundState {
+    /// Its game.
+    pub game: String,
+    /// The game's options.
+    pub options: RawOptions,
+    /// The pairings.
+    pub pairing: Round,
+    /// Each game's board.
+    pub boards: Vec<Board>,
+    /// When it was paired.
+    pub started_at: u64,
+}
+
+impl RoundState {
+    /// Whether every board has a result.
+    #[must_use]
+    pub fn complete(&self) -> bool {
+        self.boards.iter().all(|b| b.result.is_some())
+    }
+}
+
+/// A tournament's state: the configuration and the events applied.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// The settings.
+    pub config: TournamentConfig,
+    /// The players in seed order (entry order).
+    pub players: Vec<Entrant>,
+    /// Whether registration has closed.
+    pub started: bool,
+    /// The rounds.
+    pub rounds: Vec<RoundState>,
+    /// Whether it is over.
+    pub finished: bool,
+    /// Every event, in order.
+    pub log: Vec<Event>,
+}
+
+impl Tournament {
+    /// A tournament with no events.
+    #[must_use]
+    pub fn new(config: TournamentConfig) -> Self {
+        Tournament {
+            config,
+            players: Vec::new(),
+            started: false,
+            rounds: Vec::new(),
+            finished: false,
+            log: Vec::new(),
+        }
+    }
+
+    /// Applies one event (from the log or just decided). Events are checked before they are
+    /// made; a stored event that does not fit is an error, so a damaged log is noticed.
+    pub fn apply(&mut self, event: Event) -> Result<(), String> {
+        match &event {
+            Event::Entered { player, .. } => self.players.push(player.clone()),
+            Event::Garnets {
+                player, garnets, ..
+            } => {
+                self.players
+                    .get_mut(*player)
+                    .ok_or("no such player")?
+                    .garnets = *garnets;
+            }
+            Event::Started { .. } => self.started = true,
+            Event::RoundPaired {
+                at,
+                game,
+                options,
+                round,
+            } => self.rounds.push(RoundState {
+                game: game.clone(),
+                options: options.clone(),
+                boards: vec![Board::default(); round.games.len()],
+                pairing: round.clone(),
+                started_at: *at,
+            }),
+            Event::MatchCreated {
+                round,
+                board,
+                id,
+                tokens,
+                advantage,
+                ..
+            } => {
+                let b = self.board_mut(*round, *board)?;
+                b.match_id = Some(id.clone());
+                b.tokens = tokens.clone();
+                b.advantage = *advantage;
+            }
+            Event::Result {
+                round,
+                board,
+                outcome,
+                how,
+                ..
+            } => self.board_mut(*round, *board)?.result = Some((*outcome, how.clone())),
+            Event::ResultUndone { round, board, .. } => {
+                let b = self.board_mut(*round, *board)?;
+                b.result = None;
+                b.no_show_off = true;
+            }
+            Event::Replaced { player, by, .. } => {
+                *self.players.get_mut(*player).ok_or("no such player")? = by.clone();
+            }
+            Event::HostPower { .. } => {}
+            Event::Finished { .. } => self.finished = true,
+        }
+        self.log.push(event);
+        Ok(())
+    }
+
+    fn board_mut(&mut self, round: usize, board: usize) -> Result<&mut Board, String> {
+        self.rounds
+            .get_mut(round)
+            .and_then(|r| r.boards.get_mut(board))
+            .ok_or_else(|| format!("no board {board} in round {round}"))
+    }
+
+    /// The rounds played to the end, as the pairing functions take them.
+    #[must_use]
+    pub fn past(&self) -> Vec<PlayedRound> {
+        self.rounds
+            .iter()
+            .filter(|r| r.complete())
+            .map(|r| {
+                let outcomes: Vec<Outcome> = r
+                    .boards
+                    .iter()
+                    .map(|b| b.result.as_ref().expect("complete").0)
+                    .collect();
+                PlayedRound::from_round(&r.pairing, &outcomes)
+            })
+            .collect()
+    }
+
+    /// Every round with its results so far (an unfinished game counts as nothing yet), for
+    /// standings during a round.
+    fn results_so_far(&self) -> Vec<PlayedRound> {
+        self.rounds
+            .iter()
+            .map(|r| PlayedRound {
+                games: r
+                    .pairing
+                    .games
+                    .iter()
+                    .zip(&r.boards)
+                    .filter_map(|(p, b)| {
+                        b.result
+                            .as_ref()
+                            .map(|(o, _)| colosseum_tournament::Played {
+                                pairing: *p,
+                                outcome: *o,
+                            })
+                    })
+                    .collect(),
+                byes: r.pairing.byes.clone(),
+                waiting: r.pairing.waiting.clone(),
+            })
+            .collect()
+    }
+
+    /// The standings now.
+    #[must_use]
+    pub fn standings(&self) -> Vec<Standing> {
+        standings(
+            &self.config.format,
+            self.players.len(),
+            &self.results_so_far(),
+        )
+    }
+
+    /// The player whose personal token is `token`.
+    #[must_use]
+    pub fn player_of(&self, token: &str) -> Option<PlayerId> {
+        self.players
+            .iter()
+            .position(|p| p.token.as_deref().is_some_and(|t| same_secret(t, token)))
+    }
+
+    /// Whether `token` is the host's.
+    #[must_use]
+    pub fn is_admin(&self, token: &str) -> bool {
+        same_secret(&self.config.admin_token, token)
+    }
+
+    /// The game of round `round` (0-based), when the host does not name it.
+    fn game_for(&self, round: usize) -> &GameChoice {
+        let n = self.config.games.len();
+        let i = match self.config.pick {
+            GamePick::Rotate | GamePick::Host => round % n,
+            GamePick::Draw => {
+                // SplitMix64 of the seed and the round: a fixed draw per round.
+                let mut z = self
+                    .config
+                    .seed
+                    .wrapping_add((round as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^= z >> 31;
+                (z % n as u64) as usize
+            }
+        };
+        &self.config.games[i]
+    }
+
+    /// The seat holding the advantage in a pairing: the player with more garnets; equal
+    /// garnets: nobody is named (the game's default, `p1`).
+    fn advantage(&self, p1: PlayerId, p2: PlayerId) -> Option<Seat> {
+        use std::cmp::Ordering;
+        match self.players[p1].garnets.cmp(&self.players[p2].garnets) {
+            Ordering::Greater => Some(Seat::P1),
+            Ordering::Less => Some(Seat::P2),
+            Ordering::Equal => None,
+        }
+    }
+
+    /// What the driver should do next, if anything (no I/O: the caller does it and appends
+    /// the events it gets back).
+    fn next_step(&self, now: u64, results: &HashMap<String, MatchSeen>) -> Step {
+        if self.finished || !self.started {
+            return Step::Wait;
+        }
+        if let Some((r, round)) = self.rounds.iter().enumerate().next_back() {
+            for (b, board) in round.boards.iter().enumerate() {
+                if board.result.is_some() {
+                    continue;
+                }
+                let Some(id) = &board.match_id else {
+                    return Step::CreateMatch { round: r, board: b };
+                };
+                let Some(seen) = results.get(id) else {
+                    continue;
+                };
+                if let Some((winner, reason)) = &seen.result {
+                    let outcome = match winner {
+                        Some(Seat::P1) => Outcome::P1,
+                        Some(Seat::P2) => Outcome::P2,
+                        None if self.config.format.is_elimination() => {
+                            // A bracket needs a winner: a draw goes to the advantage holder.
+                            match board.advantage.unwrap_or(Seat::P1) {
+                                Seat::P1 => Outcome::P1,
+                                Seat::P2 => Outcome::P2,
+                            }
+                        }
+                        None => Outcome::Draw,
+                    };
+                    return Step::Record(Event::Result {
+                        at: now,
+                        round: r,
+                        board: b,
+                        outcome,
+                        how: How::Played {
+                            winner: *winner,
+                            reason: reason.clone(),
+                        },
+                    });
+                }
+                if let Some(limit) = self.config.no_show_ms {
+                    let absent: Vec<Seat> = Seat::BOTH
+                        .into_iter()
+                        .filter(|s| !seen.joined[s.index()])
+                        .collect();
+                    if !board.no_show_off
+                        && !absent.is_empty()
+                        && now.saturating_sub(round.started_at) >= limit
+                    {
+                        let outcome = match absent.as_slice() {
+                            [Seat::P1] => Outcome::P2,
+                            [Seat::P2] => Outcome::P1,
+                            // Both absent: recorded as a draw (a bracket: the advantage).
+                            _ if self.config.format.is_elimination() => {
+                                match board.advantage.unwrap_or(Seat::P1) {
+                                    Seat::P1 => Outcome::P1,
+                                    Seat::P2 => Outcome::P2,
+                                }
+                            }
+                            _ => Outcome::Draw,
+                        };
+                        return Step::Record(Event::Result {
+                            at: now,
+                            round: r,
+                            board: b,
+                            outcome,
+                            how: How::NoShow { absent },
+                        });
+                    }
+                }
+            }
+            if !round.complete() || !self.config.auto_rounds {
+                return Step::Wait;
+            }
+        }
+        self.pair_next(now, None).map_or(Step::Wait, Step::Record)
+    }
+
+    /// The next round's pairing event (or the end), once the last round is complete.
+    fn pair_next(&self, now: u64, game: Option<GameChoice>) -> Option<Event> {
+        if self.rounds.last().is_some_and(|r| !r.complete()) {
+            return None;
+        }
+        let past = self.past();
+        match self.config.format.next_round(self.players.len(), &past) {
+            None => Some(Event::Finished { at: now }),
+            Some(round) => {
+                let choice = game.unwrap_or_else(|| self.game_for(self.rounds.len()).clone());
+                Some(Event::RoundPaired {
+                    at: now,
+                    game: choice.game,
+                    options: choice.options,
+                    round,
+                })
+            }
+        }
+    }
+}
+
+/// What a driver saw of a match.
+#[derive(Clone, Debug)]
+struct MatchSeen {
+    joined: [bool; 2],
+    result: Option<(Option<Seat>, String)>,
+}
+
+enum Step {
+    Wait,
+    Record(Event),
+    CreateMatch { round: usize, board: usize },
+}
+
+/// A tournament in memory: its state under a lock, and the driver's wake-up.
+struct Live {
+    state: tokio::sync::Mutex<Tournament>,
+    wake: Notify,
+}
+
+/// The server's tournaments.
+pub struct Tournaments<S: Store> {
+    hub: Arc<Hub<S>>,
+    live: Mutex<HashMap<String, Arc<Live>>>,
+}
+
+/// A request to create a tournament (`POST /api/tournaments`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTournament {
+    /// The name.
+    pub name: String,
+    /// One game (or use `games`).
+    #[serde(default)]
+    pub game: Option<String>,
+    /// Its options.
+    #[serde(default)]
+    pub options: RawOptions,
+    /// A list of games instead (a "Colosseum").
+    #[serde(default)]
+    pub games: Option<Vec<GameChoice>>,
+    /// How each round's game is chosen from the list.
+    #[serde(default)]
+    pub pick: GamePick,
+    /// The format.
+    pub format: Format,
+    /// Each match's time control (absent: the game's default).
+    #[serde(default)]
+    pub time: Option<TimeControl>,
+    /// Players entered by the host.
+    #[serde(default)]
+    pub players: Vec<EntrantRequest>,
+    /// Registration by link, up to `cap` players.
+    #[serde(default)]
+    pub registration: bool,
+    /// The most players (default: the players entered, or 64 with registration).
+    #[serde(default)]
+    pub cap: Option<usize>,
+    /// The no-show time in seconds (absent: no forfeits).
+    #[serde(default)]
+    pub no_show_s: Option<u64>,
+    /// Start each round when the previous one ends (default true).
+    #[serde(default)]
+    pub auto_rounds: Option<bool>,
+    /// Start at once (the players entered are all; default: with `registration` false).
+    #[serde(default)]
+    pub start: Option<bool>,
+}
+
+/// A player entered by the host.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantRequest {
+    /// The name.
+    pub name: String,
+    /// A bot's level, for a player the server plays (for testing).
+    #[serde(default)]
+    pub bot: Option<String>,
+    /// Garnets.
+    #[serde(default)]
+    pub garnets: i64,
+}
+
+fn random_token() -> String {
+    use rand::TryRngCore;
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut bytes)
+        .expect("the OS generator works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn internal(context: &str) -> impl FnOnce(crate::store::StoreError) -> ApiError + '_ {
+    move |e| ApiError::internal(context, e)
+}
+
+impl<S: Store> Tournaments<S> {
+    /// The tournaments of `hub`'s server.
+    pub fn new(hub: Arc<Hub<S>>) -> Arc<Self> {
+        Arc::new(Tournaments {
+            hub,
+            live: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Loads every tournament that is not over and starts its driver. Returns how many.
+    pub async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self
+            .hub
+            .store()
+            .unfinished_tournaments()
+            .await
+            .map_err(internal("loading unfinished tournaments"))?;
+        let mut n = 0;
+        for id in ids {
+            match self.live(&id).await {
+                Ok(_) => n += 1,
+                Err(e) => tracing::error!(tournament = %id, "not resumed: {}", e.message),
+            }
+        }
+        Ok(n)
+    }
+
+    /// The tournament `id`, from memory or rebuilt from the store (its driver started).
+    async fn live(self: &Arc<Self>, id: &str) -> Result<Arc<Live>, ApiError> {
+        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found("no such tournament"));
+        }
+        if let Some(l) = self.live_map().get(id) {
+            return Ok(l.clone());
+        }
+        let stored = self
+            .hub
+            .store()
+            .load_tournament(id)
+            .await
+            .map_err(internal("loading a tournament"))?
+            .ok_or_else(|| ApiError::not_found(format!("no tournament `{id}`")))?;
+        let config: TournamentConfig = serde_json::from_str(&stored.config)
+            .map_err(|e| ApiError::internal("reading a tournament", e))?;
+        let mut t = Tournament::new(config);
+        for (i, text) in stored.events.iter().enumerate() {
+            let event: Event = serde_json::from_str(text)
+                .map_err(|e| ApiError::internal("reading a tournament event", e))?;
+            t.apply(event).map_err(|e| {
+                ApiError::internal("rebuilding a tournament", format!("event {i}: {e}"))
+            })?;
+        }
+        Ok(self.install(t))
+    }
+
+    fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
+        self.live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn install(self: &Arc<Self>, t: Tournament) -> Arc<Live> {
+        let id = t.config.id.clone();
+        let finished = t.finished;
+        let live = Arc::new(Live {
+            state: tokio::sync::Mutex::new(t),
+            wake: Notify::new(),
+        });
+        let mut map = self.live_map();
+        if let Some(existing) = map.get(&id) {
+            return existing.clone();
+        }
+        map.insert(id.clone(), live.clone());
+        drop(map);
+        if !finished {
+            let me = self.clone();
+            let l = live.clone();
+            tokio::spawn(async move { me.drive(id, l).await });
+        }
+        live
+    }
+
+    /// Stores `events` after the ones stored, applies them, wakes the driver.
+    async fn record(&self, t: &mut Tournament, events: Vec<Event>) -> Result<(), ApiError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let texts: Vec<String> = events
+            .iter()
+            .map(|e| serde_json::to_string(e).expect("events serialize"))
+            .collect();
+        self.hub
+            .store()
+            .append_tournament(&t.config.id, t.log.len(), &texts)
+            .await
+            .map_err(internal("storing a tournament event"))?;
+        let finishing = events.iter().any(|e| matches!(e, Event::Finished { .. }));
+        for e in events {
+            t.apply(e)
+                .map_err(|e| ApiError::internal("applying a tournament event", e))?;
+        }
+        if finishing {
+            self.hub
+                .store()
+                .finish_tournament(&t.config.id)
+                .await
+                .map_err(internal("finishing a tournament"))?;
+        }
+        Ok(())
+    }
+
+    /// The driver of one tournament: until it is over, do what is due, then sleep a little
+    /// (or until a host action wakes it).
+    async fn drive(self: Arc<Self>, id: String, live: Arc<Live>) {
+        loop {
+            match self.step(&live).await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(tournament = %id, "driver: {}", e.message),
+            }
+            if live.state.lock().await.finished {
+                tracing::info!(tournament = %id, "tournament finished");
+                return;
+            }
+            tokio::select! {
+                () = live.wake.notified() => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
+        }
+    }
+
+    /// One step of the driver; `true` if something happened (so look again at once).
+    async fn step(&self, live: &Live) -> Result<bool, ApiError> {
+        let mut t = live.state.lock().await;
+        let mut seen = HashMap::new();
+        if let Some(round) = t.rounds.last() {
+            for board in round.boards.iter().filter(|b| b.result.is_none()) {
+                let Some(id) = &board.match_id else {
+                    continue;
+                };
+                match self.hub.table(id).await {
+                    Ok(table) => {
+                        let meta = self.hub.stored(&table).await;
+                        seen.insert(
+                            id.clone(),
+                            MatchSeen {
+                                joined: meta.joined,
+                                result: meta.result.map(|r| (r.winner, r.reason)),
+                            },
+                        );
+                    }
+                    // Nobody joined it in time: both seats are absent (a no-show forfeit, if
+                    // the tournament has one; else the host adjudicates).
+                    Err(e) if e.code == ErrorCode::Expired => {
+                        seen.insert(
+                            id.clone(),
+                            MatchSeen {
+                                joined: [false, false],
+                                result: None,
+                            },
+                        );
+                    }
+                    // Set aside or served elsewhere: the host adjudicates; the others go on.
+                    Err(e) => tracing::debug!(match_id = %id, "not followed: {}", e.message),
+                }
+            }
+        }
+        let now = self.hub.now();
+        match t.next_step(now, &seen) {
+            Step::Wait => Ok(false),
+            Step::Record(event) => {
+                self.record(&mut t, vec![event]).await?;
+                Ok(true)
+            }
+            Step::CreateMatch { round, board } => {
+                let event = self.create_match(&t, round, board, now).await?;
+                self.record(&mut t, vec![event]).await?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Creates board `board` of round `round`'s match through the hub.
+    async fn create_match(
+        &self,
+        t: &Tournament,
+        round: usize,
+        board: usize,
+        now: u64,
+    ) -> Result<Event, ApiError> {
+        let r = &t.rounds[round];
+        let pairing = r.pairing.games[board];
+        let entry =
+            colosseum_games::find(&r.game).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let advantage = t.advantage(pairing.p1, pairing.p2);
+        let options = match (advantage, entry.advantage) {
+            (Some(seat), Some(set)) => set(&r.options, seat),
+            _ => r.options.clone(),
+        };
+        let seat = |p: PlayerId| {
+            let e = &t.players[p];
+            match &e.bot {
+                Some(level) => Player::Bot {
+                    level: level.clone(),
+                },
+                None => Player::Human {
+                    name: Some(e.name.clone()),
+                },
+            }
+        };
+        let created = self
+            .hub
+            .create(CreateMatch {
+                game: r.game.clone(),
+                options,
+                seed: None,
+                seats: Some([seat(pairing.p1), seat(pairing.p2)]),
+                time: t.config.time.clone(),
+                replay_on_draw: None,
+                trivia: None,
+                race_bot: None,
+                sealed: false,
+                advantage,
+                tournament: Some(t.config.id.clone()),
+            })
+            .await?;
+        Ok(Event::MatchCreated {
+            at: now,
+            round,
+            board,
+            id: created.id,
+            tokens: created.tokens,
+            advantage,
+        })
+    }
+
+    /// Creates a tournament; answers its id and the links (the admin link holds the host's
+    /// token, each player's link their personal token, in the URL fragment).
+    pub async fn create(self: &Arc<Self>, req: CreateTournament) -> Result<Value, ApiError> {
+        let name = req.name.trim().to_string();
+        if name.is_empty() || name.chars().count() > MAX_TOURNAMENT_NAME {
+            return Err(ApiError::bad_request(format!(
+                "a tournament's name has 1 to {MAX_TOURNAMENT_NAME} characters"
+            )));
+        }
+        let games = match (req.game, req.games) {
+            (Some(game), None) => vec![GameChoice {
+                game,
+                options: req.options,
+            }],
+            (None, Some(games)) if !games.is_empty() && games.len() <= MAX_GAMES => games,
+            (None, Some(_)) => {
+                return Err(ApiError::bad_request(format!(
+                    "`games` lists 1 to {MAX_GAMES} games"
+                )))
+            }
+            _ => {
+                return Err(ApiError::bad_request(
+                    "give `game` (one game, with `options`) or `games` (a list of {game, options}), not both",
+                ))
+            }
+        };
+        let mut games = games;
+        for g in &mut games {
+            let entry =
+                colosseum_games::find(&g.game).map_err(|e| ApiError::bad_request(e.to_string()))?;
+            g.game = entry.id.to_string();
+            (entry.create)(&g.options)
+                .map_err(|e| ApiError::bad_request(format!("{}: {e}", entry.id)))?;
+        }
+        if let Some(time) = &req.time {
+            crate::hub::check_time_control(time, self.hub.limits())?;
+        }
+        let cap = req.cap.unwrap_or(if req.registration {
+            colosseum_tournament::MAX_PLAYERS
+        } else {
+            req.players.len()
+        });
+        if !(colosseum_tournament::MIN_PLAYERS..=colosseum_tournament::MAX_PLAYERS).contains(&cap) {
+            return Err(ApiError::bad_request(format!(
+                "a tournament has {} to {} players (`cap`); {cap} asked for",
+                colosseum_tournament::MIN_PLAYERS,
+                colosseum_tournament::MAX_PLAYERS
+            )));
+        }
+        if req.players.len() > cap {
+            return Err(ApiError::bad_request(format!(
+                "{} players entered, over the cap of {cap}",
+                req.players.len()
+            )));
+        }
+        let mut entrants: Vec<Entrant> = Vec::new();
+        for p in &req.players {
+            entrants.push(self.entrant(&games, &entrants, &p.name, p.bot.as_deref(), p.garnets)?);
+        }
+        let start = req.start.unwrap_or(!req.registration);
+        if start {
+            req.format
+                .check(entrants.len())
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        } else if let Format::Swiss { rounds } = req.format {
+            if rounds == 0 {
+                return Err(ApiError::bad_request("a Swiss has at least 1 round"));
+            }
+        }
+        let now = self.hub.now();
+        let config = TournamentConfig {
+            id: random_token()[..16].to_string(),
+            name,
+            games,
+            pick: req.pick,
+            format: req.format,
+            time: req.time,
+            cap,
+            no_show_ms: req.no_show_s.map(|s| s.saturating_mul(1000)),
+            auto_rounds: req.auto_rounds.unwrap_or(true),
+            admin_token: random_token(),
+            registration_token: req.registration.then(random_token),
+            created_at: now,
+            seed: u64::from_str_radix(&random_token()[..16], 16).unwrap_or(0),
+        };
+        self.hub
+            .store()
+            .create_tournament(
+                &config.id,
+                now,
+                &serde_json::to_string(&config).expect("configs serialize"),
+            )
+            .await
+            .map_err(internal("creating a tournament"))?;
+        let mut t = Tournament::new(config.clone());
+        let mut events: Vec<Event> = entrants
+            .into_iter()
+            .map(|player| Event::Entered { at: now, player })
+            .collect();
+        if start {
+            events.push(Event::Started { at: now });
+        }
+        self.record(&mut t, events).await?;
+        let links = self.links(&t);
+        self.install(t);
+        tracing::info!(tournament = %config.id, "tournament created");
+        Ok(json!({
+            "id": config.id,
+            "admin_token": config.admin_token,
+            "links": links,
+        }))
+    }
+
+    fn links(&self, t: &Tournament) -> Value {
+        let id = &t.config.id;
+        json!({
+            "page": format!("/t/{id}"),
+            "admin": format!("/t/{id}#admin={}", t.config.admin_token),
+            "register": t.config.registration_token.as_ref().map(|r| format!("/t/{id}#register={r}")),
+            "players": t.players.iter().map(|p| json!({
+                "name": p.name,
+                "link": p.token.as_ref().map(|tok| format!("/t/{id}#player={tok}")),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Checks a new player against the tournament's games and the players so far.
+    fn entrant(
+        &self,
+        games: &[GameChoice],
+        so_far: &[Entrant],
+        name: &str,
+        bot: Option<&str>,
+        garnets: i64,
+    ) -> Result<Entrant, ApiError> {
+        let name = check_name(name)?;
+        if so_far.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+            return Err(ApiError::bad_request(format!(
+                "`{name}` is entered already: names differ within a tournament (ignoring case)"
+            )));
+        }
+        if let Some(level) = bot {
+            for g in games {
+                self.hub.check_bot(&g.game, level)?;
+            }
+        }
+        Ok(Entrant {
+            name,
+            bot: bot.map(str::to_string),
+            token: bot.is_none().then(random_token),
+            garnets,
+        })
+    }
+
+    /// Registers a player by the registration link; answers their personal link.
+    pub async fn register(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        name: &str,
+    ) -> Result<Value, ApiError> {
+        let live = self.live(id).await?;
+        let mut t = live.state.lock().await;
+        let ok = match (&t.config.registration_token, token) {
+            (Some(r), Some(given)) => same_secret(r, given),
+            _ => false,
+        };
+        if !ok {
+            return Err(ApiError::forbidden(
+                "registration needs the tournament's registration link (its token)",
+            ));
+        }
+        if t.started {
+            return Err(ApiError::conflict(
+                ErrorCode::Over,
+                "registration has closed: the tournament has started",
+            ));
+        }
+        if t.players.len() >= t.config.cap {
+            return Err(ApiError::conflict(
+                ErrorCode::Over,
+                format!("the tournament is full ({} players)", t.config.cap),
+            ));
+        }
+        let games = t.config.games.clone();
+        let player = self.entrant(&games, &t.players, name, None, 0)?;
+        let token = player.token.clone().expect("a human");
+        let at = self.hub.now();
+        self.record(&mut t, vec![Event::Entered { at, player }])
+            .await?;
+        Ok(json!({
+            "player": t.players.len() - 1,
+            "token": token,
+            "link": format!("/t/{id}#player={token}"),
+        }))
+    }
+
+    /// Checks the host's token.
+    async fn admin(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Arc<Live>, ApiError> {
+        let live = self.live(id).await?;
+        let t = live.state.lock().await;
+        if !token.is_some_and(|tok| t.is_admin(tok)) {
+            return Err(ApiError::forbidden(
+                "only the tournament's host can do this (the admin link's token)",
+            ));
+        }
+        drop(t);
+        Ok(live)
+    }
+
+    /// A host action: `action` is one of the documented names, `body` its fields.
+    pub async fn host(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: &str,
+        body: Value,
+    ) -> Result<Value, ApiError> {
+        let live = self.admin(id, token).await?;
+        let mut t = live.state.lock().await;
+        if t.finished && action != "export" {
+            return Err(ApiError::conflict(
+                ErrorCode::Over,
+                "the tournament is over",
+            ));
+        }
+        let at = self.hub.now();
+        let field = |name: &str| body.get(name).cloned().unwrap_or(Value::Null);
+        let usize_field = |name: &str| -> Result<usize, ApiError> {
+            field(name)
+                .as_u64()
+                .map(|n| n as usize)
+                .ok_or_else(|| ApiError::bad_request(format!("`{name}` is a whole number")))
+        };
+        let board_at = |t: &Tournament, round: usize, board: usize| -> Result<(), ApiError> {
+            t.rounds
+                .get(round)
+                .and_then(|r| r.boards.get(board))
+                .map(|_| ())
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "no board {board} in round {round} (rounds and boards count from 0; {} rounds so far)",
+                        t.rounds.len()
+                    ))
+                })
+        };
+        let events = match action {
+            "start" => {
+                let game = match field("game") {
+                    Value::Null => None,
+                    v => {
+                        let g: GameChoice = serde_json::from_value(v)
+                            .map_err(|e| ApiError::bad_request(format!("`game`: {e}")))?;
+                        let found = t.config.games.iter().find(|c| c.game == g.game).cloned();
+                        Some(found.ok_or_else(|| {
+                            ApiError::bad_request(format!(
+                                "`{}` is not one of the tournament's games: {}",
+                                g.game,
+                                t.config
+                                    .games
+                                    .iter()
+                                    .map(|c| c.game.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        })?)
+                    }
+                };
+                let mut events = Vec::new();
+                if !t.started {
+                    t.config
+                        .format
+                        .check(t.players.len())
+                        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                    events.push(Event::Started { at });
+                    let mut next = t.clone();
+                    next.apply(Event::Started { at })
+                        .map_err(ApiError::bad_request)?;
+                    if game.is_some() || !next.config.auto_rounds {
+                        events.extend(next.pair_next(at, game));
+                    }
+                } else if let Some(r) = t.rounds.last().filter(|r| !r.complete()) {
+                    let open = r.boards.iter().filter(|b| b.result.is_none()).count();
+                    return Err(ApiError::conflict(
+                        ErrorCode::NotFinished,
+                        format!(
+                            "round {} is still being played ({open} games unfinished)",
+                            t.rounds.len()
+                        ),
+                    ));
+                } else {
+                    events.extend(t.pair_next(at, game));
+                }
+                events
+            }
+            "garnets" => {
+                let player = usize_field("player")?;
+                let garnets = field("garnets")
+                    .as_i64()
+                    .ok_or_else(|| ApiError::bad_request("`garnets` is a whole number"))?;
+                if player >= t.players.len() {
+                    return Err(ApiError::bad_request(format!(
+                        "no player {player}: players count from 0 to {}",
+                        t.players.len().saturating_sub(1)
+                    )));
+                }
+                vec![Event::Garnets {
+                    at,
+                    player,
+                    garnets,
+                }]
+            }
+            "adjudicate" => {
+                let (round, board) = (usize_field("round")?, usize_field("board")?);
+                board_at(&t, round, board)?;
+                let reason = field("reason").as_str().unwrap_or("").trim().to_string();
+                if reason.is_empty() || reason.len() > crate::hub::MAX_TEXT {
+                    return Err(ApiError::bad_request(
+                        "an adjudication needs a `reason` (1 to 2000 bytes)",
+                    ));
+                }
+                let outcome = match field("result").as_str() {
+                    Some("p1") => Outcome::P1,
+                    Some("p2") => Outcome::P2,
+                    Some("draw") if !t.config.format.is_elimination() => Outcome::Draw,
+                    _ => {
+                        return Err(ApiError::bad_request(if t.config.format.is_elimination() {
+                            "`result` is p1 or p2 (a bracket needs a winner)"
+                        } else {
+                            "`result` is p1, p2 or draw"
+                        }))
+                    }
+                };
+                if round + 1 < t.rounds.len() {
+                    return Err(ApiError::conflict(
+                        ErrorCode::Over,
+                        "a later round has been paired on this result; only the current round's games can be adjudicated",
+                    ));
+                }
+                vec![Event::Result {
+                    at,
+                    round,
+                    board,
+                    outcome,
+                    how: How::Adjudicated { reason },
+                }]
+            }
+            "undo_forfeit" => {
+                let (round, board) = (usize_field("round")?, usize_field("board")?);
+                board_at(&t, round, board)?;
+                if round + 1 < t.rounds.len() {
+                    return Err(ApiError::conflict(
+                        ErrorCode::Over,
+                        "a later round has been paired: adjudicate instead",
+                    ));
+                }
+                match &t.rounds[round].boards[board].result {
+                    Some((_, How::NoShow { .. })) => {}
+                    _ => {
+                        return Err(ApiError::bad_request(
+                            "that game was not forfeited for a no-show",
+                        ))
+                    }
+                }
+                vec![Event::ResultUndone { at, round, board }]
+            }
+            "replace" => {
+                let player = usize_field("player")?;
+                if player >= t.players.len() {
+                    return Err(ApiError::bad_request(format!("no player {player}")));
+                }
+                let name = field("name").as_str().unwrap_or("").to_string();
+                let bot = field("bot").as_str().map(str::to_string);
+                let others: Vec<Entrant> = t
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != player)
+                    .map(|(_, p)| p.clone())
+                    .collect();
+                let games = t.config.games.clone();
+                let mut by = self.entrant(&games, &others, &name, bot.as_deref(), 0)?;
+                by.garnets = t.players[player].garnets;
+                vec![Event::Replaced {
+                    at,
+                    player,
+                    was: t.players[player].name.clone(),
+                    by,
+                }]
+            }
+            "pause" | "resume" | "give_time" => {
+                let (round, board) = (usize_field("round")?, usize_field("board")?);
+                board_at(&t, round, board)?;
+                let b = &t.rounds[round].boards[board];
+                if b.result.is_some() {
+                    return Err(ApiError::conflict(
+                        ErrorCode::Over,
+                        "that game has its result already",
+                    ));
+                }
+                let Some(match_id) = b.match_id.clone() else {
+                    return Err(ApiError::conflict(
+                        ErrorCode::NotStarted,
+                        "that game's match is being created; try again in a moment",
+                    ));
+                };
+                let power = match action {
+                    "pause" => HostPower::Pause,
+                    "resume" => HostPower::Resume,
+                    _ => {
+                        let seat = match field("seat").as_str() {
+                            Some("p1") => Seat::P1,
+                            Some("p2") => Seat::P2,
+                            _ => return Err(ApiError::bad_request("`seat` is p1 or p2")),
+                        };
+                        let seconds = field("seconds")
+                            .as_u64()
+                            .filter(|s| (1..=86_400).contains(s));
+                        let Some(seconds) = seconds else {
+                            return Err(ApiError::bad_request(
+                                "`seconds` is a whole number from 1 to 86400",
+                            ));
+                        };
+                        HostPower::GiveTime {
+                            seat,
+                            ms: seconds * 1000,
+                        }
+                    }
+                };
+                let table = self.hub.table(&match_id).await?;
+                self.hub.host_power(&table, power.clone()).await?;
+                let event = Event::HostPower {
+                    at,
+                    round,
+                    board,
+                    power: match power {
+                        HostPower::Pause => "pause".into(),
+                        HostPower::Resume => "resume".into(),
+                        HostPower::GiveTime { seat, ms } => format!("{} s to {seat}", ms / 1000),
+                        HostPower::Adjudicate { .. } => unreachable!("not from this action"),
+                    },
+                };
+                vec![event]
+            }
+            other => {
+                return Err(ApiError::not_found(format!(
+                    "no host action `{other}`: start, garnets, adjudicate, undo_forfeit, replace, \
+                     pause, resume, give_time"
+                )))
+            }
+        };
+        // An adjudicated game's match ends with the host's result and reason in its own log
+        // (a match nobody joined has no log: it is left to expire).
+        if let Some(Event::Result {
+            round,
+            board,
+            outcome,
+            how: How::Adjudicated { reason },
+            ..
+        }) = events.last()
+        {
+            if let Some(id) = &t.rounds[*round].boards[*board].match_id {
+                let table = self.hub.table(id).await?;
+                let meta = self.hub.stored(&table).await;
+                if meta.started_at.is_some() && !meta.finished() {
+                    let winner = match outcome {
+                        Outcome::P1 => Some(Seat::P1),
+                        Outcome::P2 => Some(Seat::P2),
+                        Outcome::Draw => None,
+                    };
+                    let power = HostPower::Adjudicate {
+                        winner,
+                        reason: reason.clone(),
+                    };
+                    self.hub.host_power(&table, power).await?;
+                }
+            }
+        }
+        let answer = match events.last() {
+            Some(Event::Replaced { by, .. }) => json!({
+                "ok": true,
+                "link": by.token.as_ref().map(|tok| format!("/t/{id}#player={tok}")),
+            }),
+            _ => json!({"ok": true}),
+        };
+        self.record(&mut t, events).await?;
+        drop(t);
+        live.wake.notify_one();
+        Ok(answer)
+    }
+
+    /// The tournament as `token` may see it: everyone sees the players, rounds, standings and
+    /// bracket; a player's token adds their own page (`you`); the host's adds the log.
+    pub async fn view(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+        let live = self.live(id).await?;
+        let t = live.state.lock().await;
+        let admin = token.is_some_and(|tok| t.is_admin(tok));
+        let me = token.and_then(|tok| t.player_of(tok));
+        if token.is_some_and(|tok| !tok.is_empty()) && !admin && me.is_none() {
+            return Err(ApiError::forbidden(
+                "this token is not this tournament's host or one of its players",
+            ));
+        }
+        Ok(render(&t, admin, me))
+    }
+
+    /// The standings as CSV.
+    pub async fn csv(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let live = self.live(id).await?;
+        let t = live.state.lock().await;
+        Ok(standings_csv(&t))
+    }
+
+    /// The ids and names of the newest tournaments.
+    pub async fn recent(self: &Arc<Self>, limit: usize) -> Result<Value, ApiError> {
+        let ids = self
+            .hub
+            .store()
+            .recent_tournaments(limit)
+            .await
+            .map_err(internal("listing tournaments"))?;
+        let mut out = Vec::new();
+        for id in ids {
+            if let Ok(live) = self.live(&id).await {
+                let t = live.state.lock().await;
+                out.push(json!({
+                    "id": id,
+                    "name": t.config.name,
+                    "format": t.config.format,
+                    "players": t.players.len(),
+                    "status": status(&t),
+                    "link": format!("/t/{id}"),
+                }));
+            }
+        }
+        Ok(json!({ "tournaments": out }))
+    }
+}
+
+fn status(t: &Tournament) -> &'static str {
+    if t.finished {
+        "finished"
+    } else if t.started {
+        "playing"
+    } else {
+        "registering"
+    }
+}
+
+/// The standings as CSV: one header line, then a line a player.
+#[must_use]
+pub fn standings_csv(t: &Tournament) -> String {
+    let mut out = String::from(
+        "rank,name,points,buchholz,sonneborn_berger,wins,draws,losses,byes,garnets,out_in_round\n",
+    );
+    for s in t.standings() {
+        let name = &t.players[s.player].name;
+        let quoted = if name.contains([',', '"', '\n']) {
+            format!("\"{}\"", name.replace('"', "\"\""))
+        } else {
+            name.clone()
+        };
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            s.rank,
+            quoted,
+            s.points,
+            s.buchholz,
+            s.sonneborn_berger,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.byes,
+            t.players[s.player].garnets,
+            s.out_in_round.map_or(String::new(), |r| r.to_string())
+        ));
+    }
+    out
+}
+
+fn outcome_str(o: Outcome) -> &'static str {
+    match o {
+        Outcome::P1 => "p1",
+        Outcome::P2 => "p2",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// The tournament's JSON for a viewer (tokens only to whom they belong).
+fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
+    let id = &t.config.id;
+    let name_of = |p: PlayerId| t.players[p].name.clone();
+    let rounds: Vec<Value> = t
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(r, round)| {
+            let boards: Vec<Value> = round
+                .pairing
+                .games
+                .iter()
+                .zip(&round.boards)
+                .enumerate()
+                .map(|(b, (p, board))| {
+                    let finished = board.result.is_some();
+                    json!({
+                        "board": b,
+                        "bracket": p.bracket,
+                        "p1": {"player": p.p1, "name": name_of(p.p1)},
+                        "p2": {"player": p.p2, "name": name_of(p.p2)},
+                        "match": board.match_id,
+                        "link": board.match_id.as_ref().map(|m| if finished { format!("/replay/{m}") } else { format!("/m/{m}") }),
+                        "advantage": board.advantage,
+                        "result": board.result.as_ref().map(|(o, _)| outcome_str(*o)),
+                        "how": board.result.as_ref().map(|(_, h)| h),
+                    })
+                })
+                .collect();
+            json!({
+                "round": r,
+                "game": round.game,
+                "boards": boards,
+                "byes": round.pairing.byes.iter().map(|&p| name_of(p)).collect::<Vec<_>>(),
+                "waiting": round.pairing.waiting.iter().map(|&p| name_of(p)).collect::<Vec<_>>(),
+                "complete": round.complete(),
+            })
+        })
+        .collect();
+    let table: Vec<Value> = t
+        .standings()
+        .iter()
+        .map(|s| {
+            json!({
+                "rank": s.rank,
+                "player": s.player,
+                "name": name_of(s.player),
+                "points": s.points,
+                "buchholz": s.buchholz,
+                "sonneborn_berger": s.sonneborn_berger,
+                "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
+                "out_in_round": s.out_in_round,
+            })
+        })
+        .collect();
+    let bracket = t.config.format.is_elimination().then(|| {
+        let mut by: Vec<(Bracket, Vec<Value>)> = Vec::new();
+        for (r, round) in rounds.iter().enumerate() {
+            for board in round["boards"].as_array().into_iter().flatten() {
+                let bracket: Bracket =
+                    serde_json::from_value(board["bracket"].clone()).unwrap_or(Bracket::Main);
+                let mut b = board.clone();
+                b["round"] = json!(r);
+                match by.iter_mut().find(|(k, _)| *k == bracket) {
+                    Some((_, v)) => v.push(b),
+                    None => by.push((bracket, vec![b])),
+                }
+            }
+        }
+        by.into_iter()
+            .map(|(k, games)| json!({"bracket": k, "games": games}))
+            .collect::<Vec<_>>()
+    });
+    let players: Vec<Value> = t
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            json!({
+                "player": i,
+                "name": p.name,
+                "bot": p.bot,
+                "garnets": p.garnets,
+            })
+        })
+        .collect();
+    let you = me.map(|p| {
+        let mut current = Value::Null;
+        if let Some(round) = t.rounds.last() {
+            for (g, board) in round.pairing.games.iter().zip(&round.boards) {
+                let seat = if g.p1 == p {
+                    Seat::P1
+                } else if g.p2 == p {
+                    Seat::P2
+                } else {
+                    continue;
+                };
+                current = json!({
+                    "round": t.rounds.len() - 1,
+                    "seat": seat,
+                    "opponent": name_of(if seat == Seat::P1 { g.p2 } else { g.p1 }),
+                    "match": board.match_id,
+                    "result": board.result.as_ref().map(|(o, _)| outcome_str(*o)),
+                    "link": match (&board.match_id, &board.tokens[seat.index()]) {
+                        (Some(m), Some(tok)) if board.result.is_none() => Some(format!("/m/{m}#seat={tok}")),
+                        (Some(m), _) => Some(format!("/replay/{m}")),
+                        _ => None,
+                    },
+                });
+            }
+            if round.pairing.byes.contains(&p) {
+                current = json!({"round": t.rounds.len() - 1, "bye": true});
+            }
+        }
+        // Every game of the player's so far, with its result and table or replay.
+        let games: Vec<Value> = t
+            .rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(r, round)| {
+                round
+                    .pairing
+                    .games
+                    .iter()
+                    .zip(&round.boards)
+                    .filter(move |(g, _)| g.p1 == p || g.p2 == p)
+                    .map(move |(g, board)| {
+                        let seat = if g.p1 == p { Seat::P1 } else { Seat::P2 };
+                        json!({
+                            "round": r,
+                            "seat": seat,
+                            "opponent": name_of(if seat == Seat::P1 { g.p2 } else { g.p1 }),
+                            "result": board.result.as_ref().map(|(o, _)| match (o, seat) {
+                                (Outcome::Draw, _) => "draw",
+                                (Outcome::P1, Seat::P1) | (Outcome::P2, Seat::P2) => "won",
+                                _ => "lost",
+                            }),
+                            "match": board.match_id,
+                        })
+                    })
+            })
+            .collect();
+        json!({"player": p, "name": name_of(p), "current": current, "games": games})
+    });
+    let mut out = json!({
+        "id": id,
+        "name": t.config.name,
+        "format": t.config.format,
+        "games": t.config.games,
+        "pick": t.config.pick,
+        "cap": t.config.cap,
+        "no_show_s": t.config.no_show_ms.map(|ms| ms / 1000),
+        "auto_rounds": t.config.auto_rounds,
+        "status": status(t),
+        "registration": t.config.registration_token.is_some() && !t.started,
+        "rounds_planned": t.config.format.rounds(t.players.len()),
+        "players": players,
+        "rounds": rounds,
+        "standings": table,
+        "bracket": bracket,
+        "you": you,
+        "admin": admin,
+    });
+    if admin {
+        out["links"] = json!({
+            "admin": format!("/t/{id}#admin={}", t.config.admin_token),
+            "register": t.config.registration_token.as_ref().map(|r| format!("/t/{id}#register={r}")),
+            "players": t.players.iter().map(|p| json!({
+                "name": p.name,
+                "link": p.token.as_ref().map(|tok| format!("/t/{id}#player={tok}")),
+            })).collect::<Vec<_>>(),
+        });
+        // The log without anyone's token.
+        out["log"] = json!(t
+            .log
+            .iter()
+            .map(|e| {
+                let mut v = serde_json::to_value(e).expect("events serialize");
+                for key in ["player", "by"] {
+                    if let Some(obj) = v.get_mut(key).and_then(Value::as_object_mut) {
+                        obj.remove("token");
+                    }
+                }
+                if let Some(obj) = v.as_object_mut() {
+                    obj.remove("tokens");
+                }
+                v
+            })
+            .collect::<Vec<_>>());
+    }
+    out
+}

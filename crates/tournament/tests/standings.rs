@@ -1,0 +1,80 @@
+//! Standings against hand-computed tables.
+
+use colosseum_tournament::{standings, Bracket, Format, Outcome, Pairing, Played, PlayedRound};
+
+fn game(p1: usize, p2: usize, outcome: Outcome) -> Played {
+    Played {
+        pairing: Pairing {
+            p1,
+            p2,
+            bracket: Bracket::Main,
+        },
+        outcome,
+    }
+}
+
+/// Four players: 0 beats 1, draws 2, loses to 3; 1 beats 2 and 3; 2 beats 3.
+/// Points: 1 has 2, 0 and 2 have 1½, 3 has 1.
+fn four() -> Vec<PlayedRound> {
+    vec![
+        PlayedRound {
+            games: vec![game(0, 1, Outcome::P1), game(2, 3, Outcome::P1)],
+            ..Default::default()
+        },
+        PlayedRound {
+            games: vec![game(0, 2, Outcome::Draw), game(1, 3, Outcome::P1)],
+            ..Default::default()
+        },
+        PlayedRound {
+            games: vec![game(0, 3, Outcome::P2), game(2, 1, Outcome::P2)],
+            ..Default::default()
+        },
+    ]
+}
+
+#[test]
+fn round_robin_points_head_to_head_then_sonneborn_berger() {
+    let table = standings(&Format::RoundRobin { double: false }, 4, &four());
+    let order: Vec<usize> = table.iter().map(|s| s.player).collect();
+    // 0 and 2 drew their game (head to head does not decide); Sonneborn-Berger: 0 beat 1 (2)
+    // and drew 2 (1½ × ½) = 2.75; 2 drew 0 (0.75) and beat 3 (1) = 1.75.
+    assert_eq!(order, [1, 0, 2, 3]);
+    assert_eq!(table[1].sonneborn_berger, 2.75);
+    assert_eq!(table[2].sonneborn_berger, 1.75);
+    assert_eq!(table[0].points, 2.0);
+    assert_eq!((table[0].wins, table[0].draws, table[0].losses), (2, 0, 1));
+}
+
+#[test]
+fn swiss_buchholz_then_sonneborn_berger() {
+    let table = standings(&Format::Swiss { rounds: 3 }, 4, &four());
+    // Buchholz: 0 met 1, 2, 3: 2 + 1½ + 1 = 4½; 2 met 0, 3, 1: the same 4½.
+    assert_eq!(table[1].buchholz, 4.5);
+    assert_eq!(table[2].buchholz, 4.5);
+    assert_eq!(
+        table.iter().map(|s| s.player).collect::<Vec<_>>(),
+        [1, 0, 2, 3]
+    );
+}
+
+#[test]
+fn head_to_head_decides_a_tie_that_the_others_leave() {
+    // 1 beats 0; 2 and 3 draw; 0 beats 2; 3 beats 1.
+    let rounds = vec![
+        PlayedRound {
+            games: vec![game(0, 1, Outcome::P2), game(2, 3, Outcome::Draw)],
+            ..Default::default()
+        },
+        PlayedRound {
+            games: vec![game(0, 2, Outcome::P1), game(1, 3, Outcome::P2)],
+            ..Default::default()
+        },
+    ];
+    // Points: 0: 1, 1: 1, 2: ½, 3: 1½.
+    let swiss = standings(&Format::Swiss { rounds: 2 }, 4, &rounds);
+    assert_eq!(swiss[0].player, 3);
+    // 0 and 1 tie on points; in a round robin head to head comes next: 1 beat 0.
+    let rr = standings(&Format::RoundRobin { double: false }, 4, &rounds);
+    let pos = |p: usize| rr.iter().position(|s| s.player == p).unwrap();
+    assert!(pos(1) < pos(0));
+}
