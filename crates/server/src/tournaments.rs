@@ -298,6 +298,18 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// A drawn game's outcome: a draw, except in a bracket, which needs a winner and gives it to
+    /// the advantage holder (`p1` when nobody holds it).
+    fn drawn(&self, advantage: Option<Seat>) -> Outcome {
+        if !self.config.format.is_elimination() {
+            return Outcome::Draw;
+        }
+        match advantage.unwrap_or(Seat::P1) {
+            Seat::P1 => Outcome::P1,
+            Seat::P2 => Outcome::P2,
+        }
+    }
+
     /// A tournament with no events.
     #[must_use]
     pub fn new(config: TournamentConfig) -> Self {
@@ -498,14 +510,7 @@ impl Tournament {
                     let outcome = match winner {
                         Some(Seat::P1) => Outcome::P1,
                         Some(Seat::P2) => Outcome::P2,
-                        None if self.config.format.is_elimination() => {
-                            // A bracket needs a winner: a draw goes to the advantage holder.
-                            match board.advantage.unwrap_or(Seat::P1) {
-                                Seat::P1 => Outcome::P1,
-                                Seat::P2 => Outcome::P2,
-                            }
-                        }
-                        None => Outcome::Draw,
+                        None => self.drawn(board.advantage),
                     };
                     return Step::Record(Event::Result {
                         at: now,
@@ -531,13 +536,7 @@ impl Tournament {
                             [Seat::P1] => Outcome::P2,
                             [Seat::P2] => Outcome::P1,
                             // Both absent: recorded as a draw (a bracket: the advantage).
-                            _ if self.config.format.is_elimination() => {
-                                match board.advantage.unwrap_or(Seat::P1) {
-                                    Seat::P1 => Outcome::P1,
-                                    Seat::P2 => Outcome::P2,
-                                }
-                            }
-                            _ => Outcome::Draw,
+                            _ => self.drawn(board.advantage),
                         };
                         return Step::Record(Event::Result {
                             at: now,
