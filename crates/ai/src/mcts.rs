@@ -184,8 +184,11 @@ impl Mcts {
             me: seat,
             model: self.config.opponent_model,
             allowed: Vec::new(),
-            target_calls: 0,
             root_joint: HashMap::new(),
+            root_solve: self.config.root_solve
+                && G::ROOT_SOLVE
+                && !G::HIDDEN_INFORMATION
+                && observation.pending() == Pending::Both,
         };
         let mut iterations = 0u32;
         loop {
@@ -213,11 +216,7 @@ impl Mcts {
         };
         let root = &tree.nodes[0];
         let stats = &root.seats[seat.index()];
-        let solved = if self.config.root_solve
-            && G::ROOT_SOLVE
-            && !G::HIDDEN_INFORMATION
-            && observation.pending() == Pending::Both
-        {
+        let solved = if tree.root_solve {
             root_equilibrium(&tree, seat)
         } else {
             None
@@ -456,11 +455,11 @@ struct Tree<G: Game> {
     /// The moves the last regret-matching selection chose among, where information is hidden
     /// and some listed moves were not legal in the determinization (else empty).
     allowed: Vec<u32>,
-    /// Calls of the target model's oracle so far.
-    target_calls: u64,
     /// At the root, each joint move's (sum of `p1`'s results, count), when both seats act there
     /// ([`MctsConfig::root_solve`]).
     root_joint: HashMap<(u32, u32), (f64, u32)>,
+    /// Whether `root_joint` is kept: only a search that will solve its root pays for it.
+    root_solve: bool,
 }
 
 const NONE: u32 = u32::MAX;
@@ -663,7 +662,6 @@ impl<G: BotGame> Tree<G> {
             Some(i) => i,
             None if self.nodes[node].target.len() < target.views.max(1) => {
                 let strategy = (target.oracle)(state, seat, rng);
-                self.target_calls += 1;
                 let stats = &mut self.nodes[node].seats[seat.index()];
                 if stats.moves.is_empty() {
                     let mut moves = Vec::new();
@@ -810,7 +808,7 @@ impl<G: BotGame> Tree<G> {
     }
 
     fn update(&mut self, visit: Visit, value_p1: f64) {
-        if visit.node == 0 && visit.choice.iter().all(|c| c.0 != NONE) {
+        if self.root_solve && visit.node == 0 && visit.choice.iter().all(|c| c.0 != NONE) {
             let cell = self
                 .root_joint
                 .entry((visit.choice[0].0, visit.choice[1].0))
@@ -1016,8 +1014,8 @@ mod tests {
             me: Seat::P1,
             model: 0.0,
             allowed: Vec::new(),
-            target_calls: 0,
             root_joint: HashMap::new(),
+            root_solve: true,
         };
         for seat in 0..2 {
             for m in &moves[..2] {
