@@ -15,13 +15,13 @@ const name = (ctx, seat) => (ctx.names && ctx.names[seat]) || seat;
 const col = (i) => String.fromCharCode(97 + i);
 
 function table(head, rows) {
-  return h('div', { class: 'scroll' }, h('table', { class: 'score' },
+  return h('div', { class: 'scroll', tabindex: '0' }, h('table', { class: 'score' },
     h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, c)))))));
 }
 
 function list(items, cls = 'log') {
-  return items.length ? h('ol', { class: cls }, items.map((t) => h('li', {}, t))) : h('p', { class: 'muted' }, 'Nothing yet.');
+  return items.length ? h('ol', { class: cls, tabindex: '0' }, items.map((t) => h('li', {}, t))) : h('p', { class: 'muted' }, 'Nothing yet.');
 }
 
 /** A clickable card: a click chooses its move (previewed; Submit sends it). */
@@ -429,7 +429,7 @@ function witchsBrew(v, ctx, state) {
   const condTable = (seat) => {
     const cs = pl[seat]?.conditions || [];
     if (!cs.length) return null;
-    return h('div', { class: 'scroll' }, h('table', { class: 'score conditions' },
+    return h('div', { class: 'scroll', tabindex: '0' }, h('table', { class: 'score conditions' },
       h('caption', {}, `${name(ctx, seat)}\u2019s victory conditions`),
       h('thead', {}, h('tr', {}, ['', 'condition', 'pts', 'round', 'now'].map((x) => h('th', {}, x)))),
       h('tbody', {}, cs.map((c) => h('tr', { class: c.scored ? 'scored' : c.met_now && !c.checked ? 'met' : '' },
@@ -470,7 +470,7 @@ function witchsBrew(v, ctx, state) {
 // ---------------------------------------------------------------- any other game
 
 function generic(v) {
-  const pre = h('pre', { class: 'json' }, JSON.stringify(v, null, 1));
+  const pre = h('pre', { class: 'json', tabindex: '0' }, JSON.stringify(v, null, 1));
   return { board: null, hand: null, score: pre, reveal: null, log: null };
 }
 

@@ -11,7 +11,7 @@ export function createChat({ send }) {
   let shown = ''; // the lines on screen, to redraw only on change
   const title = h('h2', { id: 'chat-title' }, 'Chat');
   const about = h('p', { class: 'hint', id: 'chat-about' });
-  const list = h('ol', { class: 'chat-lines', 'data-testid': 'chat-lines', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' });
+  const list = h('ol', { class: 'chat-lines', 'data-testid': 'chat-lines', tabindex: '0', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' });
   const nameIn = h('input', { id: 'chat-name', type: 'text', maxlength: 40, autocomplete: 'nickname', placeholder: 'your name', value: localStorage.getItem('colosseum.chat-name') || '' });
   const nameBox = h('label', { class: 'chat-name', for: 'chat-name' }, 'Name ', nameIn);
   const input = h('input', { id: 'chat-text', type: 'text', maxlength: MAX, autocomplete: 'off', 'aria-label': 'chat message', placeholder: 'a message' });

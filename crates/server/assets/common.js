@@ -146,7 +146,7 @@ export function markdown(src) {
       i++;
       while (i < lines.length && !/^```/.test(lines[i])) body.push(lines[i++]);
       i++;
-      out.push(h('pre', {}, h('code', {}, body.join('\n'))));
+      out.push(h('pre', { tabindex: '0' }, h('code', {}, body.join('\n'))));
     } else if (/^#{1,6} /.test(line)) {
       const level = line.match(/^#+/)[0].length;
       out.push(h(`h${Math.min(level + 1, 6)}`, {}, inline(line.replace(/^#+ /, ''))));
@@ -156,7 +156,7 @@ export function markdown(src) {
       while (i < lines.length && /^\s*\|/.test(lines[i])) rows.push(lines[i++]);
       const head = cells(rows[0]);
       const body = rows.slice(1).filter((r) => !/^\s*\|[\s:|-]+\|?\s*$/.test(r));
-      out.push(h('div', { class: 'scroll' }, h('table', {},
+      out.push(h('div', { class: 'scroll', tabindex: '0' }, h('table', {},
         h('thead', {}, h('tr', {}, head.map((c) => h('th', {}, inline(c))))),
         h('tbody', {}, body.map((r) => h('tr', {}, cells(r).map((c) => h('td', {}, inline(c)))))))));
     } else if (/^\s*([-*]|\d+\.) /.test(line)) {

@@ -72,6 +72,6 @@ export function logRows(moves, names) {
 export function moveLog(moves, names) {
   const rows = logRows(moves, names);
   if (!rows.length) return null;
-  return h('ol', { class: 'log movelog', 'data-testid': 'movelog' }, rows.map((r) => h('li', { 'data-step': r.key, class: r.hidden ? 'hidden-step' : undefined },
+  return h('ol', { class: 'log movelog', 'data-testid': 'movelog', tabindex: '0', 'aria-label': 'Moves so far' }, rows.map((r) => h('li', { 'data-step': r.key, class: r.hidden ? 'hidden-step' : undefined },
     h('span', { class: 'log-time muted' }, `${clockText(r.at)} `), h('span', {}, r.text))));
 }

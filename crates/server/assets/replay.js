@@ -59,7 +59,7 @@ async function main() {
       h('section', { class: 'panel' }, h('h2', {}, 'Last reveal'), parts.reveal || h('p', { class: 'muted' }, 'Nothing revealed yet.')),
       parts.hand ? h('section', { class: 'panel' }, h('h2', {}, 'Hands'), parts.hand) : null,
       h('section', { class: 'panel' }, h('h2', {}, 'Moves'), moveList),
-      h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json' }, f.text || ''))].filter(Boolean));
+      h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json', tabindex: '0' }, f.text || ''))].filter(Boolean));
   };
   const setGame = (i) => {
     gameIndex = i;

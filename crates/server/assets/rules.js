@@ -33,7 +33,7 @@ async function main() {
   }
   const g = res.data;
   document.title = `${g.name} rules \u00b7 Colosseum`;
-  const opts = g.options.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['option', 'default', 'allowed', 'meaning'].map((x) => h('th', {}, x)))),
+  const opts = g.options.length ? h('div', { class: 'scroll', tabindex: '0' }, h('table', {}, h('thead', {}, h('tr', {}, ['option', 'default', 'allowed', 'meaning'].map((x) => h('th', {}, x)))),
     h('tbody', {}, g.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, o.default), h('td', {}, o.allowed), h('td', {}, o.help)))))) : null;
   mount(nav, h('article', { class: 'rules' }, foldTechnical(markdown(g.rules))), h('section', { class: 'card' }, h('h2', {}, 'Options in the lobby'), opts || h('p', {}, 'None.'), h('p', {}, h('a', { href: '/', class: 'button primary' }, `Play ${g.name}`))));
 }

@@ -235,7 +235,7 @@ function bracketSection(t) {
       const byRound = new Map();
       for (const g of part.games) { if (!byRound.has(g.round)) byRound.set(g.round, []); byRound.get(g.round).push(g); }
       return h('div', { class: 'bracket-part' }, h('h3', {}, names[part.bracket] || part.bracket),
-        h('div', { class: 'bracket' }, [...byRound.entries()].map(([r, gs]) => h('div', { class: 'bracket-round' },
+        h('div', { class: 'bracket', tabindex: '0' }, [...byRound.entries()].map(([r, gs]) => h('div', { class: 'bracket-round' },
           h('h4', {}, `Round ${r + 1}`),
           h('ol', {}, gs.map((g) => h('li', { class: 'bracket-game' },
             h('span', { class: g.result === 'p1' ? 'won' : '' }, g.p1.name), ' v ', h('span', { class: g.result === 'p2' ? 'won' : '' }, g.p2.name),
@@ -307,7 +307,7 @@ function hostSection(t, token, status) {
     h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' },
       t.links.register ? linkRow('Registration', t.links.register) : null,
       t.links.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))),
-    h('details', {}, h('summary', {}, `Log (${t.log.length} events)`), h('ol', { class: 'log' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
+    h('details', {}, h('summary', {}, `Log (${t.log.length} events)`), h('ol', { class: 'log', tabindex: '0' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
 }
 
 const path = location.pathname.replace(/\/+$/, '');
