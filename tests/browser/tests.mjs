@@ -1194,6 +1194,14 @@ test('tournaments: the lobby links to them; the form creates one, shows the host
   assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
 });
 
+/** Waits for the host's action to be answered and fails with the page's words if it was refused. */
+async function hostSaid(page, what) {
+  const said = page.locator('.notice.ok, .notice.error').first();
+  await said.waitFor({ timeout: 30000 });
+  const cls = await said.getAttribute('class');
+  assert.ok(cls.includes('ok'), `${what}: the page said "${await said.innerText()}"`);
+}
+
 test('tournaments: two players play a round from their links, the standings and bracket update, the host pauses and adjudicates', async () => {
   // Seeds 1 and 4 (Ann and Bo, people) meet in round one; 2 and 3 are bots.
   const c = await apiTournament({
@@ -1250,7 +1258,7 @@ test('tournaments: two players play a round from their links, the standings and 
   await host.locator('#h-p-action').waitFor();
   await host.locator('#h-p-action').selectOption('pause');
   await host.getByRole('button', { name: 'Apply' }).click();
-  await host.locator('.notice.ok').waitFor();
+  await hostSaid(host, 'pausing the final');
   const paused = await (await fetch(`${BASE}/api/matches/${final.rounds[1].boards[0].match}`)).json();
   assert.equal(paused.paused, true, 'the final is paused');
   await host.goto(`${BASE}/t/${id}#admin=${c.admin_token}`);
@@ -1258,7 +1266,7 @@ test('tournaments: two players play a round from their links, the standings and 
   await host.locator('#h-a-result').selectOption('p2');
   await host.locator('#h-a-reason').fill('decided by the host');
   await host.getByRole('button', { name: 'Adjudicate' }).click();
-  await host.locator('.notice.ok').waitFor();
+  await hostSaid(host, 'adjudicating the final');
   const done = await waitView(id, c.admin_token, (v) => v.status === 'finished', 'the end');
   assert.equal(done.standings[0].name, final.rounds[1].boards[0].p2.name);
   assert.ok(done.log.some((e) => e.how?.reason === 'decided by the host'));

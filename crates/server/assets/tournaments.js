@@ -158,6 +158,8 @@ async function tournamentPage(id) {
   if (!res.ok) { mount(h('h1', {}, 'Tournament'), notice('error', errorText(res))); return; }
   const t = res.data;
   const status = h('div', { 'aria-live': 'polite' });
+  if (lastOutcome && Date.now() < lastOutcome.until) status.replaceChildren(...lastOutcome.nodes);
+  else lastOutcome = null;
   mount(
     h('h1', {}, t.name),
     h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
@@ -173,12 +175,17 @@ async function tournamentPage(id) {
   clearTimeout(refresh);
   if (t.status !== 'finished') refresh = setTimeout(function again() {
     // Not while the host is typing in a form.
-    const busy = document.activeElement && document.activeElement.closest && document.activeElement.closest('form');
+    const busy = (document.activeElement && document.activeElement.closest && document.activeElement.closest('form'))
+      || Date.now() - hostTouched < 20000;
     if (busy) refresh = setTimeout(again, 3000); else tournamentPage(id);
   }, 3000);
 }
 
 let refresh = null;
+/** The host's last successful action, kept over the page's redraws (`hostSection`). */
+let lastOutcome = null;
+/** When the host last changed a field of the Host panel: the page is not redrawn under them. */
+let hostTouched = 0;
 
 function registerForm(id, reg, status) {
   const name = h('input', { type: 'text', maxlength: 40, required: true, autocomplete: 'nickname' });
@@ -262,10 +269,17 @@ function rulesSection(t) {
 
 function hostSection(t, token, status) {
   const act = async (action, body) => {
+    status.replaceChildren();
+    lastOutcome = null;
     const res = await api(`/api/tournaments/${t.id}/${action}`, { token, body: body || {} });
-    status.replaceChildren(res.ok ? notice('ok', 'Done.') : notice('error', errorText(res)));
-    if (res.ok && res.data.link) status.append(h('p', {}, 'The new player\u2019s link: ', h('a', { href: res.data.link }, res.data.link)));
-    if (res.ok) setTimeout(() => tournamentPage(t.id), 300);
+    if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
+    // The page is drawn again with the new state, and says what the host just did (for a while,
+    // over the periodic redraws): the notice appears once the page is up to date.
+    const said = [notice('ok', 'Done.')];
+    if (res.data.link) said.push(h('p', {}, 'The new player\u2019s link: ', h('a', { href: res.data.link }, res.data.link)));
+    lastOutcome = { nodes: said, until: Date.now() + 15000 };
+    hostTouched = 0;
+    await tournamentPage(t.id);
   };
   const playerSel = (id) => { const s = h('select', {}, t.players.map((p) => h('option', { value: p.player }, p.name))); s.id = id; return s; };
   const last = t.rounds.length ? t.rounds[t.rounds.length - 1] : null;
@@ -284,7 +298,8 @@ function hostSection(t, token, status) {
   const pAction = h('select', {}, h('option', { value: 'pause' }, 'pause the match'), h('option', { value: 'resume' }, 'resume the match'), h('option', { value: 'give_time' }, 'give a seat time'));
   const pSeat = h('select', {}, h('option', { value: 'p1' }, 'p1'), h('option', { value: 'p2' }, 'p2'));
   const pSeconds = h('input', { type: 'number', min: 1, max: 86400, value: 60 });
-  return h('section', { class: 'card', id: 'host' }, h('h2', {}, 'Host'),
+  const touched = () => { hostTouched = Date.now(); };
+  return h('section', { class: 'card', id: 'host', oninput: touched, onchange: touched }, h('h2', {}, 'Host'),
     t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('start', gameSel.value ? { game: { game: gameSel.value } } : {}); } },
       labelled('h-game', 'Game of the next round', gameSel), h('button', { type: 'submit', class: 'primary' }, t.status === 'registering' ? 'Start the tournament' : 'Start the next round')) : null,
     h('form', { onsubmit: (e) => { e.preventDefault(); act('garnets', { player: Number(gPlayer.value), garnets: Number(garnets.value) }); } },

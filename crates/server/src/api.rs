@@ -274,6 +274,9 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
     let body = state.limits.body_bytes;
     Router::new()
         .route("/api/health", get(health::<S>))
+        .route("/metrics", get(metrics::<S>))
+        .route("/livez", get(livez))
+        .route("/readyz", get(readyz::<S>))
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(game_page))
         .route("/api/matches", get(lobby::<S>).post(create::<S>))
@@ -361,6 +364,40 @@ async fn rate_limit<S: Store>(
 
 async fn health<S: Store>(State(state): State<Arc<AppState<S>>>) -> Json<Value> {
     Json(json!({"ok": true, "bots": state.hub.bot_load()}))
+}
+
+/// Prometheus metrics in the text exposition format (docs/operations.md lists them).
+async fn metrics<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.hub.render_metrics(),
+    )
+        .into_response()
+}
+
+/// Liveness: the process answers requests.
+async fn livez() -> &'static str {
+    "ok\n"
+}
+
+/// Readiness: the store answers within 2 s (matches are resumed before the server listens).
+async fn readyz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
+    match tokio::time::timeout(Duration::from_secs(2), state.hub.store().quarantined()).await {
+        Ok(Ok(_)) => "ready\n".into_response(),
+        Ok(Err(e)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: the store fails: {e}\n"),
+        )
+            .into_response(),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not ready: the store did not answer within 2 s\n",
+        )
+            .into_response(),
+    }
 }
 
 /// A JSON body whose rejections are JSON errors too.
@@ -821,6 +858,8 @@ async fn ws<S: Store>(
         .max_frame_size(max)
         .on_upgrade(move |socket: WebSocket| async move {
             let (sink, stream) = socket.split();
+            let hub = state.hub.clone();
+            let _open = crate::metrics::Open::on(&hub.metrics().sockets);
             serve_socket(state, table, role, address, sink, stream).await;
         }))
 }

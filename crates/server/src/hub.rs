@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use colosseum_ai::registry::{self as bots, BotSpec};
 use colosseum_engine::{RawOptions, Seat, Viewer};
-use colosseum_host::{Match, MatchConfig, Player, SealedPhase, TimeControl};
+use colosseum_host::{LogEntry, Match, MatchConfig, Player, SealedPhase, TimeControl};
 use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
@@ -217,6 +217,8 @@ pub struct Hub<S: Store> {
     /// One permit per bot search allowed to run at once.
     bot_gate: Arc<Semaphore>,
     bots: BotCounters,
+    /// What an operator watches (`GET /metrics`).
+    metrics: crate::metrics::Metrics,
 }
 
 /// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
@@ -483,12 +485,38 @@ impl<S: Store> Hub<S> {
             limits,
             bot_gate: Arc::new(Semaphore::new(limits.bot_searches.max(1))),
             bots: BotCounters::default(),
+            metrics: crate::metrics::Metrics::default(),
         })
     }
 
     /// The limits the hub enforces.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The node's metrics (counters are updated as things happen).
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+
+    /// The Prometheus text of the node's metrics, with the present's gauges read now.
+    pub fn render_metrics(&self) -> String {
+        let tables = self.tables_now();
+        // A table busy at this instant is counted as live: it is working on a move.
+        let live = tables
+            .iter()
+            .filter(|t| {
+                t.state.try_lock().map_or(true, |st| {
+                    st.meta.started_at.is_some() && !st.meta.finished()
+                })
+            })
+            .count();
+        let bots = self.bot_load();
+        self.metrics.render(&crate::metrics::Snapshot {
+            live,
+            loaded: tables.len(),
+            bots: (bots.running, bots.queued, bots.max),
+        })
     }
 
     /// How busy the bots are: searches running and queued, the peak, the cap.
@@ -999,6 +1027,7 @@ impl<S: Store> Hub<S> {
         action: Action,
         decision: Option<u64>,
     ) -> Result<(), ApiError> {
+        let arrived = std::time::Instant::now();
         let mut st = table.state.lock().await;
         if st.meta.finished() {
             return Err(ApiError::conflict(ErrorCode::Over, "the match is over"));
@@ -1105,7 +1134,14 @@ impl<S: Store> Hub<S> {
             }
         };
         // A refused move is logged too: store it before answering.
+        let before = st.persisted;
         self.commit(table, &mut st).await?;
+        if st.game.log()[before.min(st.game.log().len())..]
+            .iter()
+            .any(|e| matches!(e, LogEntry::Revealed { .. }))
+        {
+            crate::metrics::Metrics::observe(&self.metrics.reveal_latency, arrived.elapsed());
+        }
         result.map_err(ApiError::from)
     }
 
@@ -1202,10 +1238,20 @@ impl<S: Store> Hub<S> {
         let new = &st.game.log()[st.persisted..];
         // Before the start the match runs on a throwaway seed: nothing of it is stored.
         if !new.is_empty() && st.meta.started_at.is_some() {
+            for e in new {
+                match e {
+                    LogEntry::Submitted { .. } => self.metrics.submissions.inc(),
+                    LogEntry::Revealed { .. } => self.metrics.reveals.inc(),
+                    LogEntry::Refused { .. } => self.metrics.refusals.inc(),
+                    _ => 0,
+                };
+            }
+            let writing = std::time::Instant::now();
             self.store
                 .append(&table.id, st.persisted, new)
                 .await
                 .map_err(|e| ApiError::internal("storing the match log", e))?;
+            crate::metrics::Metrics::observe(&self.metrics.store_write, writing.elapsed());
             st.persisted = st.game.log().len();
         }
         if st.meta.result.is_none() {
@@ -1215,6 +1261,7 @@ impl<S: Store> Hub<S> {
                     .update(&st.meta)
                     .await
                     .map_err(|e| ApiError::internal("storing the result", e))?;
+                self.metrics.finished.inc();
                 tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
             }
         }

@@ -20,6 +20,7 @@ pub mod api;
 pub mod clock;
 pub mod error;
 pub mod hub;
+pub mod metrics;
 pub mod pages;
 pub mod store;
 pub mod tournament_api;

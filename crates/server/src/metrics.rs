@@ -1,0 +1,163 @@
+//! What an operator watches: Prometheus metrics at `GET /metrics`, and the probes `GET /livez`
+//! and `GET /readyz` (docs/operations.md).
+//!
+//! Counters and histograms are updated where things happen (the hub's commit, the WebSocket
+//! handler); gauges that describe the present (live matches, bot searches) are read when scraped.
+
+use std::time::Duration;
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+/// The server's metrics, one set per process (a node).
+pub struct Metrics {
+    registry: Registry,
+    /// Accepted submissions (a seat's move taken, by a player, a bot or the clock's default).
+    pub submissions: Counter,
+    /// Reveals: decisions resolved (both seats' moves shown, or a lone seat's).
+    pub reveals: Counter,
+    /// Moves the game refused.
+    pub refusals: Counter,
+    /// Matches that finished in this process.
+    pub finished: Counter,
+    /// From a request that completes a decision reaching the hub to every connection being told,
+    /// the store's durable write included.
+    pub reveal_latency: Histogram,
+    /// One durable write of a match's new log entries.
+    pub store_write: Histogram,
+    /// Open WebSockets.
+    pub sockets: Gauge,
+    live: Gauge,
+    loaded: Gauge,
+    bots_running: Gauge,
+    bots_queued: Gauge,
+    bots_max: Gauge,
+}
+
+/// A gauge of open things that goes down again when dropped.
+pub struct Open<'a>(&'a Gauge);
+
+impl<'a> Open<'a> {
+    /// Counts one more on `gauge` until dropped.
+    pub fn on(gauge: &'a Gauge) -> Self {
+        gauge.inc();
+        Open(gauge)
+    }
+}
+
+impl Drop for Open<'_> {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+/// What the hub knows at a scrape.
+pub struct Snapshot {
+    /// Started, unfinished matches held in memory.
+    pub live: usize,
+    /// Matches held in memory (this node's), waiting ones included.
+    pub loaded: usize,
+    /// Bot searches running, queued, and the cap.
+    pub bots: (usize, usize, usize),
+}
+
+fn seconds() -> impl Iterator<Item = f64> {
+    // 0.1 ms to about 3.3 s.
+    exponential_buckets(0.0001, 2.0, 16)
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("colosseum");
+        let m = Metrics {
+            submissions: Counter::default(),
+            reveals: Counter::default(),
+            refusals: Counter::default(),
+            finished: Counter::default(),
+            reveal_latency: Histogram::new(seconds()),
+            store_write: Histogram::new(seconds()),
+            sockets: Gauge::default(),
+            live: Gauge::default(),
+            loaded: Gauge::default(),
+            bots_running: Gauge::default(),
+            bots_queued: Gauge::default(),
+            bots_max: Gauge::default(),
+            registry: Registry::default(),
+        };
+        registry.register("submissions", "Submissions accepted", m.submissions.clone());
+        registry.register(
+            "reveals",
+            "Decisions resolved (moves revealed)",
+            m.reveals.clone(),
+        );
+        registry.register("refusals", "Moves refused by the game", m.refusals.clone());
+        registry.register(
+            "matches_finished",
+            "Matches finished on this node",
+            m.finished.clone(),
+        );
+        registry.register(
+            "reveal_latency_seconds",
+            "From the request that completes a decision to every connection told (store write included)",
+            m.reveal_latency.clone(),
+        );
+        registry.register(
+            "store_write_seconds",
+            "One durable write of a match's new log entries",
+            m.store_write.clone(),
+        );
+        registry.register("websockets", "Open WebSockets", m.sockets.clone());
+        registry.register(
+            "matches_live",
+            "Started, unfinished matches served by this node",
+            m.live.clone(),
+        );
+        registry.register(
+            "matches_owned",
+            "Matches held by this node (waiting ones included)",
+            m.loaded.clone(),
+        );
+        registry.register(
+            "bot_searches_running",
+            "Bot searches running",
+            m.bots_running.clone(),
+        );
+        registry.register(
+            "bot_searches_queued",
+            "Bot searches waiting for a free slot",
+            m.bots_queued.clone(),
+        );
+        registry.register(
+            "bot_searches_max",
+            "The most bot searches run at once",
+            m.bots_max.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+}
+
+fn set(g: &Gauge, n: usize) {
+    g.set(i64::try_from(n).unwrap_or(i64::MAX));
+}
+
+impl Metrics {
+    /// The text exposition of every metric, with the present's gauges from `now`.
+    pub fn render(&self, now: &Snapshot) -> String {
+        set(&self.live, now.live);
+        set(&self.loaded, now.loaded);
+        set(&self.bots_running, now.bots.0);
+        set(&self.bots_queued, now.bots.1);
+        set(&self.bots_max, now.bots.2);
+        let mut out = String::new();
+        encode(&mut out, &self.registry).expect("writing to a String does not fail");
+        out
+    }
+
+    /// Records a duration in `histogram`, in seconds.
+    pub fn observe(histogram: &Histogram, took: Duration) {
+        histogram.observe(took.as_secs_f64());
+    }
+}
