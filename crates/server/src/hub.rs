@@ -217,6 +217,9 @@ pub struct Hub<S: Store> {
     /// One permit per bot search allowed to run at once.
     bot_gate: Arc<Semaphore>,
     bots: BotCounters,
+    /// Held while a match is claimed and rebuilt from the store, so that two loads of the same
+    /// match (a request and a takeover) cannot both install it.
+    adopting: tokio::sync::Mutex<()>,
     /// What an operator watches (`GET /metrics`).
     metrics: crate::metrics::Metrics,
 }
@@ -486,6 +489,7 @@ impl<S: Store> Hub<S> {
             bot_gate: Arc::new(Semaphore::new(limits.bot_searches.max(1))),
             bots: BotCounters::default(),
             metrics: crate::metrics::Metrics::default(),
+            adopting: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -617,53 +621,10 @@ impl<S: Store> Hub<S> {
             .map_err(|e| ApiError::internal("loading quarantined matches", e))?;
         let mut n = 0;
         for id in &ids {
-            if !self
-                .store
-                .claim(id)
-                .await
-                .map_err(|e| ApiError::internal("claiming a match", e))?
-            {
-                tracing::info!(match_id = %id, "match is served by another process");
-                continue;
+            if self.adopt(id, &earlier).await? {
+                n += 1;
+                tracing::info!(match_id = %id, "resumed match");
             }
-            let (meta, log) = match self.store.load(id).await {
-                Ok(Some(loaded)) => loaded,
-                Ok(None) => continue,
-                Err(e @ StoreError::Corrupt { .. }) => {
-                    let broken = Broken {
-                        summary: "its stored rows do not read".into(),
-                        reason: e.to_string(),
-                    };
-                    self.set_aside(id, broken).await;
-                    continue;
-                }
-                Err(e) => return Err(ApiError::internal("loading a match", e)),
-            };
-            if self.expired(&meta) {
-                continue;
-            }
-            let table = match self.install(meta, &log).await {
-                Ok(table) => table,
-                Err(e) if e.code == "quarantined" => continue,
-                Err(e) => return Err(e),
-            };
-            n += 1;
-            if earlier.iter().any(|q| &q.id == id) {
-                tracing::warn!(match_id = %id, "match rebuilds again: out of quarantine");
-                self.store
-                    .release(id)
-                    .await
-                    .map_err(|e| ApiError::internal("releasing a match", e))?;
-            }
-            let mut st = table.state.lock().await;
-            if let Some(start) = st.meta.started_at {
-                let now = self.clock.now_ms().saturating_sub(start);
-                st.game.tick(now);
-            }
-            self.commit(&table, &mut st).await?;
-            drop(st);
-            self.start_timer(&table);
-            tracing::info!(match_id = %id, "resumed match");
         }
         // Finished matches set aside earlier stay aside (they are not retried at start).
         let mut quarantine = self
@@ -674,6 +635,96 @@ impl<S: Store> Hub<S> {
             if !ids.contains(&q.id) {
                 let summary = "its stored data could not be rebuilt".to_string();
                 quarantine.entry(q.id.clone()).or_insert((q, summary));
+            }
+        }
+        Ok(n)
+    }
+
+    /// Claims unfinished match `id` for this process and serves it from its log: deadlines that
+    /// passed while nobody served it fire at their own times, timers and bots start again. `false`
+    /// when another process holds it, or it is gone, expired or set aside. `earlier`: the
+    /// matches quarantined before (one that rebuilds now leaves quarantine).
+    async fn adopt(self: &Arc<Self>, id: &str, earlier: &[Quarantined]) -> Result<bool, ApiError> {
+        let _one_at_a_time = self.adopting.lock().await;
+        if self.holds(id) {
+            return Ok(false);
+        }
+        if !self
+            .store
+            .claim(id)
+            .await
+            .map_err(|e| ApiError::internal("claiming a match", e))?
+        {
+            tracing::info!(match_id = %id, "match is served by another process");
+            return Ok(false);
+        }
+        let (meta, log) = match self.store.load(id).await {
+            Ok(Some(loaded)) => loaded,
+            Ok(None) => return Ok(false),
+            Err(e @ StoreError::Corrupt { .. }) => {
+                let broken = Broken {
+                    summary: "its stored rows do not read".into(),
+                    reason: e.to_string(),
+                };
+                self.set_aside(id, broken).await;
+                return Ok(false);
+            }
+            Err(e) => return Err(ApiError::internal("loading a match", e)),
+        };
+        if self.expired(&meta) {
+            return Ok(false);
+        }
+        let table = match self.install(meta, &log).await {
+            Ok(table) => table,
+            Err(e) if e.code == "quarantined" => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        if earlier.iter().any(|q| &q.id == id) {
+            tracing::warn!(match_id = %id, "match rebuilds again: out of quarantine");
+            self.store
+                .release(id)
+                .await
+                .map_err(|e| ApiError::internal("releasing a match", e))?;
+        }
+        let mut st = table.state.lock().await;
+        if let Some(start) = st.meta.started_at {
+            let now = self.clock.now_ms().saturating_sub(start);
+            st.game.tick(now);
+        }
+        self.commit(&table, &mut st).await?;
+        drop(st);
+        self.start_timer(&table);
+        Ok(true)
+    }
+
+    /// Whether this process serves match `id` (in memory) or has set it aside.
+    fn holds(&self, id: &str) -> bool {
+        self.tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains_key(id)
+            || self
+                .quarantine
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .contains_key(id)
+    }
+
+    /// Serves every unfinished match that no process serves any more (its process died, so
+    /// PostgreSQL released its claim), without waiting for someone to ask for it: each is
+    /// claimed and rebuilt as at [`Hub::resume`]. `serve` calls this every few seconds on
+    /// PostgreSQL (every [`crate::TAKEOVER_EVERY`]). Returns how many matches it took over.
+    pub async fn take_over(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self
+            .store
+            .orphans()
+            .await
+            .map_err(|e| ApiError::internal("finding matches nobody serves", e))?;
+        let mut n = 0;
+        for id in ids {
+            if !self.holds(&id) && self.adopt(&id, &[]).await? {
+                n += 1;
+                tracing::warn!(match_id = %id, "took over a match whose server process stopped");
             }
         }
         Ok(n)
@@ -930,21 +981,28 @@ impl<S: Store> Hub<S> {
         }
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
-        if !self
-            .store
-            .claim(id)
-            .await
-            .map_err(|e| ApiError::internal("claiming a match", e))?
-        {
-            return Err(ApiError::conflict(
-                ErrorCode::Elsewhere,
-                "this match is served by another server process; connect to that one",
-            ));
+        self.adopt(id, &[]).await?;
+        let served = self
+            .tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .cloned();
+        if let Some(table) = served {
+            return Ok(table);
         }
-        let table = self.install(meta, &log).await?;
-        self.tick(&table).await?;
-        self.start_timer(&table);
-        Ok(table)
+        if let Some((_, summary)) = self
+            .quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+        {
+            return Err(quarantined_error(id, summary));
+        }
+        Err(ApiError::conflict(
+            ErrorCode::Elsewhere,
+            "this match is served by another server process; connect to that one",
+        ))
     }
 
     /// What the store holds about the match at `table` (configuration, seats, start, result):

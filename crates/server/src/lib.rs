@@ -58,6 +58,10 @@ pub enum StoreChoice {
     Postgres(String),
 }
 
+/// How often a process on PostgreSQL looks for unfinished matches nobody serves (their process
+/// died) and takes them over ([`Hub::take_over`]).
+pub const TAKEOVER_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The shortest admin token `serve` accepts.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -122,6 +126,20 @@ pub async fn serve(
             "{} matches are quarantined (not served); GET /api/admin/quarantine lists them",
             ids.len()
         );
+    }
+    // Several processes on one PostgreSQL: a match whose process died is taken over by the
+    // others within a few seconds, without waiting for someone to ask for it.
+    if store_name == "postgres" {
+        let taker = hub.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TAKEOVER_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = taker.take_over().await {
+                    tracing::error!(error = %e.message, "taking over unserved matches failed");
+                }
+            }
+        });
     }
     // Waiting matches nobody joined leave memory once they expire.
     let sweeper = hub.clone();

@@ -146,6 +146,10 @@ pub trait Store: TournamentStore + Send + Sync + 'static {
     /// The ids of every unfinished match, oldest first, without reading their rows (so one
     /// unreadable match cannot hide the others).
     fn unfinished_ids(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// The ids of the unfinished matches that no process holds a claim on (their process died),
+    /// oldest first. With one process per store (SQLite) every unfinished match is one; the hub
+    /// leaves out those it serves itself.
+    fn orphans(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
     /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
     /// match that is already keeps its first time and takes the new reason.
     fn quarantine(
@@ -215,6 +219,12 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.unfinished_ids().await,
             AnyStore::Postgres(s) => s.unfinished_ids().await,
+        }
+    }
+    async fn orphans(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.orphans().await,
+            AnyStore::Postgres(s) => s.orphans().await,
         }
     }
     async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {

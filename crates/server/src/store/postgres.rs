@@ -186,6 +186,26 @@ impl Store for PostgresStore {
             .collect())
     }
 
+    async fn orphans(&self) -> Result<Vec<String>, StoreError> {
+        // `claim`'s lock on the 64-bit key k shows in pg_locks as classid = the high 32 bits of
+        // k and objid = the low 32 bits (objsubid 1), in this database.
+        let rows = self
+            .client
+            .query(
+                "SELECT m.id FROM matches m
+                 WHERE m.finished = FALSE AND NOT EXISTS (
+                   SELECT 1 FROM pg_locks l
+                   WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+                     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                     AND l.classid::bigint = ((hashtext(m.id)::bigint >> 32) & 4294967295)
+                     AND l.objid::bigint = (hashtext(m.id)::bigint & 4294967295))
+                 ORDER BY m.created_at, m.id",
+                &[],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         let rows = self
             .client

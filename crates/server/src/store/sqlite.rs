@@ -205,6 +205,11 @@ impl Store for SqliteStore {
         })
     }
 
+    async fn orphans(&self) -> Result<Vec<String>, StoreError> {
+        // One process per file: every claim is this process's own.
+        self.unfinished_ids().await
+    }
+
     async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         self.with(|c| {
             let mut stmt =
