@@ -11,6 +11,7 @@ pub mod all_in_goofspiel;
 pub mod galespiel;
 pub mod goofspiel;
 pub mod grid;
+pub mod spiel;
 pub mod square_goofspiel;
 mod text;
 pub mod thwart_omega;

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Tests of the `colosseum` Python package (crates/python) inside OpenSpiel 2.0.2.
+
+* OpenSpiel's own checks (`pyspiel.random_sim_test`, with serialization) on every game, with
+  its default options and with small variants, plus the Python game API: clone, serialize and
+  deserialize, information states (a state's information state fixes the seat's legal actions),
+  observations, bad options refused with a message saying what is allowed.
+* Classic Goofspiel through the package agrees with OpenSpiel's native `goofspiel` (imp_info
+  off, as Colosseum reveals the bids) on the same random games: chance outcomes, legal actions,
+  returns, and information states up to encoding: each of ours stands for exactly one native
+  one. (Ours can be finer: the native string keeps the hands and who won each turn, not which
+  card was played in which turn, so it merges histories that differ only in that; ours, built
+  from the seat's views, keeps every turn.)
+* OpenSpiel's CFR on small variants: Thwart Omega on a 2×2 board and Goofspiel with 4 cards in
+  descending order; NashConv falls below a stated bound, for Goofspiel beside CFR on the native
+  game with the same iterations.
+
+Run after installing the wheel: `python3 tests/openspiel/test_package.py [--quick]`.
+Ends with the line `N passed, N failed`; exit status 1 if anything failed.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+import traceback
+
+import pyspiel
+
+import colosseum
+from open_spiel.python.algorithms import exploitability
+
+QUICK = "--quick" in sys.argv
+
+
+def load(game_id: str, **params) -> pyspiel.Game:
+    return pyspiel.load_game(colosseum.short_name(game_id), params)
+
+
+# Small variants: options that exist and make a game small (Square Goofspiel, All-In Goofspiel,
+# Galespiel and The Witch's Brew have no size option; they run at full size).
+VARIANTS = [
+    ("goofspiel", {"cards": 4}),
+    ("goofspiel", {"cards": 5, "order": "descending", "returns": "point_difference"}),
+    ("goofspiel", {"cards": 4, "order": "ascending", "returns": "total_points"}),
+    ("thwart-omega", {"size": 2}),
+    ("thwart-omega", {"size": 3}),
+    ("thwart-omega", {"size": 1}),
+    ("all-in-goofspiel", {"first": "p2"}),
+    ("galespiel", {"items": "elder-tree"}),
+    ("witchs-brew", {}),
+]
+
+
+def test_every_game_is_registered():
+    names = set(pyspiel.registered_names())
+    for game_id in colosseum.game_ids():
+        assert colosseum.short_name(game_id) in names, game_id
+    assert "colosseum_square_goofspiel" in names
+    game = load("square-goofspiel")
+    t = game.get_type()
+    assert t.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert load("thwart-omega").get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    total = load("goofspiel", returns="total_points")
+    assert total.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    # Parameters come from the options, typed from their defaults.
+    params = load("goofspiel").get_type().parameter_specification
+    assert params["cards"] == 13 and params["order"] == "random", params
+    assert load("witchs-brew").get_type().parameter_specification["p1_chance"] == 0.5
+    assert load("goofspiel", cards=6).num_distinct_actions() == 6
+    assert load("thwart-omega", size=3).num_distinct_actions() == 9 * 8
+
+
+def test_random_sim_every_game_defaults():
+    sims = 2 if QUICK else 5
+    for game_id in colosseum.game_ids():
+        start = time.perf_counter()
+        pyspiel.random_sim_test(load(game_id), num_sims=sims, serialize=True, verbose=False)
+        print(f"    random_sim_test {game_id}: {sims} games, {time.perf_counter() - start:.1f} s")
+
+
+def test_random_sim_small_variants():
+    for game_id, params in VARIANTS:
+        pyspiel.random_sim_test(load(game_id, **params), num_sims=3, serialize=True, verbose=False)
+
+
+def walk(game: pyspiel.Game, rng: random.Random, check) -> pyspiel.State:
+    """Plays one random game, calling `check(state)` at every state."""
+    state = game.new_initial_state()
+    while True:
+        check(state)
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_clone_serialize_and_information_states():
+    rng = random.Random(7)
+    for game_id, params in VARIANTS + [("square-goofspiel", {})]:
+        game = load(game_id, **params)
+        seen: dict[tuple[int, str], list[int]] = {}
+
+        def check(state):
+            copy = state.clone()
+            assert str(copy) == str(state) and copy.history() == state.history()
+            back = game.deserialize_state(state.serialize())
+            assert back.history() == state.history(), (back.history(), state.history())
+            for p in range(2):
+                info = state.information_state_string(p)
+                assert back.information_state_string(p) == info
+                assert copy.observation_string(p) == state.observation_string(p)
+                if not state.is_terminal() and not state.is_chance_node():
+                    legal = state.legal_actions(p)
+                    # Perfect recall: one information state, one set of legal actions.
+                    assert seen.setdefault((p, info), legal) == legal, (game_id, info)
+                    for a in legal:
+                        assert state.action_to_string(p, a)
+            if state.is_terminal():
+                r = state.returns()
+                assert game.min_utility() <= min(r) and max(r) <= game.max_utility(), r
+
+        for _ in range(3 if QUICK else 6):
+            walk(game, rng, check)
+
+
+def test_hidden_information_stays_hidden():
+    # All-In Goofspiel: the starter's cards lie face down; the responder's strings must not
+    # depend on which cards they are.
+    game = load("all-in-goofspiel")
+    a, b = game.new_initial_state(), game.new_initial_state()
+    a.apply_action(16)  # p1 plays the single card 12
+    b.apply_action(15)  # p1 plays the single card 11
+    assert a.action_to_string(0, 16) != ""  # the name of an action no longer legal
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.observation_string(1) == b.observation_string(1)
+    assert a.information_state_string(0) != b.information_state_string(0)
+    # The public observer sees the spectator's view.
+    obs = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    public = game.make_py_observer(obs, None)
+    assert public.string_from(a, 0) == public.string_from(b, 0) == public.string_from(a, 1)
+
+
+def test_notation_and_encodings():
+    s = load("goofspiel", cards=4).new_initial_state()
+    assert s.is_chance_node() and s.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "3"
+    s.apply_action(2)
+    assert s.legal_actions(0) == [0, 1, 2, 3] and s.action_to_string(0, 3) == "4"
+    t = load("thwart-omega", size=2).new_initial_state()
+    assert len(t.legal_actions(0)) == 12
+    assert t.action_to_string(0, 0) == "B a1 W b1", t.action_to_string(0, 0)
+    sq = load("square-goofspiel").new_initial_state()
+    for _ in range(6):  # a phase's draw: six chance nodes of one cell each
+        outcomes = sq.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        sq.apply_action(outcomes[0][0])
+    assert sq.is_simultaneous_node() and sq.legal_actions(0) == list(range(7))
+    assert sq.action_to_string(0, 0) == "pass"
+    allin = load("all-in-goofspiel").new_initial_state()
+    assert allin.current_player() == 0 and allin.legal_actions(0) == list(range(19))
+    assert allin.action_to_string(0, 17) == "9 8 7 6 5 4 3 2 12 1 11 10 0"
+    assert allin.action_to_string(0, 18) == "9 8 7 6 5 4 3 2 12 1 11 10 0 -1 -2 -3"
+
+
+def test_bad_options_are_refused_with_what_is_allowed():
+    for params, words in [
+        ({"cards": 99}, "option `cards` = 99 is not allowed: an integer from 1 to"),
+        ({"order": "sideways"}, "random, descending or ascending"),
+    ]:
+        try:
+            load("goofspiel", **params)
+        except Exception as e:  # pyspiel reports the Python error
+            assert words in str(e), str(e)
+        else:
+            raise AssertionError(f"{params} was accepted")
+    try:
+        pyspiel.load_game("colosseum_goofspiel", {"cardz": 3})
+    except Exception as e:
+        assert "cardz" in str(e), str(e)
+    else:
+        raise AssertionError("an unknown parameter was accepted")
+    state = load("goofspiel", cards=4).new_initial_state()
+    state.apply_action(0)
+    try:
+        state.apply_actions([0, 7])
+    except Exception as e:
+        assert "action 7 is not legal for p2 now; the legal actions are 0, 1, 2, 3" in str(e), str(e)
+    else:
+        raise AssertionError("an illegal action was applied")
+
+
+def test_goofspiel_agrees_with_native():
+    games = 100 if QUICK else 400
+    rng = random.Random(2024)
+    for index in range(games):
+        cards = rng.choice([2, 3, 4, 5, 6, 13])
+        order = rng.choice(["random", "descending", "ascending"])
+        returns = rng.choice(["win_loss", "point_difference", "total_points"])
+        native = pyspiel.load_game(
+            "goofspiel",
+            {"num_cards": cards, "points_order": order, "returns_type": returns, "imp_info": False},
+        )
+        ours = load("goofspiel", cards=cards, order=order, returns=returns)
+        a, b = native.new_initial_state(), ours.new_initial_state()
+        back: list[dict] = [{}, {}]  # our information state -> native, per seat
+        where = f"game {index} (cards={cards}, order={order}, returns={returns})"
+        while not a.is_terminal():
+            assert a.current_player() == b.current_player(), where
+            if a.is_chance_node():
+                assert sorted(a.chance_outcomes()) == sorted(b.chance_outcomes()), where
+                actions, probs = zip(*a.chance_outcomes())
+                x = rng.choices(actions, probs)[0]
+                a.apply_action(x)
+                b.apply_action(x)
+                continue
+            joint = []
+            for p in range(2):
+                assert a.legal_actions(p) == b.legal_actions(p), where
+                na, nb = a.information_state_string(p), b.information_state_string(p)
+                assert back[p].setdefault(nb, na) == na, f"{where}: one of ours, two native"
+                joint.append(rng.choice(a.legal_actions(p)))
+            a.apply_actions(joint)
+            b.apply_actions(joint)
+        # OpenSpiel plays the last turn itself; Colosseum asks for it (one legal action each).
+        while not b.is_terminal():
+            if b.is_chance_node():
+                assert len(b.chance_outcomes()) == 1, where
+                b.apply_action(b.chance_outcomes()[0][0])
+            else:
+                assert all(len(b.legal_actions(p)) == 1 for p in range(2)), where
+                b.apply_actions([b.legal_actions(p)[0] for p in range(2)])
+        assert a.returns() == b.returns(), f"{where}: native {a.returns()}, ours {b.returns()}"
+
+
+def cfr_nash_conv(game: pyspiel.Game, iterations: int) -> list[float]:
+    """NashConv of CFR's average policy after 1 and after `iterations` iterations."""
+    solver = pyspiel.CFRSolver(game)
+    solver.evaluate_and_update_policy()
+    out = [pyspiel.nash_conv(game, solver.average_policy())]
+    for _ in range(iterations - 1):
+        solver.evaluate_and_update_policy()
+    out.append(pyspiel.nash_conv(game, solver.average_policy()))
+    return out
+
+
+def test_cfr_thwart_omega_2x2():
+    game = pyspiel.convert_to_turn_based(load("thwart-omega", size=2))
+    conv = cfr_nash_conv(game, 100)
+    print(f"    CFR Thwart Omega size 2: NashConv {conv[0]:.4f} after 1 iteration, {conv[-1]:.5f} after 100")
+    assert conv[-1] < 0.05, conv[-1]
+
+
+def test_cfr_goofspiel_4_beside_native():
+    iterations = 30
+    ours = pyspiel.convert_to_turn_based(
+        load("goofspiel", cards=4, order="descending", returns="win_loss"))
+    native = pyspiel.convert_to_turn_based(pyspiel.load_game(
+        "goofspiel",
+        {"num_cards": 4, "points_order": "descending", "returns_type": "win_loss", "imp_info": False},
+    ))
+    start = time.perf_counter()
+    a = cfr_nash_conv(ours, iterations)
+    mid = time.perf_counter()
+    b = cfr_nash_conv(native, iterations)
+    end = time.perf_counter()
+    print(f"    CFR Goofspiel 4 descending win_loss, {iterations} iterations: NashConv "
+          f"{a[0]:.4f} -> {a[-1]:.5f} (package, {mid - start:.1f} s), "
+          f"{b[0]:.4f} -> {b[-1]:.5f} (native, {end - mid:.1f} s)")
+    # The first iteration's average policy is uniform in both: the same NashConv.
+    assert abs(a[0] - b[0]) < 1e-9, (a[0], b[0])
+    assert a[-1] < 0.1 and b[-1] < 0.1, (a, b)
+
+
+TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]
+
+if __name__ == "__main__":
+    passed = failed = 0
+    for test in TESTS:
+        start = time.perf_counter()
+        try:
+            test()
+        except Exception:
+            failed += 1
+            print(f"FAIL {test.__name__}")
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f"ok   {test.__name__} ({time.perf_counter() - start:.1f} s)")
+        sys.stdout.flush()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
