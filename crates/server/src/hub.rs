@@ -679,7 +679,7 @@ impl<S: Store> Hub<S> {
             Err(e) if e.code == "quarantined" => return Ok(false),
             Err(e) => return Err(e),
         };
-        if earlier.iter().any(|q| &q.id == id) {
+        if earlier.iter().any(|q| q.id == id) {
             tracing::warn!(match_id = %id, "match rebuilds again: out of quarantine");
             self.store
                 .release(id)
