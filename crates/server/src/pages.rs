@@ -13,7 +13,8 @@
 //! * `/rules/{game}`: a game's rules page.
 //! * `/assets/games/{id}.js` and `/assets/games/{id}.css`: a game's own browser code, from its
 //!   registry entry ([`colosseum_games::GameEntry::browser`]); the shared assets load the
-//!   match's game's module by `import()` and name no game.
+//!   match's game's module by `import()` and name no game. `COLOSSEUM_GAME_ASSETS=DIR` serves
+//!   them from `DIR` while editing, as `COLOSSEUM_ASSETS` does the others.
 //! * `/t` and `/t/{id}`: tournaments (`tournaments.js`): the list and the create form; a
 //!   tournament's rounds, standings and bracket, with the host's controls for `#admin=TOKEN`, a
 //!   player's own page for `#player=TOKEN` and registration for `#register=TOKEN`.
@@ -184,6 +185,12 @@ async fn game_asset(Path(file): Path<String>) -> Response {
     });
     let Some((mime, body)) = found else {
         return fallback(Uri::from_static("/assets/games")).await;
+    };
+    // While editing: `COLOSSEUM_GAME_ASSETS=crates/games/assets` reads the file on each request.
+    let body = match std::env::var_os("COLOSSEUM_GAME_ASSETS") {
+        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(&file))
+            .unwrap_or_else(|_| body.to_string()),
+        None => body.to_string(),
     };
     let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
     secure_headers(&mut res);
