@@ -1,13 +1,27 @@
-// Unit tests of the table's pure functions (crates/server/assets/present.js), no browser:
+// Unit tests of the table's pure functions (crates/server/assets/present.js) and of the games'
+// own browser modules' pure functions (crates/games/assets/ID.js), no browser:
 //   node --test tests/browser/present.test.mjs      (run.sh runs it before the browser tests)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  botLabel, orderedLevels, friendlyError, plain, placeholderFor, allInNumber, describeWitchsBrew,
-  wbCondition, lastReveal, resultText, timeoutNotice, clockLevel, statusLine, pageTitle, rematchBody,
-  gridStep, seatName, contrast, seatDoing,
+  botLabel, orderedLevels, friendlyError, plain, placeholderFor, lastReveal, resultText, timeoutNotice,
+  clockLevel, statusLine, pageTitle, rematchBody, gridStep, seatName, contrast, seatDoing, moveLabel,
+  raceName, raceTitle,
 } from '../../crates/server/assets/present.js';
+import * as goofspiel from '../../crates/games/assets/goofspiel.js';
+import * as squareGoofspiel from '../../crates/games/assets/square-goofspiel.js';
+import * as allInGoofspiel from '../../crates/games/assets/all-in-goofspiel.js';
+import * as thwartOmega from '../../crates/games/assets/thwart-omega.js';
+import * as galespiel from '../../crates/games/assets/galespiel.js';
+import * as witchsBrew from '../../crates/games/assets/witchs-brew.js';
+
+const { allInNumber } = allInGoofspiel;
+const { describeWitchsBrew, wbCondition } = witchsBrew;
+// The game modules as the pages load them (boards.js's loadGame), by id.
+const GAMES = {
+  goofspiel, 'square-goofspiel': squareGoofspiel, 'all-in-goofspiel': allInGoofspiel, 'thwart-omega': thwartOmega, galespiel, 'witchs-brew': witchsBrew,
+};
 
 const seat = (extra = {}) => ({ to_act: false, submitted: false, locked: false, ...extra });
 function stateOf({ you = 'p1', status = 'live', seats = {}, match = {}, names = { p1: 'Ann', p2: 'Bob' } } = {}) {
@@ -34,9 +48,11 @@ test('errors are addressed to the player: no seat prefix, no backticks', () => {
 });
 
 test('placeholders differ per game', () => {
-  const all = ['goofspiel', 'square-goofspiel', 'all-in-goofspiel', 'thwart-omega', 'galespiel', 'witchs-brew'].map((g) => placeholderFor(g, 'move'));
+  const all = Object.values(GAMES).map((g) => placeholderFor(g, 'move'));
   assert.equal(new Set(all).size, all.length);
-  assert.notEqual(placeholderFor('galespiel', 'build'), placeholderFor('galespiel', 'bid'));
+  assert.notEqual(placeholderFor(galespiel, 'build'), placeholderFor(galespiel, 'bid'));
+  // A game without words of its own (no module loaded) still gets a hint.
+  assert.equal(placeholderFor({}, 'move'), 'or type a move: see the rules');
 });
 
 test('All-In numbers follow the rules page table', () => {
@@ -56,28 +72,46 @@ test('The Witch\u2019s Brew moves and conditions in words', () => {
   assert.equal(describeWitchsBrew('2A 2C'), '2A: four of yours in a row (diagonals too) and 2C: an inner opponent\u2019s stone whose four orthogonal neighbours are yours or neutral');
   assert.equal(describeWitchsBrew('1A 2B / 3C / -'), 'round 6: 1A 2B; round 9: 3C; round 12: none');
   assert.match(wbCondition('2a'), /^2A: four of yours/);
+  // The table's labels: the game's words where it has them, else the notation.
+  assert.equal(moveLabel(witchsBrew, '2 d'), '2 Lock: the opponent must play in column d');
+  assert.equal(moveLabel(goofspiel, '7'), '7');
+  assert.equal(moveLabel({}, 'x'), 'x');
+});
+
+test('a live race is named by its game, "live" by default', () => {
+  assert.equal(raceName(witchsBrew), 'Cauldron');
+  assert.equal(raceTitle(witchsBrew), 'The Cauldron');
+  assert.equal(raceName(goofspiel), 'live');
+  assert.equal(raceTitle({}), 'The live race');
+  const racing = stateOf({ seats: { p1: { to_act: true } }, match: { race: { over: false } } });
+  assert.equal(statusLine(racing, { race: raceName(witchsBrew) }), 'The Cauldron race is on: answer the question above.');
+  assert.equal(seatDoing(racing, 'p2', raceName(witchsBrew)), 'in the Cauldron race');
+  assert.equal(statusLine(racing), 'The live race is on: answer the question above.');
+  assert.ok(witchsBrew.races.runs({ cauldron: 'live' }) && witchsBrew.races.runs({ cauldron: ' LIVE ' }));
+  assert.ok(!witchsBrew.races.runs({ cauldron: 'simulated' }) && !witchsBrew.races.runs({}));
 });
 
 test('the last reveal of each game: a sentence, both moves, the cells it changed', () => {
   const you = (s) => (s === 'p1' ? 'you' : 'Bob');
-  const g = lastReveal('goofspiel', { turns: [{ prize: 7, p1: 4, p2: 2, winner: 'p1' }] }, you);
+  const g = lastReveal(GAMES['goofspiel'], { turns: [{ prize: 7, p1: 4, p2: 2, winner: 'p1' }] }, you);
   assert.equal(g.sentence, 'Prize 7: you played 4, Bob played 2. You take it.');
   assert.deepEqual(g.moves, { p1: '4', p2: '2' });
-  assert.equal(lastReveal('goofspiel', { turns: [] }, you), null);
-  const sq = lastReveal('square-goofspiel', { auctions: [{ cell: 'c3', label: 'A', p1: 1, p2: 5, winner: 'p2' }] }, you);
+  assert.equal(lastReveal(GAMES['goofspiel'], { turns: [] }, you), null);
+  assert.equal(lastReveal({}, { turns: [{ prize: 7, p1: 4, p2: 2, winner: 'p1' }] }, you), null, 'a game without a module reveals nothing');
+  const sq = lastReveal(GAMES['square-goofspiel'], { auctions: [{ cell: 'c3', label: 'A', p1: 1, p2: 5, winner: 'p2' }] }, you);
   assert.deepEqual(sq.cells, ['c3']);
   assert.match(sq.sentence, /Bob wins it/);
-  const t = lastReveal('thwart-omega', { rounds: 3, last_round: { p1: 'B d4 W e5', p2: 'B a1 W k11' } }, you);
+  const t = lastReveal(GAMES['thwart-omega'], { rounds: 3, last_round: { p1: 'B d4 W e5', p2: 'B a1 W k11' } }, you);
   assert.deepEqual(t.cells, ['d4', 'e5', 'a1', 'k11']);
-  const a = lastReveal('all-in-goofspiel', { rounds: [{ round: 2, worth: 2, cards: { p1: [10, 9], p2: [] }, numbers: { p1: 109, p2: 0 }, winner: 'p1' }] }, you);
+  const a = lastReveal(GAMES['all-in-goofspiel'], { rounds: [{ round: 2, worth: 2, cards: { p1: [10, 9], p2: [] }, numbers: { p1: 109, p2: 0 }, winner: 'p1' }] }, you);
   assert.equal(a.moves.p1, '10 9 = 109');
   assert.equal(a.moves.p2, 'nothing (0)');
-  const gs = lastReveal('galespiel', { last_round: { round: 4, prize: 6, bids: { p1: { value: 5 }, p2: { value: 3, aid: true } }, winner: 'p1', built: ['b2'], paid: 4 } }, you);
+  const gs = lastReveal(GAMES['galespiel'], { last_round: { round: 4, prize: 6, bids: { p1: { value: 5 }, p2: { value: 3, aid: true } }, winner: 'p1', built: ['b2'], paid: 4 } }, you);
   assert.deepEqual(gs.cells, ['b2']);
   assert.match(gs.sentence, /Bob bid 3 with aid\. You win and build b2 for 4 M\./);
   // A new round changes the key; the same round keeps it.
-  const k1 = lastReveal('goofspiel', { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }] }, you).key;
-  const k2 = lastReveal('goofspiel', { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }, { prize: 3, p1: 3, p2: 3, winner: null }] }, you);
+  const k1 = lastReveal(GAMES['goofspiel'], { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }] }, you).key;
+  const k2 = lastReveal(GAMES['goofspiel'], { turns: [{ prize: 1, p1: 1, p2: 2, winner: 'p2' }, { prize: 3, p1: 3, p2: 3, winner: null }] }, you);
   assert.notEqual(k1, k2.key);
   assert.match(k2.sentence, /a tie: nobody takes it/i);
 });
@@ -130,7 +164,9 @@ test('arrow keys on a board stay on the board', () => {
 });
 
 test('pieces stand out from the cells (>= 3:1), as style.css colours them', () => {
-  const css = readFileSync(new URL('../../crates/server/assets/style.css', import.meta.url), 'utf8');
+  // The shared colours, and The Witch's Brew's own (its gray stones and frozen cells).
+  const css = ['../../crates/server/assets/style.css', '../../crates/games/assets/witchs-brew.css']
+    .map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
   const v = (name) => { const m = new RegExp(`--${name}: (#[0-9a-f]{6})`).exec(css); assert.ok(m, name); return m[1]; };
   const cell = v('cell');
   for (const piece of ['p1', 'p2', 'gray-stone', 'frozen-edge']) {

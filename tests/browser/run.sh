@@ -23,8 +23,8 @@ export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 
-# The pages' pure functions (crates/server/assets/present.js, movelog.js, chat.js, cauldron.js),
-# without a browser.
+# The pages' pure functions (crates/server/assets/present.js, movelog.js, chat.js, race.js, and
+# the games' own modules in crates/games/assets), without a browser.
 (cd "$here" && node --test --test-reporter=spec present.test.mjs social.unit.mjs)
 
 bin="${COLOSSEUM_BIN:-target/release/colosseum}"

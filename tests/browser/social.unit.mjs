@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineText, logRows, withNames } from '../../crates/server/assets/movelog.js';
-import { prizeText, previousRace } from '../../crates/server/assets/cauldron.js';
+import { prizeText, previousRace } from '../../crates/server/assets/race.js';
+import { kindWords } from '../../crates/games/assets/witchs-brew.js';
 
 const names = { p1: 'Ann', p2: 'Bob' };
 
@@ -19,8 +20,11 @@ test('log lines name the players and say what is hidden or played by the clock',
   assert.equal(lineText({ kind: 'chance', hidden: true }, names), 'drawn: secret until the end');
   assert.equal(lineText({ kind: 'chance', chance: '3' }, names), 'drawn: 3');
   assert.equal(lineText({ kind: 'move', chance: '4 7' }, names), 'drawn: 4 7');
-  assert.equal(lineText({ kind: 'race', chance: 'p2' }, names), 'Cauldron race: Bob won');
-  assert.equal(lineText({ kind: 'race', chance: 'none' }, names), 'Cauldron race: nobody answered correctly');
+  assert.equal(lineText({ kind: 'race', chance: 'p2' }, names, kindWords), 'Cauldron race: Bob won');
+  assert.equal(lineText({ kind: 'race', chance: 'none' }, names, kindWords), 'Cauldron race: nobody answered correctly');
+  assert.equal(lineText({ kind: 'race', chance: 'p1' }, names), 'live race: Ann won', 'a game that does not name its races');
+  assert.equal(lineText({ kind: 'assign', p1: '1A / 2B / -' }, names, kindWords), 'Ann: 1A / 2B / -');
+  assert.equal(lineText({ kind: 'assign' }, names, kindWords), 'assignment');
 });
 
 test('a replayed game starts its own part of the log', () => {

@@ -84,10 +84,9 @@ pub trait Bot<G: Game>: Send {
     /// [`Bot::choose`]. Default: `None` (the bot does not say).
     fn mixed_strategy(
         &mut self,
-        observation: &Observation<'_, G>,
-        rng: &mut SeededRng,
+        _observation: &Observation<'_, G>,
+        _rng: &mut SeededRng,
     ) -> Option<Vec<(G::Move, f64)>> {
-        let _ = (observation, rng);
         None
     }
 
@@ -142,8 +141,7 @@ pub trait BotGame: Game {
     }
 
     /// The moves search starts from at a node. Default: [`Game::legal_moves`].
-    fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<Self::Move>) {
-        let _ = rng;
+    fn search_moves(&self, seat: Seat, _rng: &mut SeededRng, out: &mut Vec<Self::Move>) {
         self.legal_moves(seat, out);
     }
 
@@ -175,15 +173,12 @@ pub trait BotGame: Game {
     /// a whole cycle's prize order at once) is replaced by one the seat cannot tell apart from it,
     /// chosen from what the seat sees alone, or left out (`{}`) when no such outcome is found.
     /// Default: unchanged, for games whose chance outcomes are public once drawn.
-    fn mask_chance(&self, seat: Seat, steps: &mut [TextStep]) {
-        let _ = (seat, steps);
-    }
+    fn mask_chance(&self, _seat: Seat, _steps: &mut [TextStep]) {}
 
     /// An exact strategy for `seat` from here to the end, when the rest of the game is small
     /// enough to solve (Square Goofspiel's last phase, by [`solver::solve_endgame`]): each move
     /// with its probability. Search bots play it instead of searching. Default: `None`.
-    fn endgame(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
-        let _ = seat;
+    fn endgame(&self, _seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
         None
     }
 
@@ -193,8 +188,7 @@ pub trait BotGame: Game {
     /// [`BotGame::endgame`], only searches that ask for it play it ([`MctsConfig::exact`], the
     /// `hard` level). Called on a determinization, so it must depend only on what `seat` sees.
     /// Default: `None`.
-    fn equilibrium(&self, seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
-        let _ = seat;
+    fn equilibrium(&self, _seat: Seat) -> Option<Vec<(Self::Move, f64)>> {
         None
     }
 
@@ -205,8 +199,7 @@ pub trait BotGame: Game {
     /// its iterations, so that a face-down move already made is modelled as the moves still to
     /// come are. Called only in games with [`BotGame::FACE_DOWN_MOVES`]. Default: `None` (no
     /// withheld move, or none to model).
-    fn model_withheld(&self, seat: Seat, rng: &mut SeededRng) -> Option<Self> {
-        let _ = (seat, rng);
+    fn model_withheld(&self, _seat: Seat, _rng: &mut SeededRng) -> Option<Self> {
         None
     }
 
@@ -215,11 +208,10 @@ pub trait BotGame: Game {
     /// such moves.
     fn fill_withheld(
         &self,
-        seat: Seat,
-        view: &serde_json::Value,
-        rng: &mut SeededRng,
+        _seat: Seat,
+        _view: &serde_json::Value,
+        _rng: &mut SeededRng,
     ) -> Option<Self::Move> {
-        let _ = (seat, view, rng);
         None
     }
 

@@ -185,8 +185,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The provided version is a copy, which is right only for games where a seat sees the whole
     /// state (chance that has not happened yet is not hidden: it is a pending chance step). Games
     /// with hidden information must override it.
-    fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
-        let _ = (seat, rng);
+    fn determinize<R: Rng + ?Sized>(&self, _seat: Seat, _rng: &mut R) -> Self {
         self.clone()
     }
 

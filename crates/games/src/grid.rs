@@ -13,7 +13,7 @@ use serde::Serialize;
 
 /// A cell by its coordinates: column 0 is `a` (the leftmost), row 0 is row `1` (the top).
 /// Thwart Omega's cells are these; Square Goofspiel and The Witch's Brew keep a one-byte index
-/// into their bitboards that converts to and from it and is read and written through it.
+/// into their bitboards ([`BoardCell`]) that converts to it and is read and written through it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     /// 0 for column `a`.
@@ -88,6 +88,85 @@ impl fmt::Display for Cell {
 }
 
 impl Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A cell of a board of `COLUMNS` × `ROWS` (at most 64 cells, at most nine rows) as a one-byte
+/// index into its bitboards, `row * COLUMNS + column`: Square Goofspiel's cell is
+/// `BoardCell<6, 6>`, The Witch's Brew's `BoardCell<7, 6>`. It is read and written as the
+/// [`Cell`] it stands for (a two-character name on these boards).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoardCell<const COLUMNS: usize, const ROWS: usize>(pub(crate) u8);
+
+impl<const COLUMNS: usize, const ROWS: usize> BoardCell<COLUMNS, ROWS> {
+    /// How many cells the board has.
+    pub const COUNT: usize = COLUMNS * ROWS;
+
+    /// The cell in `column` (0 = `a`) and `row` (0 = row 1, the top), if on the board.
+    #[must_use]
+    pub fn new(column: usize, row: usize) -> Option<Self> {
+        (column < COLUMNS && row < ROWS).then(|| BoardCell((row * COLUMNS + column) as u8))
+    }
+
+    /// The cell with index `i` (`row * COLUMNS + column`), if on the board.
+    #[must_use]
+    pub fn from_index(i: usize) -> Option<Self> {
+        (i < Self::COUNT).then_some(BoardCell(i as u8))
+    }
+
+    /// `row * COLUMNS + column`.
+    #[must_use]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The column, 0 (`a`) to `COLUMNS - 1`.
+    #[must_use]
+    pub fn column(self) -> usize {
+        self.index() % COLUMNS
+    }
+
+    /// The row, 0 (row 1, the top) to `ROWS - 1`.
+    #[must_use]
+    pub fn row(self) -> usize {
+        self.index() / COLUMNS
+    }
+
+    /// The cell's bit in a bitboard of the board.
+    #[must_use]
+    pub fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    /// Every cell, `a1`, `b1`, .. row by row.
+    pub fn all() -> impl Iterator<Item = Self> {
+        (0..Self::COUNT as u8).map(BoardCell)
+    }
+
+    /// Reads a cell name (`d4`, either case) of this board; `None` if the text is not one.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        let cell = Cell::parse_short(text, COLUMNS as u8, ROWS as u8)?;
+        Self::new(usize::from(cell.column), usize::from(cell.row))
+    }
+}
+
+/// The shared grid cell this board index stands for.
+impl<const COLUMNS: usize, const ROWS: usize> From<BoardCell<COLUMNS, ROWS>> for Cell {
+    fn from(cell: BoardCell<COLUMNS, ROWS>) -> Self {
+        Cell::new(cell.column() as u8, cell.row() as u8)
+    }
+}
+
+impl<const COLUMNS: usize, const ROWS: usize> fmt::Display for BoardCell<COLUMNS, ROWS> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Cell::from(*self).fmt(f)
+    }
+}
+
+impl<const COLUMNS: usize, const ROWS: usize> Serialize for BoardCell<COLUMNS, ROWS> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }

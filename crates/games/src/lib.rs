@@ -59,6 +59,38 @@ pub struct GameEntry {
     /// Chance steps a host may decide by a live race between the seats (The Witch's Brew's
     /// live Cauldron), or `None`: the host asks here, and names no game.
     pub races: Option<LiveRaces>,
+    /// The game's browser code (`crates/games/assets/ID.js` and `ID.css`), which the server
+    /// serves at `/assets/games/ID.js` and `/assets/games/ID.css` for its pages; empty for a game
+    /// without (the pages then show its view as it is).
+    pub browser: BrowserCode,
+}
+
+/// A game's code for the browser pages: an ES module (its board renderer, its last reveal, its
+/// words; `docs/browser.md`, "A game's browser code") and a stylesheet for its pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BrowserCode {
+    /// The ES module's source; it imports nothing (the pages pass it their helpers).
+    pub module: &'static str,
+    /// The stylesheet's source.
+    pub style: &'static str,
+}
+
+impl BrowserCode {
+    /// No browser code.
+    pub const NONE: BrowserCode = BrowserCode {
+        module: "",
+        style: "",
+    };
+}
+
+/// The browser code of the game with this id, from `crates/games/assets`.
+macro_rules! browser {
+    ($id:literal) => {
+        BrowserCode {
+            module: include_str!(concat!("../assets/", $id, ".js")),
+            style: include_str!(concat!("../assets/", $id, ".css")),
+        }
+    };
 }
 
 /// A game whose chance steps of one kind can be decided by a race between the seats that the
@@ -94,6 +126,11 @@ impl GameEntry {
 
     const fn with_races(mut self, races: LiveRaces) -> GameEntry {
         self.races = Some(races);
+        self
+    }
+
+    const fn with_browser(mut self, browser: BrowserCode) -> GameEntry {
+        self.browser = browser;
         self
     }
 }
@@ -297,6 +334,7 @@ const fn entry<G: Registered>(
         create: create::<G>,
         random_playouts: playouts::<G>,
         races: None,
+        browser: BrowserCode::NONE,
     }
 }
 
@@ -308,7 +346,8 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::RULES,
         goofspiel::OPTIONS,
         goofspiel::TIMING,
-    ),
+    )
+    .with_browser(browser!("goofspiel")),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -319,6 +358,7 @@ static REGISTRY: &[GameEntry] = &[
             square_goofspiel::OPTIONS,
             square_goofspiel::TIMING,
         )
+        .with_browser(browser!("square-goofspiel"))
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -330,6 +370,7 @@ static REGISTRY: &[GameEntry] = &[
             thwart_omega::OPTIONS,
             thwart_omega::TIMING,
         )
+        .with_browser(browser!("thwart-omega"))
     },
     GameEntry {
         replay_draws: true,
@@ -343,6 +384,7 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::OPTIONS,
             all_in_goofspiel::TIMING,
         )
+        .with_browser(browser!("all-in-goofspiel"))
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -354,6 +396,7 @@ static REGISTRY: &[GameEntry] = &[
             galespiel::OPTIONS,
             galespiel::TIMING,
         )
+        .with_browser(browser!("galespiel"))
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -366,6 +409,7 @@ static REGISTRY: &[GameEntry] = &[
             witchs_brew::TIMING,
         )
         .with_races(witchs_brew::LIVE_RACES)
+        .with_browser(browser!("witchs-brew"))
     },
 ];
 

@@ -155,7 +155,7 @@ impl SquareGoofspiel {
         SquareGoofspiel {
             options,
             board: Board::default(),
-            order: std::array::from_fn(|i| Cell(i as u8)),
+            order: std::array::from_fn(|i| crate::grid::BoardCell(i as u8)),
             drawn: 0,
             position: std::array::from_fn(|i| i as u8),
             bids: [[Bid::PASS; 2]; CELLS],

@@ -1,15 +1,12 @@
 // The lobby: create a match (against a friend or a bot), copy its links, list matches.
 import { h, api, errorText, games, mount, notice } from './common.js';
-import { botLabel, orderedLevels, friendlyError, plain } from './present.js';
+import { botLabel, orderedLevels, friendlyError, plain, raceName } from './present.js';
+import { loadGame } from './boards.js';
 
 const MINE = 'colosseum.mine';
 
-// Option names in words (the API's names are the notation's; unknown ones show as they are).
-const OPTION_LABELS = {
-  cards: 'Cards', order: 'Prize order', returns: 'Result scored as', advantage: 'Ties go to', size: 'Board size',
-  first: 'Who starts', items: 'Items', board: 'Spot costs', schedule: 'Cauldron rounds', cauldron: 'The Cauldron',
-  p1_chance: 'p1\u2019s race chance', none_chance: 'Nobody-wins chance', discard: 'Discard item', tiebreaker: 'Tiebreaker item',
-};
+// Option names in words come from each game's module (`optionLabels`); the API's names (the
+// notation's) show as they are otherwise.
 
 function remember(entry) {
   const list = JSON.parse(localStorage.getItem(MINE) || '[]').filter((e) => e.id !== entry.id);
@@ -29,6 +26,8 @@ async function main() {
     mount(notice('error', 'The server did not list any game; is it running?'));
     return;
   }
+  // Each game's browser module: its option labels and its live races, if any.
+  const modules = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await loadGame(g.id)])));
   const gameSel = h('select', { id: 'game', name: 'game' }, list.map((g) => h('option', { value: g.id }, g.name)));
   const optionsBox = h('div', { class: 'options' });
   const summary = h('p', { class: 'summary' });
@@ -72,7 +71,7 @@ async function main() {
           h('option', { value: '' }, `${o.default} (default)`),
           [two[1], two[2]].filter((v) => v !== o.default).map((v) => h('option', { value: v }, v)))
         : h('input', { id: inputId, type: 'text', name: inputId, 'data-option': o.name, placeholder: shortDefault, 'aria-describedby': `${inputId}-help` });
-      return h('div', { class: 'option' }, h('label', { for: inputId }, OPTION_LABELS[o.name] || o.name.replace(/_/g, ' ')), input,
+      return h('div', { class: 'option' }, h('label', { for: inputId }, modules[g.id]?.optionLabels?.[o.name] || o.name.replace(/_/g, ' ')), input,
         h('small', { id: `${inputId}-help` }, `${help}; default: ${shortDefault}`));
     }));
     const levels = orderedLevels(g.bots);
@@ -81,7 +80,8 @@ async function main() {
     showTrivia();
   }
 
-  // The Witch's Brew with cauldron = live: the question bank, and how a bot opponent answers.
+  // A game with live races (its module's `races.runs(options)`): the question bank, and how a
+  // bot opponent answers.
   const bankSel = h('select', { id: 'trivia-bank', name: 'trivia-bank' },
     h('option', { value: 'sample' }, 'the sample bank (the rules of the six games)'),
     h('option', { value: 'toml' }, 'my own questions (TOML)'));
@@ -89,21 +89,28 @@ async function main() {
     placeholder: '[[question]]\nid = "q1"\nquestion = "..."\nanswers = ["..."]\ncategory = "free"' });
   const num = (id, label, placeholder, unit, attrs = {}) => h('label', { class: 'option' }, h('span', {}, label),
     h('input', { id, type: 'number', min: 0, step: 'any', placeholder, ...attrs }), h('small', {}, unit));
+  const botHint = h('p', { class: 'hint' });
   const botBox = h('div', { id: 'race-bot' },
-    h('p', { class: 'hint' }, 'How the bot answers the Cauldron\u2019s questions (blank = the server\u2019s default):'),
+    botHint,
     num('race-accuracy', 'accuracy', '60', 'percent of its answers that are right', { max: 100 }),
     num('race-mean', 'mean time', '25', 'seconds, on average'),
     num('race-min', 'fastest', '8', 'seconds at the least'),
     num('race-max', 'slowest', '60', 'seconds at the most'));
-  const triviaBox = h('fieldset', { id: 'trivia', hidden: true }, h('legend', {}, 'The live Cauldron'),
+  const triviaLegend = h('legend', {});
+  const triviaBox = h('fieldset', { id: 'trivia', hidden: true }, triviaLegend,
     h('div', { class: 'field' }, h('label', { for: 'trivia-bank' }, 'Questions'), bankSel), bankToml, botBox);
   function showTrivia() {
-    const cauldron = optionsBox.querySelector('[data-option=cauldron]');
-    const live = gameSel.value === 'witchs-brew' && cauldron?.value.trim() === 'live';
+    const game = modules[gameSel.value] || {};
+    const chosen = {};
+    for (const inp of optionsBox.querySelectorAll('[data-option]')) chosen[inp.dataset.option] = inp.value;
+    const live = !!game.races?.runs(chosen);
     triviaBox.hidden = !live;
-    // social: p1_chance and none_chance decide simulated races only; a live Cauldron's races are
-    // decided by the players' answers, so they are hidden (and sent blank) then.
-    for (const n of ['p1_chance', 'none_chance']) {
+    const race = raceName(game);
+    triviaLegend.textContent = `The live ${race}`;
+    botHint.textContent = `How the bot answers the ${race}\u2019s questions (blank = the server\u2019s default):`;
+    // social: the options that decide simulated races only (the module's `races.simulatedOnly`);
+    // live races are decided by the players' answers, so they are hidden (and sent blank) then.
+    for (const n of game.races?.simulatedOnly || []) {
       const inp = optionsBox.querySelector(`[data-option=${n}]`);
       if (!inp) continue;
       inp.closest('.option').hidden = live;

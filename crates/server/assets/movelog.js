@@ -14,20 +14,17 @@ export function withNames(text, names) {
   return String(text ?? '').replace(/\bp([12])\b/g, (seat) => seatName(names, seat));
 }
 
-const KINDS = {
-  move: 'move',
-  bid: 'bid',
-  build: 'build',
-  upgrade: 'upgrade',
-  item: 'item',
-  assign: 'assignment',
-  chance: 'chance',
-  race: 'Cauldron race',
-};
+/** A step's kind in words: the game's own words (its module's `kindWords`), else the kind. */
+function kindText(kind, words) {
+  if (words && words[kind]) return words[kind];
+  if (kind === 'race') return 'live race';
+  return kind || 'move';
+}
 
-/** One log line's words: "Ann 7 · Bob 5", "chance: 3", "Cauldron race: Ann won". */
-export function lineText(line, names) {
-  const kind = KINDS[line.kind] || line.kind || 'move';
+/** One log line's words: "Ann 7 · Bob 5", "chance: 3", "live race: Ann won". `words` are the
+ *  game's words for its decision kinds (a game module's `kindWords`). */
+export function lineText(line, names, words = {}) {
+  const kind = kindText(line.kind, words);
   const late = new Set(line.by_default || []);
   if (line.kind === 'race') {
     if (line.chance === undefined || line.chance === null) return `${kind}: decided`;
@@ -54,7 +51,7 @@ export function lineText(line, names) {
 }
 
 /** The log as {key, at, text} rows, oldest first; a new game's first step says so. */
-export function logRows(moves, names) {
+export function logRows(moves, names, words = {}) {
   const rows = [];
   let game = 1;
   for (const line of moves || []) {
@@ -62,15 +59,15 @@ export function logRows(moves, names) {
       game = line.game;
       rows.push({ key: `g${game}`, at: line.at, text: `Game ${game} begins (the earlier game was drawn)`, game, step: -1 });
     }
-    rows.push({ key: `${line.game}.${line.step}`, at: line.at, text: lineText(line, names), game: line.game, step: line.step, hidden: !!line.hidden });
+    rows.push({ key: `${line.game}.${line.step}`, at: line.at, text: lineText(line, names, words), game: line.game, step: line.step, hidden: !!line.hidden });
   }
   return rows;
 }
 
 /** The log as a list (an `ol.log`), or null when there is nothing yet. (The replay words its
  *  own step list with `lineText`: replay.js.) */
-export function moveLog(moves, names) {
-  const rows = logRows(moves, names);
+export function moveLog(moves, names, words = {}) {
+  const rows = logRows(moves, names, words);
   if (!rows.length) return null;
   return h('ol', { class: 'log movelog', 'data-testid': 'movelog', tabindex: '0', 'aria-label': 'Moves so far' }, rows.map((r) => h('li', { 'data-step': r.key, class: r.hidden ? 'hidden-step' : undefined },
     h('span', { class: 'log-time muted' }, `${clockText(r.at)} `), h('span', {}, r.text))));

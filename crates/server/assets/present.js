@@ -50,187 +50,34 @@ export function friendlyError(message) {
   return cap(t);
 }
 
-/** The notation box's placeholder for a game's decision. */
+/** The notation box's placeholder for a decision of `game` (its browser module, boards.js's
+ *  loadGame). */
 export function placeholderFor(game, decision) {
-  const byGame = {
-    goofspiel: 'a card, e.g. 7',
-    'square-goofspiel': 'a bid, e.g. 3, or pass',
-    'all-in-goofspiel': 'cards in order, e.g. 10 9, or pass',
-    'thwart-omega': 'B d4 W e5',
-    galespiel: decision === 'build' ? 'spots, e.g. b2 d2, or done' : 'a card, e.g. 5',
-    'witchs-brew': 'e.g. 2 d, or d4',
-  };
-  return `or type a move: ${byGame[game] || 'see the rules'}`;
+  return `or type a move: ${game?.placeholder?.(decision) || 'see the rules'}`;
 }
 
-// ----- All-In Goofspiel's number rule (docs/rules/all-in-goofspiel.md, "The number rule") -----
-
-/** The number a play's cards make side by side, as a BigInt (it can pass 2^53), and as written. */
-export function allInNumber(cards) {
-  const list = (cards || []).map(Number);
-  if (!list.length) return { value: 0n, written: '0' };
-  let total = 0n;
-  let term = null;
-  const close = () => { if (term) total += term.sign * BigInt(term.digits || '0'); };
-  for (const c of list) {
-    if (c < 0) { close(); term = { sign: -1n, digits: String(-c) }; } else {
-      if (!term) term = { sign: 1n, digits: '' };
-      term.digits += String(c);
-    }
-  }
-  close();
-  return { value: total, written: list.join('').replace(/(\d)-/g, '$1-') };
-}
-
-// ----- The Witch's Brew: cards and conditions in words (docs/rules/witchs-brew.md) -----
-
-export const WB_CARDS = {
-  1: ['Snipe', 'wins the round if the opponent played a Freeze, Shift or Diminish'],
-  2: ['Lock', 'name a column: this round the opponent\u2019s stone must go in that column'],
-  3: ['Guess', 'name a card: if the opponent played it, win the round'],
-  4: ['Copy', 'gain a copy of the opponent\u2019s card into your hand'],
-  5: ['Leap', 'after placing, one of your stones may jump to the nearest empty cell up, down, left or right'],
-  6: ['Freeze', 'name up to three stones: they can never move again'],
-  7: ['Shift', 'after placing, move one of your stones or a neutral one to an empty neighbouring cell'],
-  8: ['Diminish', 'your next card\u2019s value is one lower'],
-};
-
-export const WB_CONDITIONS = {
-  '1A': 'five in a row (diagonals too) of yours or neutral',
-  '1B': 'a 3\u00d73 square holding at least five of yours',
-  '1C': 'at least six of yours on row 3, or on row 4',
-  '1D': 'an inner opponent\u2019s stone whose four diagonal neighbours are yours or neutral',
-  '1E': 'four frozen stones in a row (any colours)',
-  '1F': 'at least four frozen neutral stones',
-  '2A': 'four of yours in a row (diagonals too)',
-  '2B': 'a 2\u00d72 square of yours',
-  '2C': 'an inner opponent\u2019s stone whose four orthogonal neighbours are yours or neutral',
-  '2D': 'more of yours than of the opponent\u2019s on the four corners',
-  '2E': 'at least three of yours on column d',
-  '2F': 'more frozen stones of the opponent\u2019s colour than of yours',
-  '3A': 'a stone of yours, not in a corner, whose orthogonal neighbours are all yours',
-  '3B': 'an inner stone of yours whose four diagonal neighbours are yours',
-  '3C': 'a 2\u00d72 square of neutral stones',
-  '3D': 'a whole column (6 cells) of yours or neutral',
-  '3E': 'a whole row (7 cells) of yours or neutral',
-  '3F': 'four neutral stones in a row',
-};
-
-/** A card as "2 Lock". */
-export function wbCard(n) {
-  const c = WB_CARDS[Number(n)];
-  return c ? `${n} ${c[0]}` : String(n);
-}
-
-/** A condition as "2A: four of yours in a row". */
-export function wbCondition(code) {
-  const k = String(code).toUpperCase();
-  return WB_CONDITIONS[k] ? `${k}: ${WB_CONDITIONS[k]}` : k;
-}
-
-/** A Witch's Brew move in words. */
-export function describeWitchsBrew(move) {
-  const t = String(move).trim();
-  let m;
-  if ((m = /^dup\s+(.*)$/i.exec(t))) return `Duplicard, then ${describeWitchsBrew(m[1])}`;
-  if (/^keep$/i.test(t)) return 'keep the card';
-  if (/^discard$/i.test(t)) return 'discard the card';
-  if (/^pass$/i.test(t)) return 'pass';
-  if (t.includes('/')) {
-    const groups = t.split('/').map((g) => g.trim());
-    return groups.map((g, i) => `round ${[6, 9, 12][i]}: ${g === '-' ? 'none' : g}`).join('; ');
-  }
-  if ((m = /^([123][a-f])(?:\s+([123][a-f]))?$/i.exec(t))) return [m[1], m[2]].filter(Boolean).map(wbCondition).join(' and ');
-  if ((m = /^([a-g]\d)$/i.exec(t))) return `a stone on ${m[1]}`;
-  if ((m = /^([a-g]\d)\s+(up|down|left|right|u|d|l|r)$/i.exec(t))) {
-    const dir = { u: 'up', d: 'down', l: 'left', r: 'right' }[m[2].toLowerCase()] || m[2].toLowerCase();
-    return `leap the stone on ${m[1]} ${dir}`;
-  }
-  if ((m = /^([a-g]\d)\s+([a-g]\d)$/i.exec(t))) return `shift the stone on ${m[1]} to ${m[2]}`;
-  if ((m = /^([1-8])(?:\s+(.*))?$/.exec(t))) {
-    const card = wbCard(m[1]);
-    const rest = m[2];
-    if (!rest) return card;
-    if (m[1] === '2') return `${card}: the opponent must play in column ${rest}`;
-    if (m[1] === '3') return `${card}: you guess ${wbCard(rest)}`;
-    if (m[1] === '6') return `${card}: freeze ${rest.split(/\s+/).join(', ')}`;
-    return `${card} ${rest}`;
-  }
-  return t;
-}
-
-/** A legal move's label for a game: words where the notation is a code. */
+/** A legal move's label in `game`: words where the notation is a code, else the move. */
 export function moveLabel(game, move) {
-  if (game === 'witchs-brew') return describeWitchsBrew(move);
-  return move;
+  return game?.moveLabel ? game.moveLabel(move) : move;
 }
-
-// ----- The last reveal of each game, from the view -----
-
-const cellsIn = (text) => (String(text || '').match(/\b[a-m]\d{1,2}\b/gi) || []).map((c) => c.toLowerCase());
 
 /**
- * The last round's reveal: {key, sentence, moves: {p1, p2}, cells: [ids]}, or null before the
- * first. `key` changes exactly when a new round is revealed. `names(seat)` names a seat as the
- * viewer should read it ("you", "Bob").
+ * The last round's reveal in `game`: {key, sentence, moves: {p1, p2}, cells: [ids]}, or null
+ * before the first. `key` changes exactly when a new round is revealed. `names(seat)` names a
+ * seat as the viewer should read it ("you", "Bob").
  */
 export function lastReveal(game, view, names) {
-  const v = view || {};
-  const n = (seat) => names(seat);
-  const took = (winner, what) => (winner ? `${cap(n(winner))} ${n(winner) === 'you' ? 'take' : 'takes'} ${what}` : `a tie: nobody takes ${what}`);
-  if (game === 'goofspiel') {
-    const t = (v.turns || []).at(-1);
-    if (!t) return null;
-    return { key: `g${v.turns.length}`, moves: { p1: String(t.p1), p2: String(t.p2) }, cells: [],
-      sentence: `Prize ${t.prize}: ${n('p1')} played ${t.p1}, ${n('p2')} played ${t.p2}. ${took(t.winner, 'it')}.` };
-  }
-  if (game === 'square-goofspiel') {
-    const a = (v.auctions || []).at(-1);
-    if (!a) return null;
-    return { key: `s${v.auctions.length}`, moves: { p1: String(a.p1), p2: String(a.p2) }, cells: [a.cell],
-      sentence: `Cell ${a.cell}: ${n('p1')} bid ${a.p1}, ${n('p2')} bid ${a.p2}. ${a.winner ? `${cap(n(a.winner))} ${n(a.winner) === 'you' ? 'win' : 'wins'} it` : 'Nobody wins it'}.` };
-  }
-  if (game === 'all-in-goofspiel') {
-    const r = (v.rounds || []).at(-1);
-    if (!r) return null;
-    const play = (seat) => {
-      const cards = r.cards?.[seat] || [];
-      return cards.length ? `${cards.join(' ')} = ${r.numbers?.[seat]}` : 'nothing (0)';
-    };
-    return { key: `a${v.rounds.length}`, moves: { p1: play('p1'), p2: play('p2') }, cells: [],
-      sentence: `Round ${r.round} (worth ${r.worth}): ${n('p1')} played ${play('p1')}, ${n('p2')} played ${play('p2')}. ${r.winner ? took(r.winner, `${r.worth} points`) : `Equal numbers: ${r.worth} points split`}.` };
-  }
-  if (game === 'thwart-omega') {
-    const lr = v.last_round;
-    if (!lr) return null;
-    return { key: `t${v.rounds}`, moves: { p1: lr.p1, p2: lr.p2 }, cells: [...cellsIn(lr.p1), ...cellsIn(lr.p2)],
-      sentence: `Round ${v.rounds}: ${n('p1')} played ${lr.p1}, ${n('p2')} played ${lr.p2}.` };
-  }
-  if (game === 'galespiel') {
-    const lr = v.last_round;
-    if (!lr) return null;
-    const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
-    const built = lr.built?.length ? ` and ${n(lr.winner) === 'you' ? 'build' : 'builds'} ${lr.built.join(' ')} for ${lr.paid} M` : '';
-    return { key: `l${lr.round}:${(lr.built || []).join(',')}`, moves: { p1: bid(lr.bids?.p1), p2: bid(lr.bids?.p2) }, cells: lr.built || [],
-      sentence: `Round ${lr.round}, prize ${lr.prize} M: ${n('p1')} bid ${bid(lr.bids?.p1)}, ${n('p2')} bid ${bid(lr.bids?.p2)}. ${lr.winner ? `${cap(n(lr.winner))} ${n(lr.winner) === 'you' ? 'win' : 'wins'}${built}` : 'Nobody wins'}.` };
-  }
-  if (game === 'witchs-brew') {
-    const r = (v.rounds || []).at(-1);
-    const cauldron = v.cauldron_rounds || [];
-    if (r && typeof r === 'object') {
-      const plays = r.plays || [];
-      const play = (i) => `${plays[i] !== undefined ? describeWitchsBrew(plays[i]) : '?'}${r.values ? ` (value ${r.values[i]})` : ''}`;
-      const placed = (r.placed || []).filter(Boolean);
-      const moved = (r.moved || []).filter(Boolean).flat();
-      return { key: `w${v.rounds.length}:${cauldron.length}`, moves: { p1: play(0), p2: play(1) }, cells: [...placed, ...moved].map((c) => String(c).toLowerCase()),
-        sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
-    }
-    const c = cauldron.at(-1);
-    if (!c) return null;
-    return { key: `w0:${cauldron.length}`, moves: { p1: '', p2: '' }, cells: [],
-      sentence: `Cauldron round ${c.round}: ${c.winner ? `${cap(n(c.winner))} won the race for ${(c.pair || []).join(' or ')}` : 'nobody won the race'}${c.discarded ? ' (discarded)' : ''}.` };
-  }
-  return null;
+  return game?.lastReveal ? game.lastReveal(view || {}, names) ?? null : null;
+}
+
+/** The name of a game's live race ("the X race"), or "live" for a game that does not name it. */
+export function raceName(game) {
+  return game?.races?.name || 'live';
+}
+
+/** The title of a game's live race panel: "The X", or "The live race". */
+export function raceTitle(game) {
+  return game?.races?.name ? `The ${game.races.name}` : 'The live race';
 }
 
 // ----- the table's sentences -----
@@ -263,7 +110,7 @@ export function clockLevel(leftMs, perDecisionMs) {
 }
 
 /** The status line of a seat (what to do now), from the state and what the page keeps. */
-export function statusLine(state, { kept = null, invite = '', sealedWords = '' } = {}) {
+export function statusLine(state, { kept = null, invite = '', sealedWords = '', race = 'live' } = {}) {
   const m = state.match;
   const you = state.you;
   const mine = m.seats[you];
@@ -272,7 +119,7 @@ export function statusLine(state, { kept = null, invite = '', sealedWords = '' }
   const decision = m.decision && m.decision !== 'move' ? ` (${m.decision})` : '';
   if (state.status === 'waiting') return state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${invite ? ' below' : ' from the lobby'}.` : 'Join to start.';
   if (m.result) return 'The match is over.';
-  if (m.race && !m.race.over) return 'The Cauldron race is on: answer the question above.';
+  if (m.race && !m.race.over) return `The ${race} race is on: answer the question above.`;
   if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) {
     return `${kept ? `You chose ${kept}. ` : ''}${m.sealed.phase === 'open' ? `Both have committed: opening yours. ${sealedWords}` : `${sealedWords} Waiting for ${oppName} to commit.`}`;
   }
@@ -284,13 +131,14 @@ export function statusLine(state, { kept = null, invite = '', sealedWords = '' }
   return `Waiting for ${oppName}${m.seats[opp].submitted ? ' (submitted)' : ''}.`;
 }
 
-/** What a seat is doing, under its name ("to move", "has submitted", ...). */
-export function seatDoing(state, seat) {
+/** What a seat is doing, under its name ("to move", "has submitted", ...); `race` names a live
+ *  race (raceName). */
+export function seatDoing(state, seat, race = 'live') {
   const m = state.match;
   const info = m.seats[seat];
   if (state.status === 'waiting') return state.joined[seat] ? 'joined' : 'not joined yet';
   if (m.result) return '';
-  if (m.race && !m.race.over) return 'in the Cauldron race';
+  if (m.race && !m.race.over) return `in the ${race} race`;
   if (!info.to_act) return 'waiting';
   if (m.sealed?.phase && info.committed) return info.opened ? 'has opened (sealed)' : 'has committed (sealed)';
   if (info.submitted) return info.locked ? 'has submitted (locked)' : 'has submitted';

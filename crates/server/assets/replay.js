@@ -1,6 +1,6 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
 import { h, api, errorText, gameName, mount, notice, endedBy, clockText } from './common.js';
-import { render } from './boards.js';
+import { render, loadGame } from './boards.js';
 import { plain } from './present.js';
 import { lineText } from './movelog.js'; // social: the server's move log words each step
 
@@ -24,7 +24,7 @@ async function main() {
   const data = res.data;
   const names = data.names || {};
   let gameIndex = 0;
-  const title = await gameName(data.games[0]?.record?.game || '');
+  const [title, game] = await Promise.all([gameName(data.games[0]?.record?.game || ''), loadGame(data.games[0]?.record?.game || '')]);
   document.title = `Replay: ${title} \u00b7 Colosseum`;
   const slider = h('input', { id: 'slider', type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step of the replay' });
   const moveList = h('ol', { id: 'move-list', class: 'log move-list', 'aria-label': 'every step; click one to go there' });
@@ -38,7 +38,7 @@ async function main() {
   const frameText = (g, k) => {
     if (k === 0) return 'the start';
     const line = lineAt(g, k);
-    return line ? lineText(line, names) : stepText(g.frames[k].step, names);
+    return line ? lineText(line, names, game.kindWords) : stepText(g.frames[k].step, names);
   };
   const show = () => {
     const g = data.games[gameIndex];
@@ -52,7 +52,7 @@ async function main() {
       if (at) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
     }
     moveList.querySelector('button.current')?.scrollIntoView({ block: 'nearest' });
-    const parts = render(g.record.game, f.view, { you: null, names, legal: null, canAct: false, submission: null, draft: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
+    const parts = render(game, f.view, { you: null, names, legal: null, canAct: false, submission: null, draft: null, pick() {}, compose() {}, addToBox() {}, rerender: show }, {});
     board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
     side.replaceChildren(...[
       h('section', { class: 'panel' }, h('h2', {}, 'Score'), parts.score || '\u2014'),

@@ -1,28 +1,35 @@
 // The table page, /m/{id}: a seat when the fragment holds #seat=TOKEN, else a spectator.
 // It shows only what the server's state messages hold (built from this viewer's view).
 import { h, api, errorText, gameName, mount, notice, clockText, other, copy } from './common.js';
-import { render } from './boards.js';
-import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf } from './present.js';
-// social: the server's move log, the chats, the live Cauldron (movelog.js, chat.js, cauldron.js)
+import { render, loadGame } from './boards.js';
+import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf, raceName, raceTitle } from './present.js';
+// social: the server's move log, the chats, a game's live races (movelog.js, chat.js, race.js)
 import { moveLog } from './movelog.js';
 import { createChat } from './chat.js';
-import { createCauldron } from './cauldron.js';
+import { createRace } from './race.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const token = new URLSearchParams(location.hash.slice(1)).get('seat') || null;
 
-let state = null; // the last state message
-let receivedAt = 0; // Date.now() when it came
-let socket = null;
-let attempts = 0;
-let stopped = false;
-let lastSteps = -1;
-let title = '';
-const ui = {}; // half-made choices (the draft move, cells clicked so far), reset at each new decision
-// What the page has shown: the reveal on screen (so a new one is announced once), the last
-// rendered pieces (labels for the preview), the decision the last move was sent for.
-const shown = { revealKey: null, parts: null, submittedFor: null };
-const memory = {}; // what the page has seen and the view no longer holds (Thwart Omega's rounds)
+// Everything the page keeps between messages, in one object: the functions below read and change
+// it, and nothing else at module level changes (the rest are constants and DOM nodes built once).
+const page = {
+  state: null, // the last state message
+  receivedAt: 0, // Date.now() when it came
+  socket: null,
+  attempts: 0, // reconnections since the last open socket
+  stopped: false, // the page gave up (no such match, a bad seat link)
+  lastSteps: -1, // the steps of the state last rendered (-1: none yet)
+  title: '', // the game's name
+  game: {}, // the game's browser module (boards.js's loadGame)
+  ui: {}, // half-made choices (the draft move, cells clicked so far), reset at each new decision
+  // What the page has shown: the reveal on screen (so a new one is announced once), the last
+  // rendered pieces (labels for the preview), the decision the last move was sent for.
+  shown: { revealKey: null, parts: null, submittedFor: null },
+  memory: {}, // what the page has seen and the view no longer holds (a game's earlier rounds)
+  verified: null, // the verification report of the finished match, once fetched
+  openingsSent: new Set(), // commitments whose opening went out on this connection
+};
 
 // Persistent parts of the page (built once, so typing is never interrupted by an update).
 const el = {
@@ -57,35 +64,35 @@ form.addEventListener('submit', (e) => {
 });
 // Typing is the other way to build the same move: the preview follows the box.
 el.input.addEventListener('input', () => {
-  ui.draft = el.input.value.trim() || null;
+  page.ui.draft = el.input.value.trim() || null;
   showDraft();
 });
 
 /** Chooses a move on the board or in the hand: previewed, sent only by Submit. */
 function pick(text) {
-  ui.draft = text || null;
+  page.ui.draft = text || null;
   el.input.value = text || '';
   renderAll();
 }
 
 function clearDraft() {
-  const focus = ui.focus;
-  for (const k of Object.keys(ui)) delete ui[k];
-  ui.focus = focus;
+  const focus = page.ui.focus;
+  for (const k of Object.keys(page.ui)) delete page.ui[k];
+  page.ui.focus = focus;
   el.input.value = '';
   renderAll();
 }
 
 function showDraft() {
-  const parts = shown.parts;
-  const d = ui.draft;
+  const parts = page.shown.parts;
+  const d = page.ui.draft;
   el.draft.replaceChildren(...(d ? ['Your move: ', h('strong', { 'data-testid': 'draft' }, parts?.label ? parts.label(d) : d), ' \u2014 press Submit to play it, or change it.'] : []));
   el.draft.hidden = !d;
 }
 
-// social: the live Cauldron's panel (cauldron.js) and the chat (chat.js), built once so that an
-// update never interrupts typing.
-const cauldron = createCauldron({ send: (msg) => send(msg), now: () => matchNow() });
+// social: a live race's panel (race.js) and the chat (chat.js), built once so that an update
+// never interrupts typing.
+const race = createRace({ send: (msg) => send(msg), now: () => matchNow(), title: () => raceTitle(page.game) });
 const chat = createChat({ send: (msg) => send(msg) });
 
 const actions = h('section', { id: 'actions', class: 'panel' }, h('h2', {}, 'Your move'), el.status, el.tools, el.draft, form, el.legal, el.buttons);
@@ -97,22 +104,22 @@ function showMessage(kind, text) {
 }
 
 function send(msg) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
+  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) {
     showMessage('error', 'Not connected: your action was not sent. Wait for the connection to come back and try again.');
     return false;
   }
-  socket.send(JSON.stringify(msg));
+  page.socket.send(JSON.stringify(msg));
   return true;
 }
 
 function submit(text) {
   el.input.value = text;
-  shown.submittedFor = state ? state.decision : null;
+  page.shown.submittedFor = page.state ? page.state.decision : null;
   if (sealedDecision()) { commit(text); return; }
   showMessage('info', `Sending ${text}\u2026`);
   // The decision this move is for: if it was decided meanwhile, the server refuses the move
   // (stale_decision) instead of taking it for the next one.
-  send({ type: 'submit', move: text, decision: state ? state.decision : undefined });
+  send({ type: 'submit', move: text, decision: page.state ? page.state.decision : undefined });
 }
 
 // A random client seed for provably fair chance (the player may type their own).
@@ -122,31 +129,29 @@ function randomSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-let verified = null; // the verification report of the finished match, once fetched
-
 function short(hex) {
   return hex ? `${hex.slice(0, 12)}…${hex.slice(-6)}` : '';
 }
 
 // The fairness panel: how chance was made, and on a finished match the check anyone can run.
 function renderFairness() {
-  const f = state.fairness;
+  const f = page.state.fairness;
   const parts = [h('h2', { id: 'fairness-title' }, 'Fair chance')];
-  if (state.practice) {
+  if (page.state.practice) {
     parts.push(h('p', { 'data-testid': 'practice' }, 'Practice match: its creator chose the seed, so chance here is not provably fair.'));
   } else if (f) {
     parts.push(h('p', {}, 'Before anyone joined, the server committed to a secret seed: ',
       h('code', { 'data-testid': 'commitment', title: f.commitment }, short(f.commitment)),
       '. Chance comes from that seed mixed with both players\u2019 client seeds, so neither the server nor a player could choose it.'));
-    const seeds = ['p1', 'p2'].map((p) => `${state.names?.[p] || p}: ${f.client_seeds?.[p] ?? 'not yet'}`).join(' \u00b7 ');
+    const seeds = ['p1', 'p2'].map((p) => `${page.state.names?.[p] || p}: ${f.client_seeds?.[p] ?? 'not yet'}`).join(' \u00b7 ');
     parts.push(h('p', { class: 'muted' }, `Client seeds \u2014 ${seeds}`));
     if (f.server_seed) {
       parts.push(h('p', {}, 'Server seed, revealed at the end: ', h('code', { 'data-testid': 'server-seed', title: f.server_seed }, short(f.server_seed))));
       const link = h('a', { href: f.verify, id: 'verify-link', target: '_blank' }, 'Check every chance step');
-      parts.push(h('p', {}, link, verified && !verified.pending ? h('span', { 'data-testid': 'verified', class: verified.ok ? 'ok' : 'bad' }, verified.ok ? ' \u2014 verified: every chance step is what the seeds give.' : ` \u2014 NOT verified: ${verified.failure || verified.games?.find((g) => g.failure)?.failure}`) : ''));
-      if (!verified) {
-        verified = { pending: true };
-        fetch(f.verify).then((r) => r.json()).then((v) => { verified = v; renderFairness(); }).catch(() => { verified = null; });
+      parts.push(h('p', {}, link, page.verified && !page.verified.pending ? h('span', { 'data-testid': 'verified', class: page.verified.ok ? 'ok' : 'bad' }, page.verified.ok ? ' \u2014 verified: every chance step is what the seeds give.' : ` \u2014 NOT verified: ${page.verified.failure || page.verified.games?.find((g) => g.failure)?.failure}`) : ''));
+      if (!page.verified) {
+        page.verified = { pending: true };
+        fetch(f.verify).then((r) => r.json()).then((v) => { page.verified = v; renderFairness(); }).catch(() => { page.verified = null; });
       }
     } else {
       parts.push(h('p', { class: 'muted' }, 'The server seed is revealed when the match ends; then anyone can check every chance step.'));
@@ -163,13 +168,12 @@ function renderFairness() {
 // can still open. When the state shows that both seats are in (`sealed.phase` = "open"), it
 // opens by itself.
 const SEALED_WORDS = 'Sealed: your move is locked in as a commitment; the server learns it only when both have committed.';
-const sealedKey = () => `colosseum.sealed.${id}.${state?.you}`;
-const openingsSent = new Set(); // commitments whose opening went out on this connection
+const sealedKey = () => `colosseum.sealed.${id}.${page.state?.you}`;
 
 /** Whether this seat's pending decision is sealed (a sealed match, a simultaneous decision). */
 function sealedDecision() {
-  const m = state?.match;
-  return !!(state?.you && m?.sealed?.phase && m.seats[state.you]?.to_act && !m.result);
+  const m = page.state?.match;
+  return !!(page.state?.you && m?.sealed?.phase && m.seats[page.state.you]?.to_act && !m.result);
 }
 
 function hex(bytes) {
@@ -181,8 +185,8 @@ async function commit(text) {
     showMessage('error', 'This sealed match needs the browser\u2019s cryptography, which it gives only to secure pages: open the table over https, or at http://localhost or http://127.0.0.1.');
     return;
   }
-  const m = state.match;
-  if (m.sealed.phase !== 'commit' || m.seats[state.you].committed) {
+  const m = page.state.match;
+  if (m.sealed.phase !== 'commit' || m.seats[page.state.you].committed) {
     showMessage('error', 'Your commitment is already in: it cannot change in this decision.');
     return;
   }
@@ -191,14 +195,14 @@ async function commit(text) {
   // Kept before sending: if the page reloads right after, it can still open.
   sessionStorage.setItem(sealedKey(), JSON.stringify({ move: text, nonce, hash }));
   showMessage('info', `Sealing ${text}\u2026`);
-  send({ type: 'commit', hash, decision: state.decision });
+  send({ type: 'commit', hash, decision: page.state.decision });
 }
 
 /** The move this tab committed to in the pending decision, if it kept it. */
 function keptMove() {
   try {
     const kept = JSON.parse(sessionStorage.getItem(sealedKey()) || 'null');
-    return kept && kept.hash === state?.match?.seats[state.you]?.commitment ? kept.move : null;
+    return kept && kept.hash === page.state?.match?.seats[page.state.you]?.commitment ? kept.move : null;
   } catch {
     return null;
   }
@@ -206,25 +210,25 @@ function keptMove() {
 
 /** Opens this seat's commitment once both are in, from what sessionStorage kept. */
 function openIfDue() {
-  const m = state?.match;
-  if (!sealedDecision() || m.sealed.phase !== 'open' || socket?.readyState !== WebSocket.OPEN) return;
-  const mine = m.seats[state.you];
-  if (!mine.committed || mine.submitted || openingsSent.has(mine.commitment)) return;
+  const m = page.state?.match;
+  if (!sealedDecision() || m.sealed.phase !== 'open' || page.socket?.readyState !== WebSocket.OPEN) return;
+  const mine = m.seats[page.state.you];
+  if (!mine.committed || mine.submitted || page.openingsSent.has(mine.commitment)) return;
   let kept = null;
   try { kept = JSON.parse(sessionStorage.getItem(sealedKey()) || 'null'); } catch { kept = null; }
   if (!kept || kept.hash !== mine.commitment) {
     showMessage('error', 'This browser does not hold the move and nonce of your commitment (was it made in another tab or browser?), so it cannot open it. Without an opening the game\u2019s timeout rule applies.');
     return;
   }
-  if (send({ type: 'open', move: kept.move, nonce: kept.nonce, decision: state.decision })) {
-    openingsSent.add(mine.commitment);
+  if (send({ type: 'open', move: kept.move, nonce: kept.nonce, decision: page.state.decision })) {
+    page.openingsSent.add(mine.commitment);
     showMessage('info', 'Both have committed: opening your commitment\u2026');
   }
 }
 
 function stop(node) {
-  stopped = true;
-  if (socket) socket.close();
+  page.stopped = true;
+  if (page.socket) page.socket.close();
   mount(h('h1', {}, 'Cannot open this table'), node, h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
 }
 
@@ -247,7 +251,7 @@ async function check() {
 }
 
 function connect() {
-  if (stopped) return;
+  if (page.stopped) return;
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   // The seat's token never goes in a URL (proxies log URLs): it rides in a subprotocol, which
   // the server answers with `colosseum`; a token a subprotocol cannot hold is sent as the first
@@ -255,11 +259,11 @@ function connect() {
   const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
   const inProtocol = token && /^[A-Za-z0-9._~-]+$/.test(token);
   const ws = inProtocol ? new WebSocket(url, ['colosseum', `colosseum.token.${token}`]) : new WebSocket(url);
-  socket = ws;
+  page.socket = ws;
   ws.addEventListener('open', () => {
     if (token && !inProtocol) ws.send(JSON.stringify({ type: 'auth', token }));
-    attempts = 0;
-    openingsSent.clear();
+    page.attempts = 0;
+    page.openingsSent.clear();
     openIfDue();
     autoJoin();
     el.conn.hidden = false;
@@ -275,24 +279,24 @@ function connect() {
     else if (msg.type === 'ok') {
       if (msg.to === 'submit') {
         // Said only while that decision is still pending: after the reveal it would be stale.
-        if (state && state.decision === shown.submittedFor && !state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
+        if (page.state && page.state.decision === page.shown.submittedFor && !page.state.match.result) showMessage('ok', 'Move accepted. It stays hidden from your opponent until both have moved.');
         // Sent: the status line says what was played; the chosen card stays marked from it.
-        ui.draft = null;
-        if (state) renderAll();
+        page.ui.draft = null;
+        if (page.state) renderAll();
       }
       else if (msg.to === 'lock') showMessage('ok', 'Locked: your move can no longer change.');
       else if (msg.to === 'commit') {
         showMessage('ok', SEALED_WORDS);
-        ui.draft = null; // committed: the status line says what was chosen
-        if (state) renderAll();
+        page.ui.draft = null; // committed: the status line says what was chosen
+        if (page.state) renderAll();
       }
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
-      else if (msg.to === 'answer') cauldron.answered(msg); // social
+      else if (msg.to === 'answer') race.answered(msg); // social
       else if (msg.to === 'chat') chat.answered(msg); // social
     } else if (msg.type === 'error' && msg.to === 'answer') {
-      cauldron.answered(msg); // social
+      race.answered(msg); // social
     } else if (msg.type === 'error' && msg.to === 'chat') {
       chat.answered(msg); // social
     } else if (msg.type === 'error') {
@@ -301,13 +305,13 @@ function connect() {
     }
   });
   ws.addEventListener('close', async () => {
-    if (socket !== ws || stopped) return;
+    if (page.socket !== ws || page.stopped) return;
     document.body.dataset.connected = 'false';
-    attempts += 1;
-    const delay = Math.min(10000, 500 * 2 ** Math.min(attempts - 1, 5));
+    page.attempts += 1;
+    const delay = Math.min(10000, 500 * 2 ** Math.min(page.attempts - 1, 5));
     el.conn.hidden = false;
     el.conn.className = 'notice error';
-    el.conn.textContent = `Connection lost. Reconnecting in ${Math.round(delay / 100) / 10} s (attempt ${attempts})\u2026`;
+    el.conn.textContent = `Connection lost. Reconnecting in ${Math.round(delay / 100) / 10} s (attempt ${page.attempts})\u2026`;
     setTimeout(async () => {
       if (await check()) connect();
     }, delay);
@@ -325,11 +329,11 @@ function inviteLink() {
 }
 
 function seatPanel(seat) {
-  const m = state.match;
+  const m = page.state.match;
   const info = m.seats[seat];
-  const you = state.you;
-  const nm = nameOf(state, seat);
-  const doing = seatDoing(state, seat);
+  const you = page.state.you;
+  const nm = nameOf(page.state, seat);
+  const doing = seatDoing(page.state, seat, raceName(page.game));
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
     h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, h('small', {}, ` ${seat}${seat === you ? ' \u00b7 you' : ''}`)),
     h('div', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing),
@@ -338,10 +342,10 @@ function seatPanel(seat) {
 }
 
 function updateClocks() {
-  if (!state) return;
-  const m = state.match;
+  if (!page.state) return;
+  const m = page.state.match;
   const since = matchNow();
-  cauldron.tick(); // social
+  race.tick(); // social
   for (const seat of ['p1', 'p2']) {
     const node = document.querySelector(`[data-clock="${seat}"]`);
     const warn = document.querySelector(`[data-clock-warning="${seat}"]`);
@@ -350,7 +354,7 @@ function updateClocks() {
     const setWarn = (text) => { if (warn && warn.textContent !== text) warn.textContent = text; };
     if (!m.time_control || m.time_control.kind === 'untimed') { node.textContent = 'untimed'; setWarn(''); continue; }
     const bank = c.bank_ms ? ` \u00b7 bank ${clockText(c.bank_ms)}` : '';
-    if (m.result || c.deadline === null || c.deadline === undefined || !state.started_at) {
+    if (m.result || c.deadline === null || c.deadline === undefined || !page.state.started_at) {
       node.textContent = `\u2014${bank}`;
       node.classList.remove('low');
       setWarn('');
@@ -362,23 +366,23 @@ function updateClocks() {
     else node.textContent = `bank ${clockText(left)}`;
     const low = clockLevel(left, m.time_control.per_decision_ms) === 'low' && !m.seats[seat].submitted;
     node.classList.toggle('low', low);
-    setWarn(low ? (seat === state.you ? `Hurry: ${clockText(left)} left, then the rules move for you.` : `${clockText(left)} left`) : '');
+    setWarn(low ? (seat === page.state.you ? `Hurry: ${clockText(left)} left, then the rules move for you.` : `${clockText(left)} left`) : '');
   }
 }
 
 /** Match time now (ms since the start), from the last state and the time since it came. */
 function matchNow() {
-  const serverNow = state.server_now + (Date.now() - receivedAt);
-  return state.started_at ? serverNow - state.started_at : 0;
+  const serverNow = page.state.server_now + (Date.now() - page.receivedAt);
+  return page.state.started_at ? serverNow - page.state.started_at : 0;
 }
 
 function seatName(seat) {
-  return nameOf(state, seat);
+  return nameOf(page.state, seat);
 }
 
 /** The shareable links: the invite (this browser's lobby made it) and the spectators'. */
 function renderShare() {
-  const waiting = state.status === 'waiting';
+  const waiting = page.state.status === 'waiting';
   const invite = inviteLink();
   if (el.share.dataset.for === `${waiting}:${invite}`) return;
   el.share.dataset.for = `${waiting}:${invite}`;
@@ -401,12 +405,12 @@ function renderShare() {
 /** The reveal as an event: both moves side by side and the round's result, above the board. */
 function renderRoundResult(last, live) {
   const box = el.roundResult;
-  if (!last) { box.hidden = true; box.replaceChildren(); shown.revealKey = null; return; }
-  if (shown.revealKey === last.key && box.firstChild) return;
+  if (!last) { box.hidden = true; box.replaceChildren(); page.shown.revealKey = null; return; }
+  if (page.shown.revealKey === last.key && box.firstChild) return;
   // A reveal that happens while the page is open (not the one found on loading it).
-  const fresh = live && shown.revealKey !== last.key;
-  shown.revealKey = last.key;
-  const you = state.you;
+  const fresh = live && page.shown.revealKey !== last.key;
+  page.shown.revealKey = last.key;
+  const you = page.state.you;
   const chip = (seat) => (last.moves?.[seat] ? h('div', { class: `reveal-move ${seat}`, 'data-seat': seat },
     h('span', { class: 'reveal-who' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), seat === you ? 'You' : seatName(seat)),
     h('strong', { class: 'reveal-play' }, last.moves[seat])) : null);
@@ -426,58 +430,58 @@ function renderRoundResult(last, live) {
 }
 
 function renderAll() {
-  const m = state.match;
-  const you = state.you;
-  const canAct = !!you && state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked
+  const m = page.state.match;
+  const you = page.state.you;
+  const canAct = !!you && page.state.status === 'live' && m.seats[you].to_act && !m.seats[you].locked
     && !(m.sealed?.phase && m.seats[you].committed);
-  const names = (seat) => nameOf(state, seat);
-  const live = lastSteps !== -1; // the page had rendered a state before this one
-  if (state.steps !== lastSteps) {
-    const focus = ui.focus;
-    for (const k of Object.keys(ui)) delete ui[k];
-    if (focus) ui.focus = focus;
-    if (lastSteps !== -1) el.input.value = '';
+  const names = (seat) => nameOf(page.state, seat);
+  const live = page.lastSteps !== -1; // the page had rendered a state before this one
+  if (page.state.steps !== page.lastSteps) {
+    const focus = page.ui.focus;
+    for (const k of Object.keys(page.ui)) delete page.ui[k];
+    if (focus) page.ui.focus = focus;
+    if (page.lastSteps !== -1) el.input.value = '';
   }
   const focusedCell = document.activeElement?.closest?.('#board [data-cell]')?.dataset.cell;
   const ctx = {
     you,
     names: { p1: names('p1'), p2: names('p2') },
-    legal: state.legal_moves,
+    legal: page.state.legal_moves,
     canAct,
     decision: m.decision,
     submission: you ? m.seats[you].submission ?? null : null,
-    draft: ui.draft ?? null,
+    draft: page.ui.draft ?? null,
     pick,
     compose: (text) => { el.input.value = text; },
     addToBox: (t) => { pick(`${el.input.value.trim()} ${t}`.trim()); },
     rerender: () => renderAll(),
-    get focus() { return ui.focus; },
-    set focus(v) { ui.focus = v; },
-    memory,
+    get focus() { return page.ui.focus; },
+    set focus(v) { page.ui.focus = v; },
+    memory: page.memory,
   };
-  const parts = render(m.game, m.view, ctx, ui);
-  shown.parts = parts;
+  const parts = render(page.game, m.view, ctx, page.ui);
+  page.shown.parts = parts;
 
-  if (state.steps !== lastSteps) {
-    if (lastSteps !== -1) {
+  if (page.state.steps !== page.lastSteps) {
+    if (page.lastSteps !== -1) {
       // A new decision: the last one's "Move accepted" is stale. Say when the clock played.
-      const late = timeoutNotice(state, parts.last);
+      const late = timeoutNotice(page.state, parts.last);
       if (late) showMessage(late.kind, late.text);
       else if (!el.message.classList.contains('error') || m.result) showMessage('', '');
     }
-    lastSteps = state.steps;
+    page.lastSteps = page.state.steps;
   }
   renderRoundResult(parts.last, live);
 
   el.head.replaceChildren(
-    h('h1', {}, title, ' ', h('span', { class: `badge ${state.status}`, 'data-testid': 'match-status' }, state.status),
+    h('h1', {}, page.title, ' ', h('span', { class: `badge ${page.state.status}`, 'data-testid': 'match-status' }, page.state.status),
       m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
     h('p', { class: 'muted' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
-      you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'), ` \u00b7 match ${state.id}`));
+      you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'), ` \u00b7 match ${page.state.id}`));
   el.players.replaceChildren(seatPanel('p1'), seatPanel('p2'));
 
   // Join: a seat that came from the lobby's Create is joined under the name typed there.
-  if (you && !state.joined[you] && state.status !== 'finished') {
+  if (you && !page.state.joined[you] && page.state.status !== 'finished') {
     el.join.hidden = false;
     if (!el.join.firstChild) {
       const nameIn = h('input', { id: 'join-name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
@@ -502,16 +506,16 @@ function renderAll() {
 
   // Result.
   if (m.result) {
-    const r = resultText(state);
+    const r = resultText(page.state);
     if (!el.message.classList.contains('error')) showMessage('', '');
-    if (!el.result.firstChild || el.result.dataset.for !== state.id) {
-      el.result.dataset.for = state.id;
+    if (!el.result.firstChild || el.result.dataset.for !== page.state.id) {
+      el.result.dataset.for = page.state.id;
       const rematchNote = h('span', { class: 'rematch-note', 'aria-live': 'polite' });
       const rematch = you ? h('button', { type: 'button', id: 'rematch', class: 'button primary', onclick: () => startRematch(rematchNote) }, 'Rematch (seats swapped)') : null;
       el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
         h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
-        h('p', { class: 'buttons' }, rematch, h('a', { href: `/replay/${state.id}`, class: 'button' }, 'Replay this match'), h('a', { href: '/', class: 'button' }, 'Lobby'),
-          state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance') : null, rematchNote)));
+        h('p', { class: 'buttons' }, rematch, h('a', { href: `/replay/${page.state.id}`, class: 'button' }, 'Replay this match'), h('a', { href: '/', class: 'button' }, 'Lobby'),
+          page.state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance') : null, rematchNote)));
     }
     el.result.hidden = false;
   } else {
@@ -524,7 +528,7 @@ function renderAll() {
   el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
   // social: the server's complete move log (every step this viewer may know, with names).
-  el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
+  el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }, page.game.kindWords) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
   const ol = el.log.querySelector('ol.log');
   if (ol) ol.scrollTop = ol.scrollHeight;
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
@@ -533,12 +537,12 @@ function renderAll() {
   actions.hidden = !you || !!m.result;
   if (you) {
     const mine = m.seats[you];
-    el.status.textContent = statusLine(state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS });
-    const legal = canAct && Array.isArray(state.legal_moves) && parts.listLegal !== false ? state.legal_moves : [];
+    el.status.textContent = statusLine(page.state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS, race: raceName(page.game) });
+    const legal = canAct && Array.isArray(page.state.legal_moves) && parts.listLegal !== false ? page.state.legal_moves : [];
     const label = parts.label || ((mv) => mv);
     const buttons = () => h('div', { class: 'legal-list' }, legal.map((mv) => h('button', {
-      type: 'button', class: `move${(ui.draft ?? mine.submission) === mv ? ' chosen' : ''}`, 'data-move': mv,
-      'aria-pressed': String(ui.draft === mv), onclick: () => pick(ui.draft === mv ? null : mv),
+      type: 'button', class: `move${(page.ui.draft ?? mine.submission) === mv ? ' chosen' : ''}`, 'data-move': mv,
+      'aria-pressed': String(page.ui.draft === mv), onclick: () => pick(page.ui.draft === mv ? null : mv),
     }, label(mv))));
     let legalParts = [];
     if (legal.length && parts.builds) {
@@ -546,19 +550,19 @@ function renderAll() {
       legalParts = [h('details', { class: 'legal', open: open || undefined }, h('summary', {}, `Or choose from the list of moves (${legal.length})`), buttons())];
     } else if (legal.length) {
       legalParts = [h('p', { class: 'hint' }, 'Choose a move, then Submit:'), buttons()];
-    } else if (canAct && state.legal_moves === null) {
+    } else if (canAct && page.state.legal_moves === null) {
       legalParts = [h('p', { class: 'hint' }, 'Too many moves to list: build it on the board or type it.')];
     }
     el.legal.replaceChildren(...legalParts);
-    el.input.placeholder = placeholderFor(m.game, m.decision);
-    el.input.setAttribute('aria-label', `your move, typed (${placeholderFor(m.game, m.decision).replace(/^or type a move: /, 'for example ')})`);
+    el.input.placeholder = placeholderFor(page.game, m.decision);
+    el.input.setAttribute('aria-label', `your move, typed (${placeholderFor(page.game, m.decision).replace(/^or type a move: /, 'for example ')})`);
     form.querySelectorAll('input, button').forEach((x) => { x.disabled = !canAct; });
-    clearButton.hidden = !ui.draft && !el.input.value;
+    clearButton.hidden = !page.ui.draft && !el.input.value;
     showDraft();
     if (!canAct) el.draft.hidden = true;
     const btns = [];
-    if (canAct && mine.submitted && !mine.locked && !m.sealed?.phase) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: state.decision }) }, 'Lock my move'));
-    if (state.status === 'live' && !m.result) {
+    if (canAct && mine.submitted && !mine.locked && !m.sealed?.phase) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: page.state.decision }) }, 'Lock my move'));
+    if (page.state.status === 'live' && !m.result) {
       btns.push(h('button', {
         type: 'button', id: 'resign', class: 'danger', onclick: (e) => {
           const b = e.currentTarget;
@@ -573,21 +577,21 @@ function renderAll() {
   } else {
     el.share.hidden = true;
   }
-  document.title = pageTitle(title, { yourMove: canAct && !m.seats[you]?.submitted, finished: !!m.result });
-  cauldron.render(state); // social
-  chat.update(state); // social
+  document.title = pageTitle(page.title, { yourMove: canAct && !m.seats[you]?.submitted, finished: !!m.result });
+  race.render(page.state); // social
+  chat.update(page.state); // social
   renderFairness();
   updateClocks();
-  document.body.dataset.steps = String(state.steps);
-  document.body.dataset.status = state.status;
+  document.body.dataset.steps = String(page.state.steps);
+  document.body.dataset.status = page.state.status;
   document.body.dataset.game = m.game;
   document.body.dataset.canAct = String(canAct && !m.seats[you]?.submitted);
 }
 
 /** A rematch: the same game and options, seats swapped; this browser goes to its new seat. */
 async function startRematch(note) {
-  const { body, seat } = rematchBody(state.match, state.you);
-  const n = state.names?.[state.you];
+  const { body, seat } = rematchBody(page.state.match, page.state.you);
+  const n = page.state.names?.[page.state.you];
   if (n) body.seats[seat === 'p1' ? 0 : 1].name = n;
   let res = await api('/api/matches', { body });
   if (!res.ok && body.time) { delete body.time; res = await api('/api/matches', { body }); }
@@ -602,7 +606,7 @@ async function startRematch(note) {
 function rememberSeat(matchId, link, invite) {
   try {
     const list = JSON.parse(localStorage.getItem('colosseum.mine') || '[]').filter((e) => e.id !== matchId);
-    list.unshift({ id: matchId, game: title, link, invite: state.match.seats[other(state.you)]?.player?.kind === 'bot' ? null : invite, at: Date.now() });
+    list.unshift({ id: matchId, game: page.title, link, invite: page.state.match.seats[other(page.state.you)]?.player?.kind === 'bot' ? null : invite, at: Date.now() });
     localStorage.setItem('colosseum.mine', JSON.stringify(list.slice(0, 20)));
   } catch { /* storage full or off: the link still works */ }
 }
@@ -611,15 +615,15 @@ function rememberSeat(matchId, link, invite) {
 function autoJoin() {
   const key = `colosseum.autojoin.${id}`;
   const n = sessionStorage.getItem(key);
-  if (n === null || !state?.you || state.joined[state.you] || socket?.readyState !== WebSocket.OPEN) return;
+  if (n === null || !page.state?.you || page.state.joined[page.state.you] || page.socket?.readyState !== WebSocket.OPEN) return;
   sessionStorage.removeItem(key);
   send(n ? { type: 'join', name: n, client_seed: randomSeed() } : { type: 'join', client_seed: randomSeed() });
 }
 
 function onState(msg) {
-  if (state && msg.server_now < state.server_now) return; // an older answer
-  state = msg;
-  receivedAt = Date.now();
+  if (page.state && msg.server_now < page.state.server_now) return; // an older answer
+  page.state = msg;
+  page.receivedAt = Date.now();
   renderAll();
   openIfDue();
   autoJoin();
@@ -637,24 +641,24 @@ async function main() {
     setTimeout(main, 3000);
     return;
   }
-  title = await gameName(res.data.match.game);
-  document.title = pageTitle(title);
+  [page.title, page.game] = await Promise.all([gameName(res.data.match.game), loadGame(res.data.match.game)]);
+  document.title = pageTitle(page.title);
   el.players.classList.add('players');
   // The side column: the move log (movelog.js) and the chat (chat.js) between the score and the
-  // share links; the reveal banner (el.roundResult) and the Cauldron's race stay above the board.
+  // share links; the reveal banner (el.roundResult) and a live race stay above the board.
   const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
-  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, cauldron.box,
+  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, race.box,
     h('div', { class: 'table' }, el.players, el.board, side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));
   onState(res.data);
   connect();
   setInterval(updateClocks, 250);
-  setInterval(() => { if (socket?.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}'); }, 25000);
+  setInterval(() => { if (page.socket?.readyState === WebSocket.OPEN) page.socket.send('{"type":"ping"}'); }, 25000);
   document.addEventListener('keydown', (e) => {
-    if (e.key !== '/' || document.activeElement === el.input || document.activeElement === cauldron.input
+    if (e.key !== '/' || document.activeElement === el.input || document.activeElement === race.input
       || document.activeElement?.closest?.('#chat')) return;
     e.preventDefault();
-    if (cauldron.focusable()) cauldron.focus();
+    if (race.focusable()) race.focus();
     else el.input.focus();
   });
 }

@@ -11,6 +11,10 @@
 //!   spectator. The token stays in the fragment, so it never reaches a server log.
 //! * `/replay/{id}`: a finished match, step by step.
 //! * `/rules/{game}`: a game's rules page.
+//! * `/assets/games/{id}.js` and `/assets/games/{id}.css`: a game's own browser code, from its
+//!   registry entry ([`colosseum_games::GameEntry::browser`]); the shared assets load the
+//!   match's game's module by `import()` and name no game. `COLOSSEUM_GAME_ASSETS=DIR` serves
+//!   them from `DIR` while editing, as `COLOSSEUM_ASSETS` does the others.
 //! * `/t` and `/t/{id}`: tournaments (`tournaments.js`): the list and the create form; a
 //!   tournament's rounds, standings and bracket, with the host's controls for `#admin=TOKEN`, a
 //!   player's own page for `#player=TOKEN` and registration for `#register=TOKEN`.
@@ -52,7 +56,7 @@ const ASSETS: &[Asset] = &[
     asset!("rules.js", "text/javascript; charset=utf-8"),
     asset!("movelog.js", "text/javascript; charset=utf-8"),
     asset!("chat.js", "text/javascript; charset=utf-8"),
-    asset!("cauldron.js", "text/javascript; charset=utf-8"),
+    asset!("race.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
@@ -82,6 +86,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
             get(|| async { shell("Tournament · Colosseum", "tournaments") }),
         )
         .route("/assets/{file}", get(asset))
+        .route("/assets/games/{file}", get(game_asset))
 }
 
 /// Unknown paths: a JSON error under `/api`, a plain page elsewhere.
@@ -162,6 +167,32 @@ async fn asset(Path(file): Path<String>) -> Response {
         None => a.body.to_string(),
     };
     let mut res = ([(header::CONTENT_TYPE, a.mime)], body).into_response();
+    secure_headers(&mut res);
+    res
+}
+
+/// A game's browser module (`ID.js`) or stylesheet (`ID.css`), from the registry: every game in
+/// it has both (empty for a game without browser code), any other file is not found.
+async fn game_asset(Path(file): Path<String>) -> Response {
+    let found = colosseum_games::registry().iter().find_map(|g| {
+        if file.strip_suffix(".js") == Some(g.id) {
+            Some(("text/javascript; charset=utf-8", g.browser.module))
+        } else if file.strip_suffix(".css") == Some(g.id) {
+            Some(("text/css; charset=utf-8", g.browser.style))
+        } else {
+            None
+        }
+    });
+    let Some((mime, body)) = found else {
+        return fallback(Uri::from_static("/assets/games")).await;
+    };
+    // While editing: `COLOSSEUM_GAME_ASSETS=crates/games/assets` reads the file on each request.
+    let body = match std::env::var_os("COLOSSEUM_GAME_ASSETS") {
+        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(&file))
+            .unwrap_or_else(|_| body.to_string()),
+        None => body.to_string(),
+    };
+    let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
     secure_headers(&mut res);
     res
 }

@@ -77,7 +77,7 @@ async fn assets_are_embedded_with_their_types() {
         ("rules.js", "text/javascript"),
         ("movelog.js", "text/javascript"),
         ("chat.js", "text/javascript"),
-        ("cauldron.js", "text/javascript"),
+        ("race.js", "text/javascript"),
         ("style.css", "text/css"),
         ("favicon.svg", "image/svg+xml"),
     ] {
@@ -118,4 +118,56 @@ async fn pages_are_outside_the_api_rate_limit() {
     }
     assert_eq!(get(&r, "/api/games").await.0, StatusCode::OK);
     assert_eq!(get(&r, "/api/games").await.0, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Each game's browser code is served from its registry entry at `/assets/games/ID.js` and
+/// `ID.css`, with its type and the other assets' headers; anything else there is not found.
+#[tokio::test]
+async fn each_games_browser_code_is_served_from_its_entry() {
+    let r = router(Limits::default());
+    for g in colosseum_games::registry() {
+        for (file, mime, want) in [
+            (format!("{}.js", g.id), "text/javascript", g.browser.module),
+            (format!("{}.css", g.id), "text/css", g.browser.style),
+        ] {
+            let uri = format!("/assets/games/{file}");
+            let res = r
+                .clone()
+                .oneshot(Request::builder().uri(&uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::OK, "{uri}");
+            let header = |name: &str| {
+                res.headers()
+                    .get(name)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_string()
+            };
+            assert!(header("content-type").starts_with(mime), "{uri}");
+            assert_eq!(header("cache-control"), "no-cache", "{uri}");
+            assert_eq!(header("x-content-type-options"), "nosniff", "{uri}");
+            let body = res.into_body().collect().await.unwrap().to_bytes();
+            assert_eq!(body, want.as_bytes(), "{uri} is the entry's code");
+            assert!(
+                !want.is_empty(),
+                "{uri}: every registered game has browser code"
+            );
+        }
+        // A game's module draws its board: the shared code calls its render.
+        assert!(
+            g.browser.module.contains("export function render("),
+            "{}",
+            g.id
+        );
+    }
+    for uri in [
+        "/assets/games/nothing.js",
+        "/assets/games/style.css",
+        "/assets/games/..%2Fstyle.css",
+        "/assets/games/goofspiel.txt",
+    ] {
+        assert_eq!(get(&r, uri).await.0, StatusCode::NOT_FOUND, "{uri}");
+    }
 }

@@ -3,43 +3,11 @@
 
 use super::*;
 
-/// A cell of the board, written column letter then row number: `a1` (top left) .. `f6`.
-/// A one-byte index into the bitboards (`row * columns + column`); it is read and written as the
-/// shared [`crate::grid::Cell`] it converts to (a two-character name on this board).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(pub(super) u8);
+/// A cell of the board, written column letter then row number: `a1` (top left) .. `f6`; a
+/// one-byte index into the bitboards, the shared [`crate::grid::BoardCell`].
+pub type Cell = crate::grid::BoardCell<SIDE, SIDE>;
 
 impl Cell {
-    /// The cell in `column` (0 = `a`) and `row` (0 = row 1, the top), if on the board.
-    #[must_use]
-    pub fn new(column: usize, row: usize) -> Option<Cell> {
-        (column < SIDE && row < SIDE).then(|| Cell((row * SIDE + column) as u8))
-    }
-
-    /// The cell with index `i` (`row * 6 + column`), if on the board.
-    #[must_use]
-    pub fn from_index(i: usize) -> Option<Cell> {
-        (i < CELLS).then_some(Cell(i as u8))
-    }
-
-    /// `row * 6 + column`, 0..36.
-    #[must_use]
-    pub fn index(self) -> usize {
-        usize::from(self.0)
-    }
-
-    /// The column, 0 (`a`) to 5 (`f`).
-    #[must_use]
-    pub fn column(self) -> usize {
-        self.index() % SIDE
-    }
-
-    /// The row, 0 (row 1, the top) to 5 (row 6).
-    #[must_use]
-    pub fn row(self) -> usize {
-        self.index() / SIDE
-    }
-
     /// The cell's value within its row line: its column's value, 1 (`a`) to 6 (`f`).
     #[must_use]
     pub fn value_in_row(self) -> u8 {
@@ -50,41 +18,6 @@ impl Cell {
     #[must_use]
     pub fn value_in_column(self) -> u8 {
         self.row() as u8 + 1
-    }
-
-    /// Every cell, `a1`, `b1`, .. `f6`.
-    pub fn all() -> impl Iterator<Item = Cell> {
-        (0..CELLS as u8).map(Cell)
-    }
-
-    pub(super) fn bit(self) -> u64 {
-        1u64 << self.0
-    }
-
-    /// Parses `a1`..`f6`, case-insensitive; `None` if the text is not a cell.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Cell> {
-        let cell = crate::grid::Cell::parse_short(text, SIDE as u8, SIDE as u8)?;
-        Cell::new(usize::from(cell.column), usize::from(cell.row))
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::grid::Cell::from(*self).fmt(f)
-    }
-}
-
-/// The shared grid cell ([`crate::grid::Cell`]) this board index stands for.
-impl From<Cell> for crate::grid::Cell {
-    fn from(cell: Cell) -> Self {
-        crate::grid::Cell::new(cell.column() as u8, cell.row() as u8)
-    }
-}
-
-impl Serialize for Cell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
     }
 }
 

@@ -3,52 +3,13 @@
 
 use super::*;
 
-/// A cell of the grid, written column letter then row number: `a1` (top left) .. `g6`.
-/// A one-byte index into the bitboards (`row * columns + column`); it is read and written as the
-/// shared [`crate::grid::Cell`] it converts to (a two-character name on this board).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(pub(super) u8);
+/// A cell of the grid, written column letter then row number: `a1` (top left) .. `g6`; a
+/// one-byte index into the bitboards, the shared [`crate::grid::BoardCell`].
+pub type Cell = crate::grid::BoardCell<COLUMNS, ROWS>;
 
 impl Cell {
-    /// The cell in `column` (0 = `a`) and `row` (0 = row 1, the top), if on the grid.
-    #[must_use]
-    pub fn new(column: usize, row: usize) -> Option<Cell> {
-        (column < COLUMNS && row < ROWS).then(|| Cell((row * COLUMNS + column) as u8))
-    }
-
-    /// `row * 7 + column`, 0..42.
-    #[must_use]
-    pub fn index(self) -> usize {
-        usize::from(self.0)
-    }
-
-    /// The column, 0 (`a`) .. 6 (`g`).
-    #[must_use]
-    pub fn column(self) -> usize {
-        self.index() % COLUMNS
-    }
-
-    /// The row, 0 (row 1, the top) .. 5 (row 6).
-    #[must_use]
-    pub fn row(self) -> usize {
-        self.index() / COLUMNS
-    }
-
-    /// The cell's bit in a [`Grid`] bitboard.
-    #[must_use]
-    pub fn bit(self) -> u64 {
-        1u64 << self.0
-    }
-
     pub(super) fn from_bit_index(i: u32) -> Cell {
-        Cell(i as u8)
-    }
-
-    /// Parses `a1`..`g6`, case-insensitive.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Cell> {
-        let cell = crate::grid::Cell::parse_short(text, COLUMNS as u8, ROWS as u8)?;
-        Cell::new(usize::from(cell.column), usize::from(cell.row))
+        crate::grid::BoardCell(i as u8)
     }
 
     /// The neighbour one step in `direction`, if on the grid.
@@ -64,25 +25,6 @@ impl Cell {
         (c >= 0 && r >= 0)
             .then(|| Cell::new(c as usize, r as usize))
             .flatten()
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::grid::Cell::from(*self).fmt(f)
-    }
-}
-
-/// The shared grid cell ([`crate::grid::Cell`]) this grid index stands for.
-impl From<Cell> for crate::grid::Cell {
-    fn from(cell: Cell) -> Self {
-        crate::grid::Cell::new(cell.column() as u8, cell.row() as u8)
-    }
-}
-
-impl Serialize for Cell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
     }
 }
 

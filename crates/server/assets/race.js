@@ -1,8 +1,9 @@
-// The live Cauldron as an event (The Witch's Brew with cauldron = live), from the state's
-// `match.race` (the open or last race) and `match.races` (every finished race, with its winner
-// or nobody and its accepted answers): the question with the prize pair on offer, the
-// three-minute countdown, each seat's lockout, and a finished state for every race, also one
-// that timed out while the next opened at once, or while the server was down.
+// A live race as an event (GameEntry::races: a game whose chance steps of one kind a trivia race
+// between the seats decides), from the state's `match.race` (the open or last race) and
+// `match.races` (every finished race, with its winner or nobody and its accepted answers): the
+// question with the prize pair on offer, the three-minute countdown, each seat's lockout, and a
+// finished state for every race, also one that timed out while the next opened at once, or while
+// the server was down. The game's module names the race (`races.name`).
 import { h, clockText, other } from './common.js';
 import { withNames } from './movelog.js';
 import { seatName as nameOf } from './present.js';
@@ -19,10 +20,10 @@ export function previousRace(race, races) {
 }
 
 /**
- * The Cauldron panel. `send(msg)` sends a WebSocket message (true if it went out); `now()` is
- * the match time now (ms since the start).
+ * The race panel. `send(msg)` sends a WebSocket message (true if it went out); `now()` is the
+ * match time now (ms since the start); `title()` the race's title (present.js's raceTitle).
  */
-export function createCauldron({ send, now }) {
+export function createRace({ send, now, title = () => 'The live race' }) {
   let state = null;
   const race = {
     box: h('section', { id: 'race', class: 'panel race', hidden: true, 'aria-labelledby': 'race-title' }),
@@ -93,7 +94,7 @@ export function createCauldron({ send, now }) {
     }
     const open = !r.over && !m.result;
     race.box.classList.toggle('over', !open);
-    race.title.textContent = open ? `The Cauldron, ${r.round}: answer first to win the round` : `The Cauldron, ${r.round}: the race is over`;
+    race.title.textContent = open ? `${title()}, ${r.round}: answer first to win the round` : `${title()}, ${r.round}: the race is over`;
     race.prize.textContent = r.prizes?.length ? `${open ? 'On offer' : 'Was on offer'}: ${prizeText(r.prizes)} (the winner picks one, the other goes to the loser)` : '';
     race.prize.hidden = !r.prizes?.length;
     race.category.textContent = `Category: ${r.category}`;

@@ -1,0 +1,89 @@
+// All-In Goofspiel in the browser: the round, the hands (a play built card by card, with the
+// number it makes), score and log from the view, its last reveal and its words, and the number
+// rule. Loaded by the server's pages (boards.js) from /assets/games/all-in-goofspiel.js; it
+// imports nothing: the shared helpers come in `kit`.
+
+const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+export function placeholder() {
+  return 'cards in order, e.g. 10 9, or pass';
+}
+
+export const optionLabels = { first: 'Who starts' };
+
+// ----- the number rule (docs/rules/all-in-goofspiel.md, "The number rule") -----
+
+/** The number a play's cards make side by side, as a BigInt (it can pass 2^53), and as written. */
+export function allInNumber(cards) {
+  const list = (cards || []).map(Number);
+  if (!list.length) return { value: 0n, written: '0' };
+  let total = 0n;
+  let term = null;
+  const close = () => { if (term) total += term.sign * BigInt(term.digits || '0'); };
+  for (const c of list) {
+    if (c < 0) { close(); term = { sign: -1n, digits: String(-c) }; } else {
+      if (!term) term = { sign: 1n, digits: '' };
+      term.digits += String(c);
+    }
+  }
+  close();
+  return { value: total, written: list.join('').replace(/(\d)-/g, '$1-') };
+}
+
+export function lastReveal(v, n) {
+  const r = (v.rounds || []).at(-1);
+  if (!r) return null;
+  const play = (seat) => {
+    const cards = r.cards?.[seat] || [];
+    return cards.length ? `${cards.join(' ')} = ${r.numbers?.[seat]}` : 'nothing (0)';
+  };
+  const took = (w) => `${cap(n(w))} ${n(w) === 'you' ? 'take' : 'takes'} ${r.worth} points`;
+  return { key: `a${v.rounds.length}`, moves: { p1: play('p1'), p2: play('p2') }, cells: [],
+    sentence: `Round ${r.round} (worth ${r.worth}): ${n('p1')} played ${play('p1')}, ${n('p2')} played ${play('p2')}. ${r.winner ? took(r.winner) : `Equal numbers: ${r.worth} points split`}.` };
+}
+
+export function render(v, ctx, _state, { h, s, table, list, name }) {
+  const cur = v.current || {};
+  const you = ctx.you;
+  const svg = s('svg', { viewBox: '0 0 360 130', class: 'board', 'aria-label': 'the round' });
+  const over = !v.current;
+  svg.append(s('text', { x: 180, y: 22, class: 'axis' }, over ? `The game is over after ${(v.rounds || []).length} rounds` : `Round ${cur.round}, worth ${cur.worth}: ${name(ctx, cur.starter)} starts, ${name(ctx, cur.responder)} responds`));
+  const n = cur.face_down_count || 0;
+  for (let i = 0; i < Math.min(n, 16); i++) {
+    svg.append(s('rect', { x: 20 + i * 20, y: 40, width: 30, height: 44, rx: 4, class: 'card-back' }));
+  }
+  const down = cur.face_down_cards ? ` (yours: ${cur.face_down_cards.join(' ')})` : '';
+  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, over ? `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}` : n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? 'the starter put down no cards' : 'waiting for the starter'));
+  const mine = you ? v.hands?.[you] || [] : [];
+  // The play being built: cards in the order clicked; a second click takes a card back.
+  const draft = ctx.draft && ctx.draft !== 'pass' ? ctx.draft.split(/\s+/).map(Number) : [];
+  const made = allInNumber(draft);
+  const toggle = (c) => {
+    const next = draft.includes(c) ? draft.filter((x) => x !== c) : [...draft, c];
+    ctx.pick(next.length ? next.join(' ') : null);
+  };
+  const hand = h('div', {},
+    you ? h('div', { class: 'hand-row' }, h('span', { class: 'who' }, ctx.canAct ? 'Your hand: click cards in the order you put them down (click again to take one back), then Submit' : 'Your hand'),
+      mine.map((c) => h('button', {
+        type: 'button', class: `pcard${draft.includes(c) ? ' chosen' : ''}`, disabled: !ctx.canAct, 'data-card': c,
+        'aria-pressed': ctx.canAct ? String(draft.includes(c)) : undefined, onclick: () => toggle(c),
+      }, c, draft.includes(c) ? h('small', { class: 'order' }, ` #${draft.indexOf(c) + 1}`) : null)),
+      ctx.canAct ? h('button', { type: 'button', class: `pcard${ctx.draft === 'pass' ? ' chosen' : ''}`, 'data-move': 'pass', 'aria-pressed': String(ctx.draft === 'pass'), onclick: () => ctx.pick(ctx.draft === 'pass' ? null : 'pass') }, 'pass (no cards)') : null) : null,
+    you && ctx.canAct ? h('p', { class: 'made', 'data-testid': 'allin-number', 'aria-live': 'polite' }, draft.length
+      ? `Your cards make ${made.written === String(made.value) ? made.value : `${made.written} = ${made.value}`}.`
+      : ctx.draft === 'pass' ? 'You put down no cards: the number 0.' : 'No cards chosen yet.') : null,
+    ['p1', 'p2'].filter((x) => x !== you).map((seat) => h('div', { class: 'hand-row' }, h('span', { class: 'who' }, `${name(ctx, seat)}\u2019s hand`),
+      (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)))));
+  const rounds = v.rounds || [];
+  const last = rounds[rounds.length - 1];
+  const play = (r, seat) => `${(r.cards[seat] || []).join(' ') || 'nothing'} = ${r.numbers[seat]}`;
+  return {
+    board: svg,
+    builds: true,
+    listLegal: false,
+    hand,
+    score: table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', v.points?.p1, v.points?.p2], ['cards left', v.hands?.p1?.length, v.hands?.p2?.length]]),
+    reveal: last ? h('p', {}, `Round ${last.round} (worth ${last.worth}): ${name(ctx, 'p1')} put down ${play(last, 'p1')}, ${name(ctx, 'p2')} put down ${play(last, 'p2')}; ${last.winner ? `${name(ctx, last.winner)} takes it` : 'split'}.`) : null,
+    log: list(rounds.map((r) => `round ${r.round} (${r.worth}): p1 ${play(r, 'p1')}; p2 ${play(r, 'p2')} \u2192 ${r.winner || 'split'}`)),
+  };
+}

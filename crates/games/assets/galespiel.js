@@ -1,0 +1,103 @@
+// Galespiel in the browser: the lattice (bridges chosen by clicking spots), the cards, materials
+// and score from the view, its last reveal and its words. Loaded by the server's pages
+// (boards.js) from /assets/games/galespiel.js; it imports nothing: the shared helpers come in
+// `kit`.
+
+const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+export function placeholder(decision) {
+  return decision === 'build' ? 'spots, e.g. b2 d2, or done' : 'a card, e.g. 5';
+}
+
+export const optionLabels = { advantage: 'Ties go to', items: 'Items', board: 'Spot costs', cards: 'Cards' };
+
+export function lastReveal(v, n) {
+  const lr = v.last_round;
+  if (!lr) return null;
+  const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
+  const built = lr.built?.length ? ` and ${n(lr.winner) === 'you' ? 'build' : 'builds'} ${lr.built.join(' ')} for ${lr.paid} M` : '';
+  return { key: `l${lr.round}:${(lr.built || []).join(',')}`, moves: { p1: bid(lr.bids?.p1), p2: bid(lr.bids?.p2) }, cells: lr.built || [],
+    sentence: `Round ${lr.round}, prize ${lr.prize} M: ${n('p1')} bid ${bid(lr.bids?.p1)}, ${n('p2')} bid ${bid(lr.bids?.p2)}. ${lr.winner ? `${cap(n(lr.winner))} ${n(lr.winner) === 'you' ? 'win' : 'wins'}${built}` : 'Nobody wins'}.` };
+}
+
+export function render(v, ctx, state, { h, s, card, table, roving, name, col }) {
+  const size = 13;
+  const step = 28;
+  const pad = 24;
+  const W = pad * 2 + step * (size - 1);
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board', 'aria-label': 'the Galespiel lattice' });
+  const X = (c) => pad + c * step;
+  for (let c = 0; c < size; c++) svg.append(s('text', { x: X(c), y: 12, class: 'axis' }, col(c)));
+  for (let r = 0; r < size; r++) svg.append(s('text', { x: 8, y: X(r) + 4, class: 'axis' }, r + 1));
+  // Bridges first, under the dots.
+  const building = ctx.canAct && (ctx.decision === 'build');
+  const chosen = state.gale || (state.gale = []);
+  const spotItems = [];
+  for (const sp of v.spots || []) {
+    const m = /^([a-m])(\d+)$/.exec(sp.spot);
+    const c = m[1].charCodeAt(0) - 97;
+    const r = Number(m[2]) - 1;
+    const odd = c % 2 === 1;
+    const free = building && !sp.bridge;
+    const g = s('g', { class: `spot${free ? ' clickable' : ''}${chosen.includes(sp.spot) ? ' chosen' : ''}`, 'data-cell': sp.spot, role: free ? 'button' : 'img', 'aria-pressed': free ? String(chosen.includes(sp.spot)) : undefined, 'aria-label': `spot ${sp.spot}, cost ${sp.cost} M${sp.bridge ? `, ${name(ctx, sp.bridge)}\u2019s bridge` : ''}` });
+    // A touch target as wide as the lattice allows: the diamond between the four neighbours.
+    if (!sp.bridge) g.append(s('path', { d: `M${X(c)} ${X(r) - step}L${X(c) + step} ${X(r)}L${X(c)} ${X(r) + step}L${X(c) - step} ${X(r)}Z`, class: `hit${free ? ' live' : ''}` }));
+    if (sp.bridge) {
+      // Brown (p1) runs horizontally at odd/odd spots, vertically at even/even; blue the other way.
+      const horizontal = (sp.bridge === 'p1') === odd;
+      const ends = horizontal ? { x1: X(c - 1), y1: X(r), x2: X(c + 1), y2: X(r) } : { x1: X(c), y1: X(r - 1), x2: X(c), y2: X(r + 1) };
+      g.append(s('line', { ...ends, class: `bridge ${sp.bridge}` }));
+    } else {
+      g.append(s('circle', { cx: X(c), cy: X(r), r: 10, class: 'spot-free' }));
+      g.append(s('text', { x: X(c), y: X(r) + 4, class: 'spot-cost' }, sp.cost));
+    }
+    g.append(s('title', {}, `${sp.spot}: cost ${sp.cost}${sp.bridge ? `, ${sp.bridge}'s bridge` : ''}`));
+    const toggle = free ? () => {
+      if (chosen.includes(sp.spot)) chosen.splice(chosen.indexOf(sp.spot), 1);
+      else chosen.push(sp.spot);
+      ctx.pick(chosen.length ? chosen.join(' ') : null);
+    } : undefined;
+    if (toggle) g.addEventListener('click', () => { ctx.focus = sp.spot; toggle(); });
+    if (free) spotItems.push([g, r, c, toggle]);
+    svg.append(g);
+  }
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      if (c % 2 === 0 && r % 2 === 1) svg.append(s('circle', { cx: X(c), cy: X(r), r: 4, class: 'dot p1' }));
+      if (c % 2 === 1 && r % 2 === 0) svg.append(s('circle', { cx: X(c), cy: X(r), r: 4, class: 'dot p2' }));
+    }
+  }
+  roving(svg, spotItems, ctx);
+  const you = ctx.you;
+  const pl = v.players || {};
+  const cardsOf = (seat) => (pl[seat]?.cards || []);
+  const hand = h('div', {},
+    ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
+      h('span', { class: 'who' }, `${seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`} (${pl[seat]?.colour ?? ''})`),
+      cardsOf(seat).map((c) => (seat === you
+        ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: c.effects || null })
+        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, c.effects ? h('small', { class: 'card-detail' }, c.effects) : null))))),
+    building ? h('div', { class: 'hand-row' }, card('done: build nothing', { move: 'done', ctx })) : null,
+    building ? h('p', { class: 'hint', 'data-testid': 'build-hint' }, chosen.length
+      ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`
+      : 'Click free spots to choose bridges (their costs are shown), then Submit; or choose \u201cdone\u201d to build nothing.') : null);
+  const lr = v.last_round;
+  const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
+  const row = (k, f) => [k, f(pl.p1 || {}), f(pl.p2 || {})];
+  return {
+    board: svg,
+    builds: true,
+    legend: `Brown (${name(ctx, 'p1')}) joins left to right, blue (${name(ctx, 'p2')}) top to bottom; circles are free spots with their cost in M.`,
+    hand,
+    score: h('div', {},
+      h('p', {}, `Prize up now: ${v.prize ?? '–'} M; still to come this cycle: ${(v.prizes_left || []).join(' ') || '–'}${v.upcoming?.some((x) => x !== null) ? `; you know the next: ${v.upcoming.map((x) => x ?? '?').join(' ')}` : ''}.`),
+      table(['', name(ctx, 'p1'), name(ctx, 'p2')], [
+        row('materials (M)', (p) => p.materials),
+        row('cheapest connection (M)', (p) => p.cheapest_connection ?? 'cut off'),
+        row('bridges', (p) => (p.bridges || []).length),
+        row('dots surrounded', (p) => p.dots_surrounded),
+        row('items held', (p) => (p.items_held || []).join(', ') || '–')])),
+    reveal: lr ? h('p', {}, `Round ${lr.round}, prize ${lr.prize}: ${name(ctx, 'p1')} bid ${bid(lr.bids?.p1)}, ${name(ctx, 'p2')} bid ${bid(lr.bids?.p2)}; ${lr.winner ? `${name(ctx, lr.winner)} won${lr.built?.length ? ` and built ${lr.built.join(' ')} for ${lr.paid} M` : ''}` : 'nobody won'}.`) : null,
+    log: h('p', {}, `${v.rounds ?? 0} rounds played; ${v.rounds_without_bridge ?? 0} in a row without a bridge.`),
+  };
+}

@@ -1,0 +1,57 @@
+// Square Goofspiel in the browser: the 6x6 board, hands, lines and auctions from the view, its
+// last reveal and its words. Loaded by the server's pages (boards.js) from
+// /assets/games/square-goofspiel.js; it imports nothing: the shared helpers come in `kit`.
+
+const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+export function placeholder() {
+  return 'a bid, e.g. 3, or pass';
+}
+
+export const optionLabels = { advantage: 'Ties go to' };
+
+export function lastReveal(v, n) {
+  const a = (v.auctions || []).at(-1);
+  if (!a) return null;
+  return { key: `s${v.auctions.length}`, moves: { p1: String(a.p1), p2: String(a.p2) }, cells: [a.cell],
+    sentence: `Cell ${a.cell}: ${n('p1')} bid ${a.p1}, ${n('p2')} bid ${a.p2}. ${a.winner ? `${cap(n(a.winner))} ${n(a.winner) === 'you' ? 'win' : 'wins'} it` : 'Nobody wins it'}.` };
+}
+
+export function render(v, ctx, _state, { h, card, grid, table, list, name, col }) {
+  const phase = Object.fromEntries((v.phase_cells || []).map((p) => [p.cell, p]));
+  const board = grid(6, 6, (r, c) => {
+    const st = v.board?.[r]?.[c];
+    const id = `${col(c)}${r + 1}`;
+    const p = phase[id];
+    const owned = st === 'p1' || st === 'p2';
+    // An owned cell shows its owner, never a phase letter over it.
+    return {
+      fill: owned ? `var(--${st})` : 'var(--cell)',
+      label: owned ? (st === 'p1' ? '1' : '2') : p ? p.label : '',
+      labelClass: owned ? 'on-dark' : p?.up_now ? 'up-now' : undefined,
+      cls: p?.up_now && !owned ? 'highlight' : undefined,
+      title: `${owned ? `${name(ctx, st)}\u2019s` : 'free'}${p && !owned ? `, auction ${p.label} of this phase${p.up_now ? ' (up now)' : ''}` : ''}`,
+    };
+  }, { ctx, label: 'the 6 by 6 board' });
+  const you = ctx.you;
+  const handOf = (seat) => v.hands?.[seat] || { cards: [], strength: 0 };
+  const hand = h('div', {},
+    ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
+      h('span', { class: 'who' }, `${seat === you ? 'Your hand' : `${name(ctx, seat)}\u2019s hand`} (strength ${handOf(seat).strength})`),
+      seat === you ? [card('pass', { move: 'pass', ctx }), ...[...new Set(handOf(seat).cards)].map((c) => card(`${c} \u00d7${handOf(seat).cards.filter((x) => x === c).length}`, { move: String(c), ctx }))]
+        : handOf(seat).cards.map((c) => h('span', { class: 'pcard mini' }, c)))));
+  const lines = (v.lines || []).map((l) => [l.line, l.worth, `${l.cells[0]} / ${l.cells[1]}`, `${l.totals[0]} / ${l.totals[1]}`, l.winner ? name(ctx, l.winner) : '–']);
+  const auctions = v.auctions || [];
+  const last = auctions[auctions.length - 1];
+  return {
+    board,
+    legend: `Blue cells (1) are ${name(ctx, 'p1')}\u2019s, red (2) ${name(ctx, 'p2')}\u2019s; letters are this phase\u2019s auctions in order, the ringed one is up now.`,
+    builds: true,
+    hand,
+    score: h('div', {},
+      h('p', {}, `Line points: ${name(ctx, 'p1')} ${v.line_points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.line_points?.p2 ?? 0}. Phase ${v.phase ?? '–'}; up now: ${v.up_now ?? '–'}.`),
+      table(['line', 'worth', 'cells p1/p2', 'totals p1/p2', 'leader'], lines)),
+    reveal: last ? h('p', {}, `Cell ${last.cell} (${last.label}): ${name(ctx, 'p1')} bid ${last.p1}, ${name(ctx, 'p2')} bid ${last.p2}; ${last.winner ? `${name(ctx, last.winner)} wins it` : 'nobody wins it'}.`) : null,
+    log: list(auctions.map((a) => `phase ${a.phase} ${a.label} ${a.cell}: p1 ${a.p1}, p2 ${a.p2} \u2192 ${a.winner || 'none'}`)),
+  };
+}

@@ -1,0 +1,213 @@
+// The Witch's Brew in the browser: the 7x6 grid, cards, victory conditions (the Intermission's
+// assignment), score and log from the view; its last reveal; its cards, conditions and moves in
+// words; its live races (the Cauldron). Loaded by the server's pages (boards.js) from
+// /assets/games/witchs-brew.js; it imports nothing: the shared helpers come in `kit`.
+
+const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+export function placeholder() {
+  return 'e.g. 2 d, or d4';
+}
+
+export const optionLabels = {
+  schedule: 'Cauldron rounds', cauldron: 'The Cauldron', p1_chance: 'p1\u2019s race chance', none_chance: 'Nobody-wins chance',
+  advantage: 'Ties go to', discard: 'Discard item', tiebreaker: 'Tiebreaker item',
+};
+
+/** Live races (GameEntry::races): the Cauldron, when the `cauldron` option is `live`. `name`
+ *  words the race; `simulatedOnly` are the options that decide simulated races alone (the lobby
+ *  hides them for a live Cauldron). */
+export const races = {
+  name: 'Cauldron',
+  runs: (options) => String(options?.cauldron ?? '').trim().toLowerCase() === 'live',
+  simulatedOnly: ['p1_chance', 'none_chance'],
+};
+
+/** The move log's words for this game's decision kinds. */
+export const kindWords = { assign: 'assignment', race: 'Cauldron race' };
+
+// ----- cards and conditions in words (docs/rules/witchs-brew.md) -----
+
+export const WB_CARDS = {
+  1: ['Snipe', 'wins the round if the opponent played a Freeze, Shift or Diminish'],
+  2: ['Lock', 'name a column: this round the opponent\u2019s stone must go in that column'],
+  3: ['Guess', 'name a card: if the opponent played it, win the round'],
+  4: ['Copy', 'gain a copy of the opponent\u2019s card into your hand'],
+  5: ['Leap', 'after placing, one of your stones may jump to the nearest empty cell up, down, left or right'],
+  6: ['Freeze', 'name up to three stones: they can never move again'],
+  7: ['Shift', 'after placing, move one of your stones or a neutral one to an empty neighbouring cell'],
+  8: ['Diminish', 'your next card\u2019s value is one lower'],
+};
+
+export const WB_CONDITIONS = {
+  '1A': 'five in a row (diagonals too) of yours or neutral',
+  '1B': 'a 3\u00d73 square holding at least five of yours',
+  '1C': 'at least six of yours on row 3, or on row 4',
+  '1D': 'an inner opponent\u2019s stone whose four diagonal neighbours are yours or neutral',
+  '1E': 'four frozen stones in a row (any colours)',
+  '1F': 'at least four frozen neutral stones',
+  '2A': 'four of yours in a row (diagonals too)',
+  '2B': 'a 2\u00d72 square of yours',
+  '2C': 'an inner opponent\u2019s stone whose four orthogonal neighbours are yours or neutral',
+  '2D': 'more of yours than of the opponent\u2019s on the four corners',
+  '2E': 'at least three of yours on column d',
+  '2F': 'more frozen stones of the opponent\u2019s colour than of yours',
+  '3A': 'a stone of yours, not in a corner, whose orthogonal neighbours are all yours',
+  '3B': 'an inner stone of yours whose four diagonal neighbours are yours',
+  '3C': 'a 2\u00d72 square of neutral stones',
+  '3D': 'a whole column (6 cells) of yours or neutral',
+  '3E': 'a whole row (7 cells) of yours or neutral',
+  '3F': 'four neutral stones in a row',
+};
+
+/** A card as "2 Lock". */
+export function wbCard(n) {
+  const c = WB_CARDS[Number(n)];
+  return c ? `${n} ${c[0]}` : String(n);
+}
+
+/** A condition as "2A: four of yours in a row". */
+export function wbCondition(code) {
+  const k = String(code).toUpperCase();
+  return WB_CONDITIONS[k] ? `${k}: ${WB_CONDITIONS[k]}` : k;
+}
+
+/** A Witch's Brew move in words. */
+export function describeWitchsBrew(move) {
+  const t = String(move).trim();
+  let m;
+  if ((m = /^dup\s+(.*)$/i.exec(t))) return `Duplicard, then ${describeWitchsBrew(m[1])}`;
+  if (/^keep$/i.test(t)) return 'keep the card';
+  if (/^discard$/i.test(t)) return 'discard the card';
+  if (/^pass$/i.test(t)) return 'pass';
+  if (t.includes('/')) {
+    const groups = t.split('/').map((g) => g.trim());
+    return groups.map((g, i) => `round ${[6, 9, 12][i]}: ${g === '-' ? 'none' : g}`).join('; ');
+  }
+  if ((m = /^([123][a-f])(?:\s+([123][a-f]))?$/i.exec(t))) return [m[1], m[2]].filter(Boolean).map(wbCondition).join(' and ');
+  if ((m = /^([a-g]\d)$/i.exec(t))) return `a stone on ${m[1]}`;
+  if ((m = /^([a-g]\d)\s+(up|down|left|right|u|d|l|r)$/i.exec(t))) {
+    const dir = { u: 'up', d: 'down', l: 'left', r: 'right' }[m[2].toLowerCase()] || m[2].toLowerCase();
+    return `leap the stone on ${m[1]} ${dir}`;
+  }
+  if ((m = /^([a-g]\d)\s+([a-g]\d)$/i.exec(t))) return `shift the stone on ${m[1]} to ${m[2]}`;
+  if ((m = /^([1-8])(?:\s+(.*))?$/.exec(t))) {
+    const card = wbCard(m[1]);
+    const rest = m[2];
+    if (!rest) return card;
+    if (m[1] === '2') return `${card}: the opponent must play in column ${rest}`;
+    if (m[1] === '3') return `${card}: you guess ${wbCard(rest)}`;
+    if (m[1] === '6') return `${card}: freeze ${rest.split(/\s+/).join(', ')}`;
+    return `${card} ${rest}`;
+  }
+  return t;
+}
+
+/** A legal move's label: words where the notation is a code. */
+export function moveLabel(move) {
+  return describeWitchsBrew(move);
+}
+
+export function lastReveal(v, n) {
+  const r = (v.rounds || []).at(-1);
+  const cauldron = v.cauldron_rounds || [];
+  if (r && typeof r === 'object') {
+    const plays = r.plays || [];
+    const play = (i) => `${plays[i] !== undefined ? describeWitchsBrew(plays[i]) : '?'}${r.values ? ` (value ${r.values[i]})` : ''}`;
+    const placed = (r.placed || []).filter(Boolean);
+    const moved = (r.moved || []).filter(Boolean).flat();
+    return { key: `w${v.rounds.length}:${cauldron.length}`, moves: { p1: play(0), p2: play(1) }, cells: [...placed, ...moved].map((c) => String(c).toLowerCase()),
+      sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
+  }
+  const c = cauldron.at(-1);
+  if (!c) return null;
+  return { key: `w0:${cauldron.length}`, moves: { p1: '', p2: '' }, cells: [],
+    sentence: `Cauldron round ${c.round}: ${c.winner ? `${cap(n(c.winner))} won the race for ${(c.pair || []).join(' or ')}` : 'nobody won the race'}${c.discarded ? ' (discarded)' : ''}.` };
+}
+
+export function render(v, ctx, state, { h, s, grid, table, list, name, col, withNames }) {
+  const gridRows = v.grid || [];
+  const you = ctx.you;
+  const stage = v.stage?.stage;
+  const cellMove = ctx.canAct && ctx.legal && ctx.legal.some((m) => /^[a-g]\d$/.test(m));
+  const board = grid(gridRows.length, gridRows[0]?.length || 7, (r, c) => {
+    const cell = gridRows[r][c];
+    const id = `${col(c)}${r + 1}`;
+    const st = cell.stone;
+    const fill = cell.frozen ? 'var(--frozen)' : 'var(--cell)';
+    const clickable = ctx.canAct && (cellMove ? ctx.legal.includes(id) : true);
+    const owner = st === 'p1' || st === 'p2' ? `${name(ctx, st)}\u2019s stone` : st ? 'a neutral (gray) stone' : 'empty';
+    return {
+      fill,
+      rectClass: cell.frozen ? 'frozen' : undefined,
+      cls: `${v.lock_column === col(c) ? 'locked-col' : ''}${ctx.draft === id ? ' drafted' : ''}`.trim() || undefined,
+      stone: st ? (x, y, size) => s('circle', { cx: x, cy: y, r: size * 0.34, class: `stone ${st}` })
+        : ctx.draft === id ? (x, y, size) => s('circle', { cx: x, cy: y, r: size * 0.3, class: 'stone ghost' }) : null,
+      label: cell.frozen ? '\u2744' : undefined,
+      labelClass: 'frozen-mark',
+      title: `${owner}${cell.frozen ? ', frozen' : ''}`,
+      click: clickable ? () => (cellMove ? ctx.pick(ctx.draft === id ? null : id) : ctx.addToBox(id)) : undefined,
+    };
+  }, { ctx, label: 'the 7 by 6 grid' });
+  const pl = v.players || {};
+  const hand = h('div', {},
+    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${withNames(v.waiting_for, { ...ctx.names, ...(you ? { [you]: 'you' } : {}) })}.`) : null,
+    ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
+      h('span', { class: 'who' }, seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`),
+      (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini wb-card' }, wbCard(c), WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null)),
+      pl[seat]?.duplicard ? h('span', { class: 'tag' }, 'Duplicard') : null,
+      pl[seat]?.discard ? h('span', { class: 'tag' }, 'Discard') : null)));
+  // Intermission: assign each condition to round 6, 9 or 12.
+  let tools = null;
+  if (stage === 'assign' && ctx.canAct && you) {
+    const conds = (pl[you]?.conditions || []).map((c) => c.condition);
+    const choice = state.assign || (state.assign = {});
+    conds.forEach((c, i) => { if (!choice[c]) choice[c] = ['6', '9', '12'][Math.floor(i / 3) % 3]; });
+    const text = () => ['6', '9', '12'].map((r) => conds.filter((c) => choice[c] === r).join(' ') || '-').join(' / ');
+    // The default assignment is a move already: previewed, ready for Submit.
+    if (!state.draft) { state.draft = text(); ctx.compose(text()); }
+    const textOf = (c) => (pl[you]?.conditions || []).find((x) => x.condition === c)?.text || WB_CONDITIONS[c] || '';
+    tools = h('div', { class: 'assign' }, h('p', {}, 'Assign each victory condition to a scoring round (at most three each), then Submit:'),
+      conds.map((c) => h('div', { class: 'option' }, h('label', { for: `assign-${c}` }, h('strong', {}, c), ` ${textOf(c)}`), h('select', { id: `assign-${c}`, 'data-condition': c, onchange: (e) => { choice[c] = e.target.value; ctx.pick(text()); } },
+        ['6', '9', '12'].map((r) => h('option', { value: r, selected: choice[c] === r }, `round ${r}`))))));
+  }
+  const condTable = (seat) => {
+    const cs = pl[seat]?.conditions || [];
+    if (!cs.length) return null;
+    return h('div', { class: 'scroll', tabindex: '0' }, h('table', { class: 'score conditions' },
+      h('caption', {}, `${name(ctx, seat)}\u2019s victory conditions`),
+      h('thead', {}, h('tr', {}, ['', 'condition', 'pts', 'round', 'now'].map((x) => h('th', {}, x)))),
+      h('tbody', {}, cs.map((c) => h('tr', { class: c.scored ? 'scored' : c.met_now && !c.checked ? 'met' : '' },
+        h('td', {}, c.condition), h('td', {}, c.text), h('td', {}, c.points), h('td', {}, c.round ?? '\u2013'),
+        h('td', {}, c.scored ? 'scored' : c.checked ? 'missed' : c.met_now ? 'met now' : 'not met'))))));
+  };
+  const rounds = v.rounds || [];
+  const cauldron = v.cauldron_rounds || [];
+  const describe = (r) => {
+    if (!r || typeof r !== 'object') return String(r ?? '');
+    const plays = r.plays || [];
+    const parts = [`round ${r.round}: ${name(ctx, 'p1')} played ${plays[0] ?? '?'}${r.values ? ` (${r.values[0]})` : ''}, ${name(ctx, 'p2')} played ${plays[1] ?? '?'}${r.values ? ` (${r.values[1]})` : ''}`];
+    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'nobody won');
+    if (r.placed?.length) parts.push(`stones ${r.placed.map((x) => x ?? '\u2013').join(', ')} (winner, loser, gray)`);
+    ['p1', 'p2'].forEach((seat, i) => {
+      if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);
+      if (r.copied?.[i]) parts.push(`${seat} copied ${r.copied[i]}`);
+    });
+    return parts.join('; ');
+  };
+  return {
+    board,
+    builds: cellMove || stage === 'assign',
+    legend: `Blue stones: ${name(ctx, 'p1')}; red: ${name(ctx, 'p2')}; gray: neutral. Frozen cells are blue with a thick border and \u2744.`,
+    hand,
+    tools,
+    score: h('div', {},
+      table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', pl.p1?.points ?? 0, pl.p2?.points ?? 0], ['Diminish penalty', pl.p1?.diminish_penalty ?? 0, pl.p2?.diminish_penalty ?? 0]]),
+      h('p', {}, `Scoring after rounds ${(v.scoring_rounds_to_come || []).join(', ') || '–'}; placement round ${v.placement_round ?? 0}.`),
+      condTable('p1'), condTable('p2')),
+    reveal: null, // boards.js writes it from lastReveal
+    log: list([
+      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ? name(ctx, c.winner) : 'nobody'}${c.discarded ? ' (discarded)' : ''}`),
+      ...rounds.map((r) => `placement ${describe(r)}`)]),
+  };
+}
