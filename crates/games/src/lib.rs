@@ -12,6 +12,7 @@ pub mod galespiel;
 pub mod goofspiel;
 pub mod grid;
 pub mod square_goofspiel;
+pub mod svg;
 mod text;
 pub mod thwart_omega;
 pub mod witchs_brew;
@@ -58,6 +59,12 @@ pub struct GameEntry {
     /// Chance steps a host may decide by a live race between the seats (The Witch's Brew's
     /// live Cauldron), or `None`: the host asks here, and names no game.
     pub races: Option<LiveRaces>,
+    /// The board as an SVG document, drawn from the *spectator's* view (the game's
+    /// `view_json(Viewer::Spectator)`): a grid with its stones or cells, or the prizes, scores
+    /// and cards played. Each game's own is in its folder (`board_svg.rs`); the server renders
+    /// it to a PNG for chat webhooks and names no game. Drawing only from the spectator's view,
+    /// it cannot show a hidden card or a move before its reveal.
+    pub board_svg: fn(&serde_json::Value) -> String,
 }
 
 /// A game whose chance steps of one kind can be decided by a race between the seats that the
@@ -93,6 +100,13 @@ impl GameEntry {
 
     const fn with_races(mut self, races: LiveRaces) -> GameEntry {
         self.races = Some(races);
+        self
+    }
+
+    /// The entry with its own board drawing ([`GameEntry::board_svg`]).
+    #[must_use]
+    pub const fn with_board(mut self, board_svg: fn(&serde_json::Value) -> String) -> GameEntry {
+        self.board_svg = board_svg;
         self
     }
 }
@@ -296,7 +310,34 @@ const fn entry<G: Registered>(
         create: create::<G>,
         random_playouts: playouts::<G>,
         races: None,
+        board_svg: plain_board_svg,
     }
+}
+
+/// The board of a game without a drawing of its own ([`GameEntry::with_board`] sets one): its
+/// spectator view's top-level numbers and words, one a line.
+fn plain_board_svg(view: &serde_json::Value) -> String {
+    let fields: Vec<(String, String)> = view
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, v)| v.is_number() || v.is_string())
+        .map(|(k, v)| (k.clone(), svg::shown(v)))
+        .take(16)
+        .collect();
+    let mut out = svg::Svg::new(480, 40 + 22 * fields.len() as u32);
+    for (i, (k, v)) in fields.iter().enumerate() {
+        let y = 30.0 + 22.0 * i as f64;
+        out.text(
+            16.0,
+            y,
+            15.0,
+            svg::INK,
+            svg::Anchor::Start,
+            &format!("{k}: {v}"),
+        );
+    }
+    out.finish()
 }
 
 static REGISTRY: &[GameEntry] = &[
@@ -307,7 +348,8 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::RULES,
         goofspiel::OPTIONS,
         goofspiel::TIMING,
-    ),
+    )
+    .with_board(goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -318,7 +360,8 @@ static REGISTRY: &[GameEntry] = &[
             square_goofspiel::OPTIONS,
             square_goofspiel::TIMING,
         )
-    },
+    }
+    .with_board(square_goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<thwart_omega::ThwartOmega>(
@@ -329,7 +372,8 @@ static REGISTRY: &[GameEntry] = &[
             thwart_omega::OPTIONS,
             thwart_omega::TIMING,
         )
-    },
+    }
+    .with_board(thwart_omega::board_svg::board_svg),
     GameEntry {
         replay_draws: true,
         replay: Some(all_in_goofspiel::replay_options),
@@ -342,7 +386,8 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::OPTIONS,
             all_in_goofspiel::TIMING,
         )
-    },
+    }
+    .with_board(all_in_goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<galespiel::Galespiel>(
@@ -353,7 +398,8 @@ static REGISTRY: &[GameEntry] = &[
             galespiel::OPTIONS,
             galespiel::TIMING,
         )
-    },
+    }
+    .with_board(galespiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<witchs_brew::WitchsBrew>(
@@ -365,7 +411,8 @@ static REGISTRY: &[GameEntry] = &[
             witchs_brew::TIMING,
         )
         .with_races(witchs_brew::LIVE_RACES)
-    },
+    }
+    .with_board(witchs_brew::board_svg::board_svg),
 ];
 
 /// The options with `advantage` set to `seat`: the games whose option of that name says who
