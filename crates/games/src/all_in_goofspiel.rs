@@ -31,6 +31,7 @@ use serde_json::{json, Map, Value};
 
 use colosseum_engine::SeatPair;
 
+pub mod board_svg;
 mod cards;
 mod view;
 

@@ -23,6 +23,7 @@
 //! [`Galespiel::random_build`] for the distribution of random builds. The state is fixed-size
 //! (sets of spots and dots as bits), so `apply` and `clone` do not allocate.
 
+pub mod board_svg;
 pub mod data;
 pub mod geometry;
 

@@ -10,6 +10,8 @@
 //! last prize is a chance step with one outcome, the last bids are forced moves), as the match
 //! record requires.
 
+pub mod board_svg;
+
 use std::fmt::Write as _;
 
 use colosseum_engine::{

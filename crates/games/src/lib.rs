@@ -13,6 +13,7 @@ pub mod goofspiel;
 pub mod grid;
 pub mod spiel;
 pub mod square_goofspiel;
+pub mod svg;
 mod text;
 pub mod thwart_omega;
 pub mod witchs_brew;
@@ -63,6 +64,12 @@ pub struct GameEntry {
     /// serves at `/assets/games/ID.js` and `/assets/games/ID.css` for its pages; empty for a game
     /// without (the pages then show its view as it is).
     pub browser: BrowserCode,
+    /// The board as an SVG document, drawn from the *spectator's* view (the game's
+    /// `view_json(Viewer::Spectator)`): a grid with its stones or cells, or the prizes, scores
+    /// and cards played. Each game's own is in its folder (`board_svg.rs`); the server renders
+    /// it to a PNG for chat webhooks and names no game. Drawing only from the spectator's view,
+    /// it cannot show a hidden card or a move before its reveal.
+    pub board_svg: fn(&serde_json::Value) -> String,
 }
 
 /// A game's code for the browser pages: an ES module (its board renderer, its last reveal, its
@@ -131,6 +138,13 @@ impl GameEntry {
 
     const fn with_browser(mut self, browser: BrowserCode) -> GameEntry {
         self.browser = browser;
+        self
+    }
+
+    /// The entry with its own board drawing ([`GameEntry::board_svg`]).
+    #[must_use]
+    pub const fn with_board(mut self, board_svg: fn(&serde_json::Value) -> String) -> GameEntry {
+        self.board_svg = board_svg;
         self
     }
 }
@@ -335,7 +349,34 @@ const fn entry<G: Registered>(
         random_playouts: playouts::<G>,
         races: None,
         browser: BrowserCode::NONE,
+        board_svg: plain_board_svg,
     }
+}
+
+/// The board of a game without a drawing of its own ([`GameEntry::with_board`] sets one): its
+/// spectator view's top-level numbers and words, one a line.
+fn plain_board_svg(view: &serde_json::Value) -> String {
+    let fields: Vec<(String, String)> = view
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, v)| v.is_number() || v.is_string())
+        .map(|(k, v)| (k.clone(), svg::shown(v)))
+        .take(16)
+        .collect();
+    let mut out = svg::Svg::new(480, 40 + 22 * fields.len() as u32);
+    for (i, (k, v)) in fields.iter().enumerate() {
+        let y = 30.0 + 22.0 * i as f64;
+        out.text(
+            16.0,
+            y,
+            15.0,
+            svg::INK,
+            svg::Anchor::Start,
+            &format!("{k}: {v}"),
+        );
+    }
+    out.finish()
 }
 
 static REGISTRY: &[GameEntry] = &[
@@ -347,7 +388,8 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::OPTIONS,
         goofspiel::TIMING,
     )
-    .with_browser(browser!("goofspiel")),
+    .with_browser(browser!("goofspiel"))
+    .with_board(goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -359,7 +401,8 @@ static REGISTRY: &[GameEntry] = &[
             square_goofspiel::TIMING,
         )
         .with_browser(browser!("square-goofspiel"))
-    },
+    }
+    .with_board(square_goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<thwart_omega::ThwartOmega>(
@@ -371,7 +414,8 @@ static REGISTRY: &[GameEntry] = &[
             thwart_omega::TIMING,
         )
         .with_browser(browser!("thwart-omega"))
-    },
+    }
+    .with_board(thwart_omega::board_svg::board_svg),
     GameEntry {
         replay_draws: true,
         replay: Some(all_in_goofspiel::replay_options),
@@ -385,7 +429,8 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::TIMING,
         )
         .with_browser(browser!("all-in-goofspiel"))
-    },
+    }
+    .with_board(all_in_goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<galespiel::Galespiel>(
@@ -397,7 +442,8 @@ static REGISTRY: &[GameEntry] = &[
             galespiel::TIMING,
         )
         .with_browser(browser!("galespiel"))
-    },
+    }
+    .with_board(galespiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<witchs_brew::WitchsBrew>(
@@ -410,7 +456,8 @@ static REGISTRY: &[GameEntry] = &[
         )
         .with_races(witchs_brew::LIVE_RACES)
         .with_browser(browser!("witchs-brew"))
-    },
+    }
+    .with_board(witchs_brew::board_svg::board_svg),
 ];
 
 /// The options with `advantage` set to `seat`: the games whose option of that name says who

@@ -29,6 +29,7 @@ use serde_json::{json, Map, Value};
 use colosseum_engine::SeatPair;
 
 mod board;
+pub mod board_svg;
 mod cards;
 mod view;
 

@@ -26,6 +26,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 mod board;
+pub mod board_svg;
 mod notation;
 mod scoring;
 mod view;

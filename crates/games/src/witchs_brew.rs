@@ -38,6 +38,7 @@ use serde_json::{json, Map, Value};
 
 use colosseum_engine::SeatPair;
 
+pub mod board_svg;
 mod cards;
 mod checks;
 pub mod conditions;

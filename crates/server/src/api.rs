@@ -87,6 +87,14 @@ pub struct Limits {
     /// Refused submissions logged per seat and decision in a new match; later ones are only
     /// counted (see `colosseum_host::MatchConfig::logged_refusals`).
     pub logged_refusals: u32,
+    /// Webhook posts waiting per webhook URL; a post beyond it is dropped (counted, logged).
+    pub webhook_queue: usize,
+    /// Attempts per webhook post before it is dropped (counted, logged).
+    pub webhook_attempts: u32,
+    /// The first retry's wait in ms; each later one doubles it (a 429's `retry_after` wins).
+    pub webhook_backoff_ms: u64,
+    /// How long one webhook request may take before it counts as failed.
+    pub webhook_timeout_ms: u64,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -124,6 +132,10 @@ impl Default for Limits {
             ws_ping_interval: Duration::from_secs(20),
             ws_idle_timeout: Duration::from_secs(60),
             logged_refusals: colosseum_host::DEFAULT_LOGGED_REFUSALS,
+            webhook_queue: 64,
+            webhook_attempts: 5,
+            webhook_backoff_ms: 1_000,
+            webhook_timeout_ms: 10_000,
         }
     }
 }

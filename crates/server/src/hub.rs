@@ -120,6 +120,10 @@ pub struct CreateMatch {
     /// from a request.
     #[serde(skip)]
     pub tournament: Option<String>,
+    /// A chat webhook that announces the match (start, each reveal, result, with the board):
+    /// `{"url": "https://...", "format": "discord"}` (`crate::webhooks`). A secret.
+    #[serde(default)]
+    pub webhook: Option<crate::webhooks::WebhookConfig>,
 }
 
 /// How a bot answers trivia unless told otherwise: right 60% of the time, in 8 to 60 s
@@ -222,6 +226,31 @@ pub struct Hub<S: Store> {
     adopting: tokio::sync::Mutex<()>,
     /// What an operator watches (`GET /metrics`).
     metrics: crate::metrics::Metrics,
+    /// The chat webhooks' queues and delivery tasks.
+    webhooks: crate::webhooks::Webhooks,
+    /// The matches whose announcer task runs.
+    announcing: Mutex<std::collections::HashSet<String>>,
+}
+
+/// What a match's announcer may post since its last look: all of it from the spectator's
+/// side ([`Hub::spectator_news`]).
+#[derive(Clone, Debug)]
+pub struct SpectatorNews {
+    /// The webhook now (`None`: stop announcing).
+    pub webhook: Option<crate::webhooks::WebhookConfig>,
+    /// The seats' names.
+    pub names: [Option<String>; 2],
+    /// Whether both seats have joined.
+    pub started: bool,
+    /// The tournament the match belongs to, if any.
+    pub tournament: Option<String>,
+    /// The spectator's move lines after the key asked for, each with the game's id and the
+    /// spectator's view of that game just after the step.
+    pub lines: Vec<(colosseum_host::MoveLine, String, Value)>,
+    /// The current game's id and the spectator's view of it now.
+    pub now: (String, Value),
+    /// The result, once the match is over.
+    pub result: Option<colosseum_host::MatchResult>,
 }
 
 /// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
@@ -490,6 +519,8 @@ impl<S: Store> Hub<S> {
             bots: BotCounters::default(),
             metrics: crate::metrics::Metrics::default(),
             adopting: tokio::sync::Mutex::new(()),
+            webhooks: crate::webhooks::Webhooks::new(&limits),
+            announcing: Mutex::new(std::collections::HashSet::new()),
         })
     }
 
@@ -692,8 +723,19 @@ impl<S: Store> Hub<S> {
             st.game.tick(now);
         }
         self.commit(&table, &mut st).await?;
+        // Announcements go on from here: what happened before the restart (or the takeover) is
+        // not posted again (posts still queued then are lost).
+        let seen = st
+            .game
+            .move_log(Viewer::Spectator)
+            .last()
+            .map(|l| (l.game, l.step));
+        let announced = st.meta.webhook.is_some();
         drop(st);
         self.start_timer(&table);
+        if announced {
+            self.start_announcer(&table, seen);
+        }
         Ok(true)
     }
 
@@ -840,6 +882,10 @@ impl<S: Store> Hub<S> {
             bot.check()
                 .map_err(|e| ApiError::bad_request(format!("race_bot: {e}")))?;
         }
+        let webhook = req
+            .webhook
+            .map(crate::webhooks::WebhookConfig::checked)
+            .transpose()?;
         let is_bot = |i: usize| matches!(seats[i], Player::Bot { .. });
         // Chance: a practice seed from the creator, or a server seed committed to now and mixed
         // with the seats' client seeds when both have joined. Until then the match runs on a
@@ -904,6 +950,7 @@ impl<S: Store> Hub<S> {
             practice,
             fairness,
             tournament: req.tournament,
+            webhook,
         };
         self.store
             .create(&meta)
@@ -924,6 +971,7 @@ impl<S: Store> Hub<S> {
             self.commit(&table, &mut st).await?;
         }
         self.start_timer(&table);
+        self.announce(&table, None).await;
         let links = json!({
             "p1": tokens[0].as_ref().map(|t| format!("/m/{id}#seat={t}")),
             "p2": tokens[1].as_ref().map(|t| format!("/m/{id}#seat={t}")),
@@ -1042,6 +1090,138 @@ impl<S: Store> Hub<S> {
         };
         self.commit(table, &mut st).await?;
         result.map_err(ApiError::from)
+    }
+
+    /// The chat webhooks' queues (`crate::webhooks`).
+    pub fn webhooks(&self) -> &crate::webhooks::Webhooks {
+        &self.webhooks
+    }
+
+    /// Sets (or with `None` removes) the webhook that announces the match at `table`, from its
+    /// next event on; stored with the match.
+    pub async fn set_webhook(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        webhook: Option<crate::webhooks::WebhookConfig>,
+    ) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if st.meta.webhook == webhook || st.meta.finished() {
+            return Ok(());
+        }
+        st.meta.webhook = webhook;
+        self.store
+            .update(&st.meta)
+            .await
+            .map_err(|e| ApiError::internal("storing a match's webhook", e))?;
+        let seen = st
+            .game
+            .move_log(Viewer::Spectator)
+            .last()
+            .map(|l| (l.game, l.step));
+        let on = st.meta.webhook.is_some();
+        drop(st);
+        table.version.send_modify(|v| *v += 1);
+        if on {
+            self.announce(table, seen).await;
+        }
+        Ok(())
+    }
+
+    /// Starts the announcer of the match at `table` unless it runs: it posts what a spectator
+    /// sees after move-log key `seen` (game, step) to the match's webhook.
+    async fn announce(self: &Arc<Self>, table: &Arc<Table>, seen: Option<(usize, usize)>) {
+        if table.state.lock().await.meta.webhook.is_none() {
+            return;
+        }
+        self.start_announcer(table, seen);
+    }
+
+    /// Starts the announcer of the match at `table` (which has a webhook) unless it runs.
+    fn start_announcer(self: &Arc<Self>, table: &Arc<Table>, seen: Option<(usize, usize)>) {
+        let fresh = self
+            .announcing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(table.id.clone());
+        if fresh {
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                crate::webhooks::announce::match_announcer(hub.clone(), table.clone(), seen).await;
+                hub.announcing
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&table.id);
+            });
+        }
+    }
+
+    /// What a spectator has seen of the match at `table` since move-log key `seen`
+    /// ((game, step); `None`: from the start): the new move lines, each with the spectator's
+    /// view of its game just after that step (replayed from the records, which hold only
+    /// revealed steps), the view now and the result. Nothing here is more than a spectator's
+    /// state shows.
+    pub async fn spectator_news(
+        &self,
+        table: &Table,
+        seen: Option<(usize, usize)>,
+    ) -> SpectatorNews {
+        let st = table.state.lock().await;
+        let lines: Vec<colosseum_host::MoveLine> = st
+            .game
+            .move_log(Viewer::Spectator)
+            .into_iter()
+            .filter(|l| seen.is_none_or(|k| (l.game, l.step) > k))
+            .collect();
+        let records = if lines.is_empty() {
+            Vec::new()
+        } else {
+            st.game.records()
+        };
+        let now = (
+            st.game.game().id().to_string(),
+            st.game.game().view_json(Viewer::Spectator),
+        );
+        let news = SpectatorNews {
+            webhook: st.meta.webhook.clone(),
+            names: st.meta.names.clone(),
+            started: st.meta.started_at.is_some(),
+            tournament: st.meta.tournament.clone(),
+            lines: Vec::new(),
+            now,
+            result: st.meta.result.clone(),
+        };
+        drop(st);
+        let mut out = Vec::with_capacity(lines.len());
+        // One replay per game, taking the view after each step announced.
+        let mut replaying: Option<(usize, Box<dyn colosseum_engine::AnyGame>, usize)> = None;
+        for line in lines {
+            let Some(record) = records.get(line.game.wrapping_sub(1)) else {
+                continue;
+            };
+            if replaying
+                .as_ref()
+                .is_none_or(|(g, _, done)| *g != line.game || *done > line.step)
+            {
+                let Ok(entry) = colosseum_games::find(&record.game) else {
+                    continue;
+                };
+                let Ok(game) = (entry.create)(&record.options) else {
+                    continue;
+                };
+                replaying = Some((line.game, game, 0));
+            }
+            let (_, game, done) = replaying.as_mut().expect("set above");
+            while *done <= line.step && *done < record.steps.len() {
+                if game.apply(&record.steps[*done]).is_err() {
+                    break;
+                }
+                *done += 1;
+            }
+            let view = game.view_json(Viewer::Spectator);
+            out.push((line, game.id().to_string(), view));
+        }
+        SpectatorNews { lines: out, ..news }
     }
 
     /// Who `token` is at `table`: no token is a spectator; a seat's token is that seat; any other

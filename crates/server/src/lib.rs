@@ -26,6 +26,7 @@ pub mod store;
 pub mod tournament_api;
 pub mod tournaments;
 pub mod verify;
+pub mod webhooks;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};

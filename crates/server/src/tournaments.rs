@@ -31,6 +31,7 @@ use tokio::sync::Notify;
 use crate::error::{ApiError, ErrorCode};
 use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub};
 use crate::store::Store;
+use crate::webhooks::{Post, WebhookConfig};
 
 /// The longest tournament name.
 pub const MAX_TOURNAMENT_NAME: usize = 80;
@@ -114,6 +115,10 @@ pub struct TournamentConfig {
     pub created_at: u64,
     /// The seed of the games drawn for rounds.
     pub seed: u64,
+    /// The chat webhook given at creation (`crate::webhooks`; the host may change it later:
+    /// [`Event::WebhookSet`]). A secret: only the host sees it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookConfig>,
 }
 
 /// How a board's result came about.
@@ -240,6 +245,14 @@ pub enum Event {
         /// When.
         at: u64,
     },
+    /// The host set (or removed) the chat webhook: its matches from now on, and the running
+    /// ones, are announced there.
+    WebhookSet {
+        /// When.
+        at: u64,
+        /// The webhook (`None`: no more announcements).
+        webhook: Option<WebhookConfig>,
+    },
 }
 
 /// One game of a round, as the tournament follows it.
@@ -295,6 +308,8 @@ pub struct Tournament {
     pub finished: bool,
     /// Every event, in order.
     pub log: Vec<Event>,
+    /// Where it is announced now (the configuration's, or the host's latest).
+    pub webhook: Option<WebhookConfig>,
 }
 
 impl Tournament {
@@ -314,6 +329,7 @@ impl Tournament {
     #[must_use]
     pub fn new(config: TournamentConfig) -> Self {
         Tournament {
+            webhook: config.webhook.clone(),
             config,
             players: Vec::new(),
             started: false,
@@ -379,6 +395,7 @@ impl Tournament {
             }
             Event::HostPower { .. } => {}
             Event::Finished { .. } => self.finished = true,
+            Event::WebhookSet { webhook, .. } => self.webhook.clone_from(webhook),
         }
         self.log.push(event);
         Ok(())
@@ -642,6 +659,10 @@ pub struct CreateTournament {
     /// Start at once (the players entered are all; default: with `registration` false).
     #[serde(default)]
     pub start: Option<bool>,
+    /// A chat webhook that announces pairings, reveals, results and standings:
+    /// `{"url": "https://...", "format": "discord"}` (`crate::webhooks`).
+    #[serde(default)]
+    pub webhook: Option<WebhookConfig>,
 }
 
 /// A player entered by the host.
@@ -769,8 +790,14 @@ impl<S: Store> Tournaments<S> {
             .map_err(internal("storing a tournament event"))?;
         let finishing = events.iter().any(|e| matches!(e, Event::Finished { .. }));
         for e in events {
+            let posts_of = e.clone();
             t.apply(e)
                 .map_err(|e| ApiError::internal("applying a tournament event", e))?;
+            if let Some(hook) = &t.webhook {
+                for post in announcements(t, &posts_of) {
+                    self.hub.webhooks().post(hook, post);
+                }
+            }
         }
         if finishing {
             self.hub
@@ -895,6 +922,7 @@ impl<S: Store> Tournaments<S> {
                 sealed: false,
                 advantage,
                 tournament: Some(t.config.id.clone()),
+                webhook: t.webhook.clone(),
             })
             .await?;
         Ok(Event::MatchCreated {
@@ -991,6 +1019,7 @@ impl<S: Store> Tournaments<S> {
             registration_token: req.registration.then(random_token),
             created_at: now,
             seed: u64::from_str_radix(&random_token()[..16], 16).unwrap_or(0),
+            webhook: req.webhook.map(WebhookConfig::checked).transpose()?,
         };
         self.hub
             .store()
@@ -1351,10 +1380,35 @@ impl<S: Store> Tournaments<S> {
                 };
                 vec![event]
             }
+            "webhook" => {
+                let webhook = match field("webhook") {
+                    Value::Null => None,
+                    v => Some(
+                        serde_json::from_value::<WebhookConfig>(v)
+                            .map_err(|e| {
+                                ApiError::bad_request(format!(
+                                    "`webhook` is {{\"url\": \"https://...\", \"format\": \"discord\" or \"slack\"}} or null: {e}"
+                                ))
+                            })?
+                            .checked()?,
+                    ),
+                };
+                // The running games are announced there too, from their next event.
+                if let Some(round) = t.rounds.last() {
+                    for board in round.boards.iter().filter(|b| b.result.is_none()) {
+                        if let Some(id) = &board.match_id {
+                            if let Ok(table) = self.hub.table(id).await {
+                                self.hub.set_webhook(&table, webhook.clone()).await?;
+                            }
+                        }
+                    }
+                }
+                vec![Event::WebhookSet { at, webhook }]
+            }
             other => {
                 return Err(ApiError::not_found(format!(
                     "no host action `{other}`: start, garnets, adjudicate, undo_forfeit, replace, \
-                     pause, resume, give_time"
+                     pause, resume, give_time, webhook"
                 )))
             }
         };
@@ -1410,7 +1464,11 @@ impl<S: Store> Tournaments<S> {
                 "this token is not this tournament's host or one of its players",
             ));
         }
-        Ok(render(&t, admin, me))
+        let mut out = render(&t, admin, me);
+        if let (true, Some(hook)) = (admin, &t.webhook) {
+            out["webhook"]["delivery"] = self.hub.webhooks().stats(hook);
+        }
+        Ok(out)
     }
 
     /// The standings as CSV.
@@ -1492,6 +1550,136 @@ fn outcome_str(o: Outcome) -> &'static str {
         Outcome::P1 => "p1",
         Outcome::P2 => "p2",
         Outcome::Draw => "draw",
+    }
+}
+
+/// The most standings lines a webhook post lists.
+const POSTED_STANDINGS: usize = 20;
+
+/// What a webhook announces for `event`, just applied to `t`: a round's pairings, a result the
+/// match's own announcer does not post (a no-show forfeit, an adjudication), a forfeit undone,
+/// the standings when a round is complete, the final standings. Everything here is public
+/// (the tournament page shows it to anyone).
+fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
+    let name = |p: PlayerId| t.players[p].name.clone();
+    let tname = &t.config.name;
+    let standings = |title: String| {
+        let mut lines: Vec<String> = t
+            .standings()
+            .iter()
+            .take(POSTED_STANDINGS)
+            .map(|s| {
+                let tie = if t.config.format.is_elimination() {
+                    String::new()
+                } else {
+                    format!(" (Buchholz {}, SB {})", s.buchholz, s.sonneborn_berger)
+                };
+                format!(
+                    "{}. {}: {} points, {}-{}-{}{tie}",
+                    s.rank,
+                    name(s.player),
+                    s.points,
+                    s.wins,
+                    s.draws,
+                    s.losses
+                )
+            })
+            .collect();
+        if t.players.len() > POSTED_STANDINGS {
+            lines.push(format!(
+                "... and {} more",
+                t.players.len() - POSTED_STANDINGS
+            ));
+        }
+        Post {
+            kind: "standings",
+            title,
+            lines,
+            board: None,
+        }
+    };
+    let board_name = |round: usize, board: usize| {
+        let g = &t.rounds[round].pairing.games[board];
+        format!("{} (p1) v {} (p2)", name(g.p1), name(g.p2))
+    };
+    match event {
+        Event::RoundPaired { game, round, .. } => {
+            let r = t.rounds.len();
+            let game = colosseum_games::find(game).map_or(game.as_str(), |e| e.name);
+            let mut lines: Vec<String> = round
+                .games
+                .iter()
+                .enumerate()
+                .map(|(b, g)| format!("Board {}: {} (p1) v {} (p2)", b + 1, name(g.p1), name(g.p2)))
+                .collect();
+            lines.extend(round.byes.iter().map(|&p| format!("Bye: {}", name(p))));
+            vec![Post {
+                kind: "pairings",
+                title: format!("{tname}: round {r} ({game})"),
+                lines,
+                board: None,
+            }]
+        }
+        Event::Result {
+            round,
+            board,
+            outcome,
+            how,
+            ..
+        } => {
+            let mut posts = Vec::new();
+            let words = match how {
+                How::Played { .. } => None,
+                How::NoShow { absent } => Some(format!(
+                    "no-show ({} absent)",
+                    absent
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )),
+                How::Adjudicated { reason } => Some(format!("adjudicated by the host: {reason}")),
+            };
+            if let Some(words) = words {
+                let result = match outcome {
+                    Outcome::P1 => "p1 wins",
+                    Outcome::P2 => "p2 wins",
+                    Outcome::Draw => "a draw",
+                };
+                posts.push(Post {
+                    kind: "result",
+                    title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+                    lines: vec![format!("{}: {result}, {words}", board_name(*round, *board))],
+                    board: None,
+                });
+            }
+            if *round + 1 == t.rounds.len() && t.rounds[*round].complete() {
+                posts.push(standings(format!(
+                    "{tname}: standings after round {}",
+                    round + 1
+                )));
+            }
+            posts
+        }
+        Event::ResultUndone { round, board, .. } => vec![Post {
+            kind: "result",
+            title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+            lines: vec![format!(
+                "{}: the no-show forfeit is taken back; the game goes on",
+                board_name(*round, *board)
+            )],
+            board: None,
+        }],
+        Event::Finished { .. } => vec![standings(format!("{tname} is over: final standings"))],
+        Event::WebhookSet {
+            webhook: Some(_), ..
+        } => vec![Post {
+            kind: "webhook",
+            title: format!("{tname}: announcements start here"),
+            lines: vec!["Pairings, reveals with the board, results and standings follow.".into()],
+            board: None,
+        }],
+        _ => Vec::new(),
     }
 }
 
@@ -1660,6 +1848,10 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
         "admin": admin,
     });
     if admin {
+        out["webhook"] = json!(t
+            .webhook
+            .as_ref()
+            .map(|w| json!({"url": w.url, "format": w.format})));
         out["links"] = json!({
             "admin": format!("/t/{id}#admin={}", t.config.admin_token),
             "register": t.config.registration_token.as_ref().map(|r| format!("/t/{id}#register={r}")),
@@ -1681,6 +1873,16 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                 }
                 if let Some(obj) = v.as_object_mut() {
                     obj.remove("tokens");
+                    // A webhook's URL is a secret even in the host's log: its host only.
+                    if let Some(Value::Object(hook)) = obj.get_mut("webhook") {
+                        let host = hook
+                            .get("url")
+                            .and_then(Value::as_str)
+                            .and_then(|u| u.parse::<axum::http::Uri>().ok())
+                            .and_then(|u| u.host().map(str::to_string));
+                        hook.remove("url");
+                        hook.insert("host".into(), json!(host));
+                    }
                 }
                 v
             })

@@ -32,6 +32,7 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         practice: false,
         fairness: None,
         tournament: None,
+        webhook: None,
     }
 }
 

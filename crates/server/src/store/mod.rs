@@ -57,6 +57,9 @@ pub struct StoredMatch {
     /// The tournament the match was created for (`crate::tournaments`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// Where the match is announced (`crate::webhooks`): a secret, never shown to anyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<crate::webhooks::WebhookConfig>,
 }
 
 impl StoredMatch {

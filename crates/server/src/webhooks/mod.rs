@@ -1,0 +1,527 @@
+//! Announcements to chat webhooks (Discord or Slack): a tournament's pairings, results and
+//! standings, and each match's start, reveals and result with the board as a PNG.
+//!
+//! Everything posted is built from what a spectator may see: a match's words come from its
+//! spectator move log ([`colosseum_host::Match::move_log`]) and its board from the game's SVG
+//! hook ([`colosseum_games::GameEntry::board_svg`]) over the spectator's view, so a hidden card
+//! or a move before its reveal is never posted.
+//!
+//! Delivery never blocks play: [`Webhooks::post`] puts the post on the webhook's bounded queue
+//! and returns; one background task per webhook URL sends its posts in order, retrying a
+//! failure with exponential backoff (a 429's `retry_after` wins) and dropping a post after
+//! [`crate::Limits::webhook_attempts`] attempts, or at once when the queue is full; drops are
+//! counted and logged. The board is rendered on the blocking pool by that task. A webhook URL
+//! is a secret: it is never shown to seats or spectators and never logged (only its host).
+
+pub mod announce;
+pub mod png;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Request, StatusCode, Uri};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::api::Limits;
+use crate::error::ApiError;
+
+/// The longest webhook URL accepted.
+pub const MAX_URL: usize = 2_000;
+/// The longest text of one post (Discord's `content` limit); longer text is cut.
+pub const MAX_TEXT: usize = 2_000;
+/// The longest wait a 429's `retry_after` may ask for.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(300);
+
+/// Which webhook dialect a URL speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WebhookFormat {
+    /// Discord's `execute webhook`: JSON `{content, embeds, attachments, allowed_mentions}`,
+    /// as `multipart/form-data` (`payload_json` and `files[0]`, the board PNG) when a board
+    /// is attached.
+    #[default]
+    Discord,
+    /// Slack's incoming webhook: JSON `{text}` (mrkdwn). Incoming webhooks take no files, so
+    /// no board is attached.
+    Slack,
+}
+
+/// A webhook: where to post, and in which dialect.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookConfig {
+    /// The webhook's URL (`http://` or `https://`): a secret.
+    pub url: String,
+    /// `discord` (the default) or `slack`.
+    #[serde(default)]
+    pub format: WebhookFormat,
+}
+
+impl WebhookConfig {
+    /// The webhook, checked: an `http` or `https` URL with a host, at most [`MAX_URL`] bytes,
+    /// no spaces.
+    ///
+    /// # Errors
+    /// 400 `bad_request` saying what is wrong and what is allowed.
+    pub fn checked(mut self) -> Result<Self, ApiError> {
+        self.url = self.url.trim().to_string();
+        let refuse = |why: &str| {
+            ApiError::bad_request(format!(
+                "`webhook.url` {why}: give the http:// or https:// URL of a Discord or Slack \
+                 webhook (at most {MAX_URL} bytes)"
+            ))
+        };
+        if self.url.is_empty() {
+            return Err(refuse("is empty"));
+        }
+        if self.url.len() > MAX_URL {
+            return Err(refuse("is too long"));
+        }
+        if self
+            .url
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(refuse("has spaces or control characters"));
+        }
+        let uri: Uri = self.url.parse().map_err(|_| refuse("is not a URL"))?;
+        match uri.scheme_str() {
+            Some("http" | "https") => {}
+            Some(_) => return Err(refuse("has a scheme other than http or https")),
+            None => return Err(refuse("is not an absolute URL")),
+        }
+        if uri.host().is_none_or(str::is_empty) {
+            return Err(refuse("has no host"));
+        }
+        Ok(self)
+    }
+
+    /// The URL's host, for logs (the URL itself is a secret).
+    #[must_use]
+    pub fn host(&self) -> String {
+        self.url
+            .parse::<Uri>()
+            .ok()
+            .and_then(|u| u.host().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// One announcement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Post {
+    /// What it announces: `pairings`, `start`, `reveal`, `result`, `standings`, `webhook`.
+    pub kind: &'static str,
+    /// Its first line (bold).
+    pub title: String,
+    /// The lines after it.
+    pub lines: Vec<String>,
+    /// The board to draw and attach: the game's id and the spectator's view.
+    pub board: Option<(String, Value)>,
+}
+
+impl Post {
+    /// The post's text: the title in bold, then the lines (cut at [`MAX_TEXT`]).
+    #[must_use]
+    pub fn text(&self, format: WebhookFormat) -> String {
+        let title = match format {
+            WebhookFormat::Discord => format!("**{}**", self.title),
+            WebhookFormat::Slack => format!("*{}*", slack_escape(&self.title)),
+        };
+        let mut out = title;
+        for line in &self.lines {
+            out.push('\n');
+            match format {
+                WebhookFormat::Discord => out.push_str(line),
+                WebhookFormat::Slack => out.push_str(&slack_escape(line)),
+            }
+        }
+        if out.chars().count() > MAX_TEXT {
+            out = out.chars().take(MAX_TEXT - 1).collect::<String>() + "…";
+        }
+        out
+    }
+}
+
+fn slack_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// What one request carries: its content type and body.
+#[derive(Clone, Debug)]
+pub struct Payload {
+    /// The `Content-Type` header.
+    pub content_type: String,
+    /// The body.
+    pub body: Bytes,
+}
+
+/// The multipart boundary (never inside a PNG's bytes by chance: the PNG is a part's whole
+/// body and the boundary is long and checked against it).
+const BOUNDARY: &str = "colosseum-board-2f0c8e6a41d94b7fb0e5";
+
+/// The request for `post` in `format`, with the board's PNG when there is one (Discord only).
+#[must_use]
+pub fn payload(post: &Post, format: WebhookFormat, png: Option<&[u8]>) -> Payload {
+    let text = post.text(format);
+    match format {
+        WebhookFormat::Slack => Payload {
+            content_type: "application/json".into(),
+            body: Bytes::from(json!({ "text": text }).to_string()),
+        },
+        WebhookFormat::Discord => {
+            let mut payload = json!({
+                "content": text,
+                // Player names are not allowed to ping anyone.
+                "allowed_mentions": {"parse": []},
+            });
+            let Some(png) = png.filter(|p| !contains(p, BOUNDARY.as_bytes())) else {
+                return Payload {
+                    content_type: "application/json".into(),
+                    body: Bytes::from(payload.to_string()),
+                };
+            };
+            payload["embeds"] = json!([{"image": {"url": "attachment://board.png"}}]);
+            payload["attachments"] = json!([{"id": 0, "filename": "board.png"}]);
+            let mut body = Vec::with_capacity(png.len() + 1024);
+            body.extend_from_slice(
+                format!(
+                    "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\
+                     Content-Type: application/json\r\n\r\n{payload}\r\n--{BOUNDARY}\r\n\
+                     Content-Disposition: form-data; name=\"files[0]\"; filename=\"board.png\"\r\n\
+                     Content-Type: image/png\r\n\r\n"
+                )
+                .as_bytes(),
+            );
+            body.extend_from_slice(png);
+            body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+            Payload {
+                content_type: format!("multipart/form-data; boundary={BOUNDARY}"),
+                body: Bytes::from(body),
+            }
+        }
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// One webhook's delivery counts.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Posts delivered (a 2xx answer).
+    pub sent: AtomicU64,
+    /// Retries after a failed attempt.
+    pub retried: AtomicU64,
+    /// Posts dropped because the queue was full.
+    pub dropped_full: AtomicU64,
+    /// Posts dropped after the last attempt failed.
+    pub dropped_failed: AtomicU64,
+}
+
+impl Stats {
+    /// The counts as JSON.
+    #[must_use]
+    pub fn json(&self) -> Value {
+        json!({
+            "sent": self.sent.load(Ordering::Relaxed),
+            "retried": self.retried.load(Ordering::Relaxed),
+            "dropped_queue_full": self.dropped_full.load(Ordering::Relaxed),
+            "dropped_after_retries": self.dropped_failed.load(Ordering::Relaxed),
+        })
+    }
+}
+
+type HttpsClient = Client<
+    hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
+    Full<Bytes>,
+>;
+
+/// The delivery settings, from [`Limits`].
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    queue: usize,
+    attempts: u32,
+    backoff: Duration,
+    timeout: Duration,
+}
+
+/// One webhook's queue (its delivery task holds the other end) and counts.
+type Queue = (mpsc::Sender<Post>, Arc<Stats>);
+
+/// The server's webhooks: a queue and a delivery task per webhook URL.
+pub struct Webhooks {
+    settings: Settings,
+    client: OnceLock<HttpsClient>,
+    queues: Mutex<HashMap<WebhookConfig, Queue>>,
+}
+
+impl Webhooks {
+    /// No webhooks yet, delivering under `limits`.
+    #[must_use]
+    pub fn new(limits: &Limits) -> Self {
+        Webhooks {
+            settings: Settings {
+                queue: limits.webhook_queue.max(1),
+                attempts: limits.webhook_attempts.max(1),
+                backoff: Duration::from_millis(limits.webhook_backoff_ms),
+                timeout: Duration::from_millis(limits.webhook_timeout_ms.max(1)),
+            },
+            client: OnceLock::new(),
+            queues: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn client(&self) -> HttpsClient {
+        self.client
+            .get_or_init(|| {
+                let https = hyper_rustls::HttpsConnectorBuilder::new()
+                    .with_webpki_roots()
+                    .https_or_http()
+                    .enable_http1()
+                    .build();
+                Client::builder(TokioExecutor::new()).build(https)
+            })
+            .clone()
+    }
+
+    /// The delivery counts of `hook` (zeros for a webhook never posted to).
+    #[must_use]
+    pub fn stats(&self, hook: &WebhookConfig) -> Value {
+        let queues = self
+            .queues
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        queues
+            .get(hook)
+            .map_or_else(|| Stats::default().json(), |(_, s)| s.json())
+    }
+
+    /// Queues `post` for `hook` and returns at once. A full queue drops the post (counted and
+    /// logged). Must be called inside the Tokio runtime (the first post to a URL starts its
+    /// delivery task).
+    pub fn post(&self, hook: &WebhookConfig, post: Post) {
+        let mut queues = self
+            .queues
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (tx, stats) = queues
+            .entry(hook.clone())
+            .or_insert_with(|| {
+                let (tx, rx) = mpsc::channel(self.settings.queue);
+                let stats = Arc::new(Stats::default());
+                tokio::spawn(deliver(
+                    rx,
+                    hook.clone(),
+                    self.client(),
+                    self.settings,
+                    stats.clone(),
+                ));
+                (tx, stats)
+            })
+            .clone();
+        drop(queues);
+        let kind = post.kind;
+        if let Err(e) = tx.try_send(post) {
+            stats.dropped_full.fetch_add(1, Ordering::Relaxed);
+            let why = match e {
+                mpsc::error::TrySendError::Full(_) => "its queue is full",
+                mpsc::error::TrySendError::Closed(_) => "its delivery task has stopped",
+            };
+            tracing::warn!(host = %hook.host(), kind, "webhook post dropped: {why}");
+        }
+    }
+}
+
+/// How one attempt went.
+enum Attempt {
+    Sent,
+    /// Failed; wait this long (a 429's `retry_after`) or the backoff.
+    Failed(String, Option<Duration>),
+}
+
+/// The delivery task of one webhook: posts in order, each retried with backoff.
+async fn deliver(
+    mut rx: mpsc::Receiver<Post>,
+    hook: WebhookConfig,
+    client: HttpsClient,
+    settings: Settings,
+    stats: Arc<Stats>,
+) {
+    let host = hook.host();
+    while let Some(post) = rx.recv().await {
+        let png = match (&post.board, hook.format) {
+            (Some((game, view)), WebhookFormat::Discord) => {
+                let (game, view) = (game.clone(), view.clone());
+                match tokio::task::spawn_blocking(move || png::board_png(&game, &view)).await {
+                    Ok(Ok(png)) => Some(png),
+                    Ok(Err(e)) => {
+                        tracing::warn!(host = %host, "webhook board not drawn: {e}");
+                        None
+                    }
+                    Err(e) => {
+                        tracing::warn!(host = %host, "webhook board not drawn: {e}");
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let payload = payload(&post, hook.format, png.as_deref());
+        let mut backoff = settings.backoff;
+        let mut attempt = 1;
+        loop {
+            let outcome =
+                match tokio::time::timeout(settings.timeout, send(&client, &hook.url, &payload))
+                    .await
+                {
+                    Ok(outcome) => outcome,
+                    Err(_) => Attempt::Failed(
+                        format!("no answer within {} ms", settings.timeout.as_millis()),
+                        None,
+                    ),
+                };
+            match outcome {
+                Attempt::Sent => {
+                    stats.sent.fetch_add(1, Ordering::Relaxed);
+                    break;
+                }
+                Attempt::Failed(why, retry_after) => {
+                    if attempt >= settings.attempts {
+                        stats.dropped_failed.fetch_add(1, Ordering::Relaxed);
+                        tracing::warn!(
+                            host = %host,
+                            kind = post.kind,
+                            "webhook post dropped after {attempt} attempts: {why}"
+                        );
+                        break;
+                    }
+                    stats.retried.fetch_add(1, Ordering::Relaxed);
+                    let wait = retry_after.unwrap_or(backoff).min(MAX_RETRY_AFTER);
+                    tracing::debug!(host = %host, "webhook attempt {attempt} failed ({why}); retrying in {wait:?}");
+                    tokio::time::sleep(wait).await;
+                    backoff = backoff.saturating_mul(2);
+                    attempt += 1;
+                }
+            }
+        }
+    }
+}
+
+/// One attempt at posting `payload` to `url`.
+async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
+    let request = match Request::post(url)
+        .header(hyper::header::CONTENT_TYPE, &payload.content_type)
+        .header(hyper::header::USER_AGENT, "colosseum-webhooks")
+        .body(Full::new(payload.body.clone()))
+    {
+        Ok(r) => r,
+        Err(e) => return Attempt::Failed(format!("bad request: {e}"), None),
+    };
+    let response = match client.request(request).await {
+        Ok(r) => r,
+        Err(e) => return Attempt::Failed(format!("no connection: {e}"), None),
+    };
+    let status = response.status();
+    if status.is_success() {
+        return Attempt::Sent;
+    }
+    let header_wait = response
+        .headers()
+        .get(hyper::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok());
+    let mut wait = None;
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        // Discord and Slack say how long in the body (`retry_after`, seconds) or the header.
+        let body = http_body_util::Limited::new(response.into_body(), 64 * 1024)
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        let body_wait = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["retry_after"].as_f64());
+        wait = body_wait
+            .or(header_wait)
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64);
+    }
+    Attempt::Failed(format!("answered {status}"), wait)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook(url: &str) -> Result<WebhookConfig, ApiError> {
+        WebhookConfig {
+            url: url.into(),
+            format: WebhookFormat::Discord,
+        }
+        .checked()
+    }
+
+    #[test]
+    fn only_http_and_https_urls_with_a_host_are_taken() {
+        assert!(hook("https://discord.com/api/webhooks/1/abc").is_ok());
+        assert!(hook(" http://127.0.0.1:9/hook ").is_ok());
+        for bad in [
+            "ftp://x/y",
+            "file:///etc/passwd",
+            "discord.com/api",
+            "",
+            "https://",
+            "http://a b/",
+        ] {
+            let e = hook(bad).expect_err(bad);
+            assert!(
+                e.message.contains("http:// or https://"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+        assert!(hook(&format!("https://x/{}", "a".repeat(MAX_URL))).is_err());
+    }
+
+    #[test]
+    fn discord_posts_attach_the_board_as_multipart_and_slack_posts_are_json_text() {
+        let post = Post {
+            kind: "reveal",
+            title: "Goofspiel: A v B".into(),
+            lines: vec!["A (p1) played 3 <b>".into()],
+            board: None,
+        };
+        let png = [0x89, b'P', b'N', b'G', 1, 2, 3];
+        let d = payload(&post, WebhookFormat::Discord, Some(&png));
+        assert!(d.content_type.starts_with("multipart/form-data; boundary="));
+        let body = String::from_utf8_lossy(&d.body);
+        assert!(body.contains("name=\"payload_json\""), "{body}");
+        assert!(body.contains("attachment://board.png"), "{body}");
+        assert!(
+            body.contains("name=\"files[0]\"; filename=\"board.png\""),
+            "{body}"
+        );
+        let plain = payload(&post, WebhookFormat::Discord, None);
+        let v: Value = serde_json::from_slice(&plain.body).unwrap();
+        assert_eq!(v["content"], "**Goofspiel: A v B**\nA (p1) played 3 <b>");
+        assert_eq!(v["allowed_mentions"]["parse"], json!([]));
+        let s = payload(&post, WebhookFormat::Slack, Some(&png));
+        let v: Value = serde_json::from_slice(&s.body).unwrap();
+        assert_eq!(
+            v,
+            json!({"text": "*Goofspiel: A v B*\nA (p1) played 3 &lt;b&gt;"})
+        );
+    }
+}

@@ -1,0 +1,570 @@
+//! Webhook announcements received by a local HTTP receiver: a match's and a tournament's posts
+//! in order, with boards that decode as PNG, no hidden move before its reveal (checked against
+//! the match record), 429's `retry_after` honoured, and play unaffected when the receiver is
+//! down or slow. Also: bad webhook URLs are refused, and the URL is shown to nobody but the
+//! tournament's host.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::post;
+use axum::Router;
+use colosseum_server::Limits;
+use common::{open_limits, server_with, Server};
+use serde_json::{json, Value};
+
+/// One request the receiver got.
+#[derive(Clone, Debug)]
+struct Received {
+    at: Instant,
+    content_type: String,
+    body: Bytes,
+}
+
+impl Received {
+    /// The post's JSON (`payload_json` of a multipart post) and its PNG, if any.
+    fn parts(&self) -> (Value, Option<Vec<u8>>) {
+        if self.content_type.starts_with("application/json") {
+            return (serde_json::from_slice(&self.body).unwrap(), None);
+        }
+        let boundary = self
+            .content_type
+            .split("boundary=")
+            .nth(1)
+            .expect("a multipart boundary");
+        let delimiter = format!("--{boundary}");
+        let body = &self.body[..];
+        let mut json = Value::Null;
+        let mut png = None;
+        for part in split(body, delimiter.as_bytes()) {
+            let Some(head_end) = find(part, b"\r\n\r\n") else {
+                continue;
+            };
+            let head = String::from_utf8_lossy(&part[..head_end]);
+            let mut content = &part[head_end + 4..];
+            if content.ends_with(b"\r\n") {
+                content = &content[..content.len() - 2];
+            }
+            if head.contains("name=\"payload_json\"") {
+                json = serde_json::from_slice(content).unwrap();
+            } else if head.contains("name=\"files[0]\"") {
+                assert!(head.contains("Content-Type: image/png"), "{head}");
+                png = Some(content.to_vec());
+            }
+        }
+        (json, png)
+    }
+
+    fn text(&self) -> String {
+        let (v, _) = self.parts();
+        v["content"]
+            .as_str()
+            .or(v["text"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split<'a>(mut hay: &'a [u8], delimiter: &[u8]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    while let Some(i) = find(hay, delimiter) {
+        out.push(&hay[..i]);
+        hay = &hay[i + delimiter.len()..];
+    }
+    out.push(hay);
+    out
+}
+
+/// How the receiver answers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    Ok,
+    /// Sleeps this long before answering.
+    Slow(Duration),
+    /// Answers the first request 429 with `retry_after` (seconds), then 204.
+    LimitedOnce(f64),
+}
+
+#[derive(Clone)]
+struct Receiver {
+    got: Arc<Mutex<Vec<Received>>>,
+    mode: Mode,
+    limited: Arc<Mutex<bool>>,
+}
+
+async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> impl IntoResponse {
+    let received = Received {
+        at: Instant::now(),
+        content_type: headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string(),
+        body,
+    };
+    if let Mode::Slow(d) = r.mode {
+        tokio::time::sleep(d).await;
+    }
+    if let Mode::LimitedOnce(secs) = r.mode {
+        let mut limited = r.limited.lock().unwrap();
+        if !*limited {
+            *limited = true;
+            r.got.lock().unwrap().push(received);
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                axum::Json(json!({"message": "You are being rate limited.", "retry_after": secs, "global": false})),
+            )
+                .into_response();
+        }
+    }
+    r.got.lock().unwrap().push(received);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// A receiver on a loopback port; its URL and what it got.
+async fn receiver(mode: Mode) -> (String, Arc<Mutex<Vec<Received>>>) {
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let state = Receiver {
+        got: got.clone(),
+        mode,
+        limited: Arc::new(Mutex::new(false)),
+    };
+    let app = Router::new().route("/hook", post(hook)).with_state(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/hook"), got)
+}
+
+/// Fast retries for tests.
+fn limits() -> Limits {
+    Limits {
+        webhook_backoff_ms: 20,
+        webhook_attempts: 3,
+        webhook_timeout_ms: 2_000,
+        ..open_limits()
+    }
+}
+
+/// Waits (real time) until `done` holds for what the receiver got.
+async fn wait_posts(
+    got: &Arc<Mutex<Vec<Received>>>,
+    done: impl Fn(&[Received]) -> bool,
+) -> Vec<Received> {
+    for _ in 0..600 {
+        let posts = got.lock().unwrap().clone();
+        if done(&posts) {
+            return posts;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let texts: Vec<String> = got.lock().unwrap().iter().map(Received::text).collect();
+    panic!("the posts did not arrive: {texts:#?}");
+}
+
+/// Waits until the match is over; how long it took.
+async fn finish(s: &Server, id: &str, within: Duration) -> Duration {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if s.state(id, None).await["status"] == "finished" {
+            return start.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("match {id} did not finish within {within:?}");
+}
+
+/// A PNG: the signature, an IHDR of a sane size, and it decodes.
+fn check_png(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "the PNG signature");
+    assert_eq!(&png[12..16], b"IHDR");
+    let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(
+        (200..=2000).contains(&w) && (200..=2000).contains(&h),
+        "{w}x{h}"
+    );
+    let decoded = resvg::tiny_skia::Pixmap::decode_png(png).expect("decodes");
+    assert_eq!((decoded.width(), decoded.height()), (w, h));
+    (w, h)
+}
+
+fn is_result(text: &str) -> bool {
+    text.lines()
+        .nth(1)
+        .is_some_and(|l| l.contains(" wins: ") || l.starts_with("A draw"))
+}
+
+/// The step numbers a post's lines announce (`step 3: ...`).
+fn steps(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("step ")?;
+            let (n, words) = rest.split_once(": ")?;
+            Some((n.parse().ok()?, words.to_string()))
+        })
+        .collect()
+}
+
+/// Checks a single game's posts against its record: the start first, the result last, every
+/// step once and in order, each seat's move as the record has it, face-down moves never shown.
+fn check_match_posts(posts: &[Received], record: &Value, names: [&str; 2]) {
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    assert!(texts[0].contains("The match begins."), "{texts:#?}");
+    assert!(is_result(texts.last().unwrap()), "{texts:#?}");
+    assert_eq!(texts.iter().filter(|t| is_result(t)).count(), 1);
+    let record_steps = record["steps"].as_array().unwrap();
+    let mut last = 0;
+    for (i, p) in posts.iter().enumerate() {
+        let (_, png) = p.parts();
+        check_png(png.as_deref().expect("every match post has its board"));
+        for (n, words) in steps(&texts[i]) {
+            assert!(n > last, "steps in order: {texts:#?}");
+            last = n;
+            let step = &record_steps[n - 1];
+            for (k, seat) in ["p1", "p2"].iter().enumerate() {
+                let name = names[k];
+                match step[seat].as_str() {
+                    Some(mv) => {
+                        let shown = words.contains(&format!("{name} played {mv}"));
+                        let down = words.contains(&format!("{name} moved face down"));
+                        assert!(shown || down, "step {n}: {words} v {step}");
+                    }
+                    None => assert!(!words.contains(&format!("{name} ")), "{words} v {step}"),
+                }
+            }
+            if let Some(c) = step["chance"].as_str() {
+                assert!(words.contains(&format!("drawn: {c}")) || words.contains("a secret draw"));
+            }
+        }
+    }
+    // Every seat step of the record was announced (chance ones may be secret).
+    let seat_steps = record_steps
+        .iter()
+        .filter(|s| s.get("chance").is_none())
+        .count();
+    let announced = texts
+        .iter()
+        .flat_map(|t| steps(t))
+        .filter(|(_, w)| w.contains(" played ") || w.contains(" moved face down"))
+        .count();
+    assert_eq!(announced, seat_steps, "{texts:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_matchs_start_reveals_and_result_arrive_in_order_with_png_boards() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    for (game, options) in [
+        ("goofspiel", json!({"cards": "6"})),
+        ("all-in-goofspiel", json!({})),
+        ("thwart-omega", json!({"size": "5"})),
+    ] {
+        got.lock().unwrap().clear();
+        let (id, _) = s
+            .create(json!({
+                "game": game,
+                "options": options,
+                "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+                "webhook": {"url": url, "format": "discord"},
+            }))
+            .await;
+        finish(&s, &id, Duration::from_secs(20)).await;
+        let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
+        let (status, records) = s
+            .call("GET", &format!("/api/matches/{id}/record"), None, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{records}");
+        let records = records["records"].as_array().unwrap();
+        // A replayed draw (All-In Goofspiel) posts both games: check the single-game case.
+        if records.len() == 1 {
+            check_match_posts(&posts, &records[0], ["bot random", "bot random"]);
+        }
+        // All-In Goofspiel's starter puts cards down face down: announced without the cards.
+        if game == "all-in-goofspiel" {
+            assert!(
+                posts.iter().any(|p| p.text().contains("moved face down")),
+                "no face-down step announced"
+            );
+        }
+        // Nobody is shown the URL.
+        let state = s.state(&id, None).await;
+        assert!(!state.to_string().contains(&url), "{state}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slack_posts_are_json_text_without_a_board() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let (id, _) = s
+        .create(json!({
+            "game": "goofspiel",
+            "options": {"cards": "4"},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+            "webhook": {"url": url, "format": "slack"},
+        }))
+        .await;
+    finish(&s, &id, Duration::from_secs(20)).await;
+    let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
+    for p in &posts {
+        assert_eq!(p.content_type, "application/json");
+        let (v, png) = p.parts();
+        assert!(png.is_none());
+        assert!(
+            v["text"].as_str().unwrap().starts_with("*Goofspiel: "),
+            "{v}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429s_retry_after_is_honoured_and_order_kept() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::LimitedOnce(0.4)).await;
+    let (id, _) = s
+        .create(json!({
+            "game": "goofspiel",
+            "options": {"cards": "3"},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+            "webhook": {"url": url},
+        }))
+        .await;
+    finish(&s, &id, Duration::from_secs(20)).await;
+    let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
+    // The first post came twice: refused with 429, then again after `retry_after`.
+    assert_eq!(posts[0].body, posts[1].body);
+    let waited = posts[1].at - posts[0].at;
+    assert!(waited >= Duration::from_millis(380), "{waited:?}");
+    assert!(posts[0].text().contains("The match begins."));
+    let mut last = 0;
+    for p in &posts[1..] {
+        for (n, _) in steps(&p.text()) {
+            assert!(n > last);
+            last = n;
+        }
+    }
+    let table = s.hub.table(&id).await.unwrap();
+    drop(table);
+    let stats = s
+        .hub
+        .webhooks()
+        .stats(&colosseum_server::webhooks::WebhookConfig {
+            url: url.clone(),
+            format: Default::default(),
+        });
+    assert_eq!(stats["retried"], 1, "{stats}");
+    assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
+    // Down: a port with nobody listening (connection refused).
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let down = format!("http://{}/hook", closed.local_addr().unwrap());
+    drop(closed);
+    // Slow: answers each post after 10 s.
+    let (slow, _got) = receiver(Mode::Slow(Duration::from_secs(10))).await;
+    let limits = Limits {
+        webhook_queue: 4,
+        ..limits()
+    };
+    for url in [&down, &slow] {
+        let s = server_with(limits);
+        let plain = s
+            .create(json!({"game": "goofspiel", "options": {"cards": "13"}, "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]}))
+            .await
+            .0;
+        let without = finish(&s, &plain, Duration::from_secs(20)).await;
+        let (id, _) = s
+            .create(json!({
+                "game": "goofspiel",
+                "options": {"cards": "13"},
+                "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+                "webhook": {"url": url},
+            }))
+            .await;
+        let with = finish(&s, &id, Duration::from_secs(20)).await;
+        assert!(
+            with < without + Duration::from_secs(3),
+            "{url}: {with:?} with the webhook, {without:?} without"
+        );
+        let hook = colosseum_server::webhooks::WebhookConfig {
+            url: url.clone(),
+            format: Default::default(),
+        };
+        // The posts are dropped: after 3 attempts (down) or because the queue is full (slow).
+        let mut stats = Value::Null;
+        for _ in 0..200 {
+            stats = s.hub.webhooks().stats(&hook);
+            let key = if url == &down {
+                "dropped_after_retries"
+            } else {
+                "dropped_queue_full"
+            };
+            if stats[key].as_u64().unwrap() > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        if url == &down {
+            assert!(
+                stats["dropped_after_retries"].as_u64().unwrap() > 0,
+                "{stats}"
+            );
+            assert!(stats["retried"].as_u64().unwrap() >= 2, "{stats}");
+        } else {
+            assert!(stats["dropped_queue_full"].as_u64().unwrap() > 0, "{stats}");
+        }
+        assert_eq!(stats["sent"], 0, "{stats}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_webhook_urls_are_refused_with_what_is_allowed() {
+    let s = server_with(limits());
+    for (hook, says) in [
+        (
+            json!({"url": "ftp://example.org/hook"}),
+            "scheme other than http or https",
+        ),
+        (json!({"url": "example.org/hook"}), "URL"),
+        (json!({"url": ""}), "is empty"),
+        (json!({"url": "https://x/ y"}), "spaces"),
+    ] {
+        let body = json!({"game": "goofspiel", "webhook": hook});
+        let (status, v) = s.call("POST", "/api/matches", None, Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        let m = v["error"]["message"].as_str().unwrap();
+        assert!(m.contains(says) && m.contains("http:// or https://"), "{m}");
+        let body = json!({"name": "T", "game": "goofspiel", "format": {"kind": "round_robin"}, "players": [{"name": "a"}, {"name": "b"}], "webhook": hook});
+        let (status, v) = s.call("POST", "/api/tournaments", None, Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    let body = json!({"game": "goofspiel", "webhook": {"url": "https://x/y", "format": "teams"}});
+    let (status, v) = s.call("POST", "/api/matches", None, Some(body)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(
+        v.to_string().contains("discord") && v.to_string().contains("slack"),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let players: Vec<Value> = ["Ann", "Bob", "Cat", "Dan"]
+        .iter()
+        .map(|n| json!({"name": n, "bot": "random"}))
+        .collect();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            None,
+            Some(json!({
+                "name": "Cup",
+                "game": "goofspiel",
+                "options": {"cards": "4"},
+                "format": {"kind": "round_robin"},
+                "players": players,
+                "start": false,
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["links"]["admin"]
+        .as_str()
+        .unwrap()
+        .split("admin=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // Set later, with the admin token only.
+    let path = format!("/api/tournaments/{id}/webhook");
+    let body = json!({"webhook": {"url": url, "format": "discord"}});
+    let (status, v) = s.call("POST", &path, None, Some(body.clone())).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
+    let (status, v) = s.call("POST", &path, Some(&admin), Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // The rest of the tournament plays itself.
+    let (status, v) = s
+        .call(
+            "POST",
+            &format!("/api/tournaments/{id}/start"),
+            Some(&admin),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let posts = wait_posts(&got, |p| {
+        p.iter().any(|r| r.text().contains("final standings"))
+    })
+    .await;
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    assert!(texts[0].contains("announcements start here"), "{texts:#?}");
+    // Round r's pairings come after round r-1's standings, and before round r's standings.
+    let at = |needle: &str| texts.iter().position(|t| t.contains(needle));
+    for r in 1..=3 {
+        let paired =
+            at(&format!("Cup: round {r} (Goofspiel)")).unwrap_or_else(|| panic!("{texts:#?}"));
+        let standings = at(&format!("Cup: standings after round {r}")).unwrap();
+        assert!(paired < standings, "{texts:#?}");
+        if r > 1 {
+            assert!(at(&format!("Cup: standings after round {}", r - 1)).unwrap() < paired);
+        }
+        assert!(texts[paired].contains("Board 1: ") && texts[paired].contains("Board 2: "));
+    }
+    assert!(
+        at("final standings").unwrap() == texts.len() - 1,
+        "{texts:#?}"
+    );
+    // Six games, each with its start, reveals and result, boards attached.
+    assert_eq!(
+        texts
+            .iter()
+            .filter(|t| t.contains("The match begins."))
+            .count(),
+        6
+    );
+    assert_eq!(
+        texts.iter().filter(|t| is_result(t)).count(),
+        6,
+        "{texts:#?}"
+    );
+    let mut boards = 0;
+    for p in &posts {
+        if let (_, Some(png)) = p.parts() {
+            check_png(&png);
+            boards += 1;
+        }
+    }
+    assert!(boards >= 6 * 4, "{boards}");
+    // The final standings list every player.
+    for n in ["Ann", "Bob", "Cat", "Dan"] {
+        assert!(texts.last().unwrap().contains(n));
+    }
+    // Only the host sees the URL.
+    let (_, public) = s
+        .call("GET", &format!("/api/tournaments/{id}"), None, None)
+        .await;
+    assert!(!public.to_string().contains(&url), "{public}");
+    let (_, host) = s
+        .call("GET", &format!("/api/tournaments/{id}"), Some(&admin), None)
+        .await;
+    assert_eq!(host["webhook"]["url"], url.as_str());
+    assert!(host["webhook"]["delivery"]["sent"].as_u64().unwrap() >= texts.len() as u64 - 1);
+    assert!(!host["log"].to_string().contains(&url), "{}", host["log"]);
+}
