@@ -332,6 +332,10 @@ struct ServeLimits {
     /// Refused submissions logged per seat and decision (later ones are only counted).
     #[arg(long, default_value_t = colosseum_server::DEFAULT_LOGGED_REFUSALS)]
     logged_refusals: u32,
+    /// The search's iterations per decision in the analysis after the game (the browser's
+    /// Analyse; at most --bot-max-iters), each decision searched 3 times.
+    #[arg(long, default_value_t = colosseum_server::analysis::ANALYSIS_ITERS)]
+    analysis_iters: u64,
 }
 
 impl ServeLimits {
@@ -362,6 +366,7 @@ impl ServeLimits {
             ws_ping_interval: Duration::from_secs(self.ws_ping_secs.max(1)),
             ws_idle_timeout: Duration::from_secs(self.ws_idle_secs.max(1)),
             logged_refusals: self.logged_refusals,
+            analysis_iters: self.analysis_iters,
             ..limits
         }
     }

@@ -87,6 +87,9 @@ pub struct Limits {
     /// Refused submissions logged per seat and decision in a new match; later ones are only
     /// counted (see `colosseum_host::MatchConfig::logged_refusals`).
     pub logged_refusals: u32,
+    /// The iteration budget of the search in the analysis after the game
+    /// (`POST /api/matches/{id}/analysis`), capped by `bot_max_iters`.
+    pub analysis_iters: u64,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -124,6 +127,7 @@ impl Default for Limits {
             ws_ping_interval: Duration::from_secs(20),
             ws_idle_timeout: Duration::from_secs(60),
             logged_refusals: colosseum_host::DEFAULT_LOGGED_REFUSALS,
+            analysis_iters: crate::analysis::ANALYSIS_ITERS,
         }
     }
 }
@@ -173,6 +177,8 @@ pub struct AppState<S: Store> {
     creates: Mutex<HashMap<String, Bucket>>,
     /// Chat messages per match and author (a seat, or a spectator's address).
     chats: Mutex<HashMap<String, Bucket>>,
+    /// The analyses after the game, run and cached (`crate::analysis`).
+    pub analyses: Arc<crate::analysis::Analyses>,
 }
 
 impl<S: Store> AppState<S> {
@@ -192,6 +198,7 @@ impl<S: Store> AppState<S> {
             admin_token: admin_token.filter(|t| !t.is_empty()),
             creates: Mutex::new(HashMap::new()),
             chats: Mutex::new(HashMap::new()),
+            analyses: Arc::new(crate::analysis::Analyses::default()),
         })
     }
 
@@ -289,6 +296,10 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/verify", get(verify::<S>))
+        .route(
+            "/api/matches/{id}/analysis",
+            get(crate::analysis::get::<S>).post(crate::analysis::start::<S>),
+        )
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))

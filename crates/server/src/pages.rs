@@ -54,6 +54,7 @@ const ASSETS: &[Asset] = &[
     asset!("chat.js", "text/javascript; charset=utf-8"),
     asset!("cauldron.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
+    asset!("analysis.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
