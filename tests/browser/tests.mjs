@@ -1277,3 +1277,42 @@ test('tournaments: two players play a round from their links, the standings and 
   assert.deepEqual(host.errors, []);
   for (const p of [...people.map((x) => x.page), host]) await p.context().close();
 });
+
+test('the analysis after the game: Analyse on a replay, the evaluation graph, a point (click or keyboard) to its position with the move played beside the engine\'s choice, the shareable link, axe', async () => {
+  const id = finished.goofspiel;
+  assert.ok(id, 'a Goofspiel match finished earlier in this run');
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}/replay/${id}`);
+  await page.locator('#analyse').click();
+  await page.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 180000 });
+  const result = await (await fetch(`${BASE}/api/matches/${id}/analysis`)).json();
+  assert.equal(result.status, 'done');
+  const last = result.games[result.games.length - 1];
+  const points = page.locator('#analysis-graph .eval-point');
+  assert.equal(await points.count(), last.decisions.length, 'one point per decision');
+  // The keyboard: the third point, Enter.
+  await points.nth(2).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => (document.querySelector('#analysis-detail h3')?.textContent || '').startsWith('Decision 3:'));
+  assert.equal(await page.evaluate(() => document.body.dataset.frame), String(last.decisions[2].step), 'the replay shows the position of decision 3');
+  const rows = await page.locator('#analysis-detail tbody tr').allInnerTexts();
+  assert.equal(rows.length, last.decisions[2].seats.length);
+  for (const [i, seat] of last.decisions[2].seats.entries()) {
+    assert.ok(rows[i].includes(seat.played) && rows[i].includes(seat.recommended[0].move), `${rows[i]} shows ${seat.played} beside ${seat.recommended[0].move}`);
+  }
+  // A click on the first point.
+  await points.nth(0).click();
+  await page.waitForFunction(() => (document.querySelector('#analysis-detail h3')?.textContent || '').startsWith('Decision 1:'));
+  assert.equal(await page.evaluate(() => document.body.dataset.frame), String(last.decisions[0].step));
+  assert.equal(await page.locator('#analysis-share a').getAttribute('href'), `/replay/${id}?analysis`);
+  assert.deepEqual(await axe(page), []);
+  // The shared link opens with the analysis (cached by the server) on a phone.
+  const shared = await newPage(SIZES.phone);
+  await shared.goto(`${BASE}/replay/${id}?analysis`);
+  await shared.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 30000 });
+  assert.equal(await shared.locator('#analysis-graph .eval-point').count(), last.decisions.length);
+  assert.deepEqual(await axe(shared), []);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(shared.errors, []);
+  for (const p of [page, shared]) await p.context().close();
+});

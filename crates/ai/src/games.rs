@@ -145,6 +145,32 @@ impl BotGame for Goofspiel {
         Some(strategy.into_iter().map(|(c, p)| (c as u8, p)).collect())
     }
 
+    /// The solved value (played to win) where [`BotGame::equilibrium`] has a solution: the
+    /// node's value, or the certain result where the difference exceeds the prizes left.
+    fn exact_value(&self) -> Option<f64> {
+        let options = self.options();
+        let ascending = match options.order {
+            GoofspielOrder::Descending => false,
+            GoofspielOrder::Ascending => true,
+            GoofspielOrder::Random => return None,
+        };
+        if self.pending() != Pending::Both {
+            return None;
+        }
+        let solution = crate::solver::goofspiel_win_loss(u32::from(options.cards), ascending)?;
+        let bits = |seat: Seat| -> u32 { self.hand(seat).iter().fold(0, |b, c| b | 1 << (c - 1)) };
+        let [a, b] = self.points();
+        let diff = i32::try_from(i64::from(a) - i64::from(b)).ok()?;
+        Some(
+            match solution.nodes.get(&(bits(Seat::P1), bits(Seat::P2), diff)) {
+                Some(node) => node.value,
+                // Not solved: the result is certain (the difference exceeds the prizes left).
+                None if diff > 0 => 1.0,
+                None => 0.0,
+            },
+        )
+    }
+
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> u8 {
         let view = observation.view();
         let seat = observation.seat();
@@ -196,6 +222,20 @@ impl BotGame for SquareGoofspiel {
             Seat::P1 => solution.p1,
             Seat::P2 => solution.p2,
         })
+    }
+
+    /// The last phase's exact value ([`crate::solver::solve_endgame`]), as the endgame's bot
+    /// plays it.
+    fn exact_value(&self) -> Option<f64> {
+        if self.auctions_done() < CELLS - colosseum_games::square_goofspiel::AUCTIONS_PER_PHASE {
+            return None;
+        }
+        crate::solver::solve_endgame(
+            self,
+            &crate::solver::square_goofspiel_key,
+            SQUARE_ENDGAME_NODES,
+        )
+        .map(|s| s.value)
     }
 
     /// Playouts follow the heuristic half the time.

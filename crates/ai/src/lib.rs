@@ -27,6 +27,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 pub mod exploit;
 pub mod exploiter;
@@ -41,7 +42,7 @@ use std::time::Duration;
 
 use colosseum_engine::{Game, Outcome, Seat, SeededRng, TextStep};
 
-pub use mcts::{Mcts, MctsConfig, Oracle, SearchStats, Selection, TargetModel};
+pub use mcts::{Mcts, MctsConfig, Oracle, RootMove, SearchStats, Selection, TargetModel};
 
 /// What a finished game is worth to `p1`: 1 for a win, 0 for a loss, ½ for a draw (the scale of
 /// [`BotGame::evaluate`] and of the solver's values).
@@ -219,6 +220,15 @@ pub trait BotGame: Game {
     /// opponent's rollout move, and keeps the best [`BotGame::evaluate`] after a playout.
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> Self::Move {
         games::lookahead_move(observation, rng, 16)
+    }
+
+    /// The exact value of this position for `p1` (win 1, draw ½, loss 0) where the game from
+    /// here is solved ([`BotGame::equilibrium`]'s solved classic Goofspiel, Square Goofspiel's
+    /// last phase by [`solver::solve_endgame`]); the analysis ([`analysis`]) values moves with
+    /// it instead of searching. Called on a determinization; a game that answers must have no
+    /// hidden information. Default: `None`.
+    fn exact_value(&self) -> Option<f64> {
+        None
     }
 }
 

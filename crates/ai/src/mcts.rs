@@ -174,8 +174,58 @@ impl Mcts {
         &mut self,
         observation: &Observation<'_, G>,
         rng: &mut SeededRng,
-        mut target: Option<TargetModel<'_, G>>,
+        target: Option<TargetModel<'_, G>>,
     ) -> Vec<(G::Move, f64)> {
+        let tree = self.search(observation, rng, target, None);
+        let seat = observation.seat();
+        let stats = &tree.nodes[0].seats[seat.index()];
+        stats
+            .moves
+            .iter()
+            .cloned()
+            .zip(root_weights(&tree, seat, self.config.selection))
+            .collect()
+    }
+
+    /// Searches like [`Mcts::strategy`] and returns what the root learned for the observation's
+    /// seat: each root move with its probability in the root's strategy (the one
+    /// [`Mcts::strategy`] returns), its visits and its mean result for the seat (in `[0, 1]`).
+    /// `include` is put among the root's moves before the search starts (a move the analysis
+    /// must value even where the game's candidate list would leave it out).
+    pub fn root_estimate<G: BotGame>(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+        include: Option<&G::Move>,
+    ) -> Vec<RootMove<G::Move>> {
+        let tree = self.search(observation, rng, None, include);
+        let seat = observation.seat();
+        let stats = &tree.nodes[0].seats[seat.index()];
+        let weights = root_weights(&tree, seat, self.config.selection);
+        stats
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| RootMove {
+                mv: m.clone(),
+                probability: weights[i],
+                visits: stats.visits[i],
+                value: if stats.visits[i] > 0 {
+                    stats.value[i] / f64::from(stats.visits[i])
+                } else {
+                    f64::NAN
+                },
+            })
+            .collect()
+    }
+
+    fn search<G: BotGame>(
+        &mut self,
+        observation: &Observation<'_, G>,
+        rng: &mut SeededRng,
+        mut target: Option<TargetModel<'_, G>>,
+        include: Option<&G::Move>,
+    ) -> Tree<G> {
         let start = Instant::now();
         let seat = observation.seat();
         let mut tree: Tree<G> = Tree {
@@ -190,6 +240,16 @@ impl Mcts {
                 && !G::HIDDEN_INFORMATION
                 && observation.pending() == Pending::Both,
         };
+        if let Some(mv) = include {
+            let state = observation.determinize(rng);
+            let stats = &mut tree.nodes[0].seats[seat.index()];
+            let mut moves = Vec::new();
+            state.search_moves(seat, rng, &mut moves);
+            for m in moves {
+                stats.push(m);
+            }
+            stats.push(mv.clone());
+        }
         let mut iterations = 0u32;
         loop {
             match self.config.budget {
@@ -214,27 +274,43 @@ impl Mcts {
             nodes: tree.nodes.len(),
             seconds: start.elapsed().as_secs_f64(),
         };
-        let root = &tree.nodes[0];
-        let stats = &root.seats[seat.index()];
-        let solved = if tree.root_solve {
-            root_equilibrium(&tree, seat)
-        } else {
-            None
-        };
-        let weights: Vec<f64> = match (solved, self.config.selection) {
-            (Some(weights), _) => weights,
-            (None, Selection::Uct { .. }) => stats.visits.iter().map(|&v| f64::from(v)).collect(),
-            (None, Selection::RegretMatching { .. }) => stats.average.clone(),
-        };
-        let total: f64 = weights.iter().sum();
-        stats
-            .moves
-            .iter()
-            .cloned()
-            .zip(weights)
-            .map(|(m, w)| (m, if total > 0.0 { w / total } else { 0.0 }))
-            .collect()
+        tree
     }
+}
+
+/// One root move of a search ([`Mcts::root_estimate`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its probability in the root's strategy (before purification).
+    pub probability: f64,
+    /// Iterations that took it.
+    pub visits: u32,
+    /// Its mean result for the searching seat, in `[0, 1]` (`NaN` when never taken).
+    pub value: f64,
+}
+
+/// The root's strategy for `seat` as weights summing to 1 over its moves: the root's solved
+/// matrix game ([`MctsConfig::root_solve`]) where there is one, else visit counts (UCT) or the
+/// average strategy (regret matching).
+fn root_weights<G: BotGame>(tree: &Tree<G>, seat: Seat, selection: Selection) -> Vec<f64> {
+    let stats = &tree.nodes[0].seats[seat.index()];
+    let solved = if tree.root_solve {
+        root_equilibrium(tree, seat)
+    } else {
+        None
+    };
+    let weights: Vec<f64> = match (solved, selection) {
+        (Some(weights), _) => weights,
+        (None, Selection::Uct { .. }) => stats.visits.iter().map(|&v| f64::from(v)).collect(),
+        (None, Selection::RegretMatching { .. }) => stats.average.clone(),
+    };
+    let total: f64 = weights.iter().sum();
+    weights
+        .into_iter()
+        .map(|w| if total > 0.0 { w / total } else { 0.0 })
+        .collect()
 }
 
 impl<G: BotGame> Bot<G> for Mcts {

@@ -13,11 +13,14 @@ use std::io::{BufRead, Write};
 use std::str::FromStr;
 use std::time::Duration;
 
-use colosseum_engine::{seeded_rng, AnyGame, Erased, OptionsError, RawOptions, Seat, TextStep};
+use colosseum_engine::{
+    seeded_rng, AnyGame, Erased, OptionsError, RawOptions, Record, Seat, TextStep,
+};
 use colosseum_games::{
     all_in_goofspiel, galespiel, goofspiel, square_goofspiel, thwart_omega, witchs_brew,
 };
 
+use crate::analysis::{Analysis, AnalysisConfig};
 use crate::arena::{self, ArenaConfig, ArenaReport, GameResult};
 use crate::exploiter::{Exploiter, ExploiterConfig};
 use crate::protocol::{self, ExternalBot};
@@ -449,6 +452,14 @@ pub trait GameBots: Sync {
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> Result<u64, BotError>;
+    /// Analyses every decision of `record` ([`crate::analysis`]); `progress(done, total)` after
+    /// each decision.
+    fn analyse(
+        &self,
+        record: &Record,
+        config: &AnalysisConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Analysis, BotError>;
 }
 
 /// The bots of a typed game: its id and constructor.
@@ -551,6 +562,36 @@ impl<G: BotGame> GameBots for Typed<G> {
             output,
             &mut rng,
         )?)
+    }
+
+    fn analyse(
+        &self,
+        record: &Record,
+        config: &AnalysisConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Analysis, BotError> {
+        self.analyse_typed(record, config, progress)
+    }
+}
+
+impl<G: BotGame> Typed<G> {
+    fn analyse_typed(
+        &self,
+        record: &Record,
+        config: &AnalysisConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Analysis, BotError> {
+        let initial = (self.new)(&record.options)?;
+        let replayed = colosseum_engine::replay(Box::new(Erased(initial.clone())), record)
+            .map_err(|f| BotError::Step(f.error.to_string()))?;
+        let decisions = crate::analysis::analyse(initial, &replayed.applied, config, progress)
+            .map_err(|e| BotError::Step(e.to_string()))?;
+        Ok(Analysis::new(
+            self.id,
+            BotSpec::Mcts(config.engine).canonical(),
+            config.runs.max(1),
+            decisions,
+        ))
     }
 }
 

@@ -4,7 +4,9 @@
 
 #![warn(missing_docs)]
 
+mod analyse;
 mod arena;
+mod balance;
 mod exploit;
 mod play;
 
@@ -131,6 +133,62 @@ enum Command {
         /// Write each game's match record into this directory.
         #[arg(long, value_name = "DIR")]
         records: Option<PathBuf>,
+    },
+    /// Analyse a finished match: for every decision, each acting seat's expected result before
+    /// it (a win 1, a draw 1/2, a loss 0), the engine's recommended strategy, the move played,
+    /// its cost and a mark (inaccuracy, mistake, blunder: docs/analysis.md), and the turning
+    /// points. Exact where the game is solved (classic Goofspiel with fixed prizes and at most 6
+    /// cards, Square Goofspiel's last phase), else the search ENGINE, RUNS times per decision
+    /// with the spread shown. Each seat is analysed from its own view only.
+    Analyse {
+        /// The record (JSON): one record, or `{"records": [...]}` as a hosted match gives it
+        /// (its last game); `-` reads standard input.
+        file: PathBuf,
+        /// The search where nothing is solved: `mcts:LEVEL` or `mcts:iters=N|ms=N,...`.
+        #[arg(long, default_value = "mcts:hard")]
+        engine: String,
+        /// Searches per searched decision (the error band).
+        #[arg(long, default_value_t = colosseum_ai::analysis::DEFAULT_RUNS)]
+        runs: u32,
+        /// Seed of the searches.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object (its `decisions`: one object per decision).
+        #[arg(long)]
+        json: bool,
+    },
+    /// A balance report for designers: the engine (the strongest equilibrium-seeking level by
+    /// default) plays itself, seats swapped every other game (`colosseum arena`'s games and
+    /// seeds), and the report gives with 95% intervals the first seat's share of wins, the
+    /// advantage holder's, the draw rate, game length and how often each ending happens, for
+    /// each value of one option with --sweep. SVG plots and the JSON with --out.
+    Balance {
+        /// The game's id.
+        game: String,
+        /// A game option as name=value (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Games per option value.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// The engine playing both seats (a cheaper one: mcts:medium, mcts:iters=N).
+        #[arg(long, default_value = "mcts:hard")]
+        engine: String,
+        /// One option's values, e.g. `size=5,7,9`.
+        #[arg(long, value_name = "OPTION=V1,V2,...")]
+        sweep: Option<String>,
+        /// Write balance.json, shares.svg, endings.svg and length.svg here.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Seed of the match (game i's seed derives from it, as in `colosseum arena`).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Serve the stdio bot protocol: read one JSON request per line, answer with the move of the
     /// bot SPEC (see docs/bot-protocol.md).
@@ -274,6 +332,10 @@ struct ServeLimits {
     /// Refused submissions logged per seat and decision (later ones are only counted).
     #[arg(long, default_value_t = colosseum_server::DEFAULT_LOGGED_REFUSALS)]
     logged_refusals: u32,
+    /// The search's iterations per decision in the analysis after the game (the browser's
+    /// Analyse; at most --bot-max-iters), each decision searched 3 times.
+    #[arg(long, default_value_t = colosseum_server::analysis::ANALYSIS_ITERS)]
+    analysis_iters: u64,
 }
 
 impl ServeLimits {
@@ -304,6 +366,7 @@ impl ServeLimits {
             ws_ping_interval: Duration::from_secs(self.ws_ping_secs.max(1)),
             ws_idle_timeout: Duration::from_secs(self.ws_idle_secs.max(1)),
             logged_refusals: self.logged_refusals,
+            analysis_iters: self.analysis_iters,
             ..limits
         }
     }
@@ -402,6 +465,42 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 records,
             };
             arena::run(&setup, out)
+        }
+        Command::Analyse {
+            file,
+            engine,
+            runs,
+            seed,
+            json,
+        } => {
+            let text = read_input(&file)?;
+            analyse::run(&file, &text, &engine, runs, seed, json, out)
+        }
+        Command::Balance {
+            game,
+            options,
+            games,
+            engine,
+            sweep,
+            out: dir,
+            seed,
+            threads,
+            json,
+        } => {
+            let setup = balance::Setup {
+                game,
+                options,
+                games,
+                engine,
+                sweep,
+                out: dir,
+                seed,
+                threads: threads.unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+                }),
+                json,
+            };
+            balance::run(&setup, out)
         }
         Command::Bot { game, engine, seed } => {
             let entry = colosseum_games::find(&game)?;

@@ -70,6 +70,10 @@ pub struct GameEntry {
     /// it to a PNG for chat webhooks and names no game. Drawing only from the spectator's view,
     /// it cannot show a hidden card or a move before its reveal.
     pub board_svg: fn(&serde_json::Value) -> String,
+    /// The kind of ending an outcome is, for balance reports (`colosseum balance`): a short
+    /// phrase shared by every game that ended the same way ("a seat connected", "both took
+    /// points"). Default [`ending_kind`].
+    pub ending: fn(&colosseum_engine::Outcome) -> String,
 }
 
 /// A game's code for the browser pages: an ES module (its board renderer, its last reveal, its
@@ -350,6 +354,7 @@ const fn entry<G: Registered>(
         races: None,
         browser: BrowserCode::NONE,
         board_svg: plain_board_svg,
+        ending: ending_kind,
     }
 }
 
@@ -379,6 +384,66 @@ fn plain_board_svg(view: &serde_json::Value) -> String {
     out.finish()
 }
 
+/// The default [`GameEntry::ending`]: the outcome's reason with its details left out, so that
+/// games that ended the same way share it: parenthesised text and what follows a `,` or `:` in
+/// each `;`-separated part are dropped, `p1`/`p2` become "a seat", numbers and the words left
+/// dangling after them go. "p2 took more points, 7 to 3" is "a seat took more points"; "line
+/// points are tied at 12; p1 wins on remaining hand strength, 9 to 7" is "line points are tied;
+/// a seat wins on remaining hand strength".
+#[must_use]
+pub fn ending_kind(outcome: &colosseum_engine::Outcome) -> String {
+    let mut text = String::new();
+    let mut depth = 0u32;
+    for c in outcome.reason.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    let parts: Vec<String> = text
+        .split(';')
+        .map(|part| {
+            let head = part.split([',', ':']).next().unwrap_or_default();
+            let mut words: Vec<&str> = head
+                .split_whitespace()
+                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()) || matches!(*w, "p1" | "p2"))
+                .map(|w| match w {
+                    "p1" | "p2" => "a seat",
+                    w => w,
+                })
+                .collect();
+            while matches!(
+                words.last(),
+                Some(&("at" | "to" | "in" | "of" | "with" | "after" | "round" | "and"))
+            ) {
+                words.pop();
+            }
+            words.join(" ")
+        })
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        "other".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// Thwart Omega's [`GameEntry::ending`]: [`ending_kind`] with the colours as "a colour" (a
+/// colour is a seat).
+fn thwart_omega_ending(outcome: &colosseum_engine::Outcome) -> String {
+    let kind = ending_kind(outcome);
+    kind.split(' ')
+        .map(|w| match w {
+            "Black" | "White" => "a colour",
+            w => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 static REGISTRY: &[GameEntry] = &[
     entry::<goofspiel::Goofspiel>(
         "goofspiel",
@@ -405,6 +470,7 @@ static REGISTRY: &[GameEntry] = &[
     .with_board(square_goofspiel::board_svg::board_svg),
     GameEntry {
         advantage: Some(advantage_option),
+        ending: thwart_omega_ending,
         ..entry::<thwart_omega::ThwartOmega>(
             "thwart-omega",
             "Thwart Omega",

@@ -3,6 +3,7 @@ import { h, api, errorText, gameName, mount, notice, endedBy, clockText } from '
 import { render, loadGame } from './boards.js';
 import { plain } from './present.js';
 import { lineText } from './movelog.js'; // social: the server's move log words each step
+import { analysisPanel } from './analysis.js'; // the analysis after the game, its graph
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -61,8 +62,10 @@ async function main() {
       h('section', { class: 'panel' }, h('h2', {}, 'Moves'), moveList),
       h('details', { class: 'panel' }, h('summary', {}, 'As text'), h('pre', { class: 'json', tabindex: '0' }, f.text || ''))].filter(Boolean));
   };
+  const analysis = analysisPanel(data.id, (k) => { slider.value = String(k); show(); });
   const setGame = (i) => {
     gameIndex = i;
+    analysis.setGame(i);
     const g = data.games[i];
     moveList.replaceChildren(...g.frames.map((f, k) => h('li', {},
       lineAt(g, k) ? h('span', { class: 'log-time muted' }, `${clockText(lineAt(g, k).at)} `) : null,
@@ -90,7 +93,8 @@ async function main() {
       h('button', { type: 'button', id: 'next', onclick: () => move(1) }, 'next \u25b6'),
       h('button', { type: 'button', onclick: () => { slider.value = slider.max; show(); } }, 'end \u00bb')),
     label,
-    h('div', { class: 'table' }, board, side));
+    h('div', { class: 'table' }, board, side),
+    analysis.section);
   // Open on the deciding game (the last one; earlier ones were drawn and replayed).
   // Arrow keys anywhere on the page (the slider handles its own), Home and End.
   document.addEventListener('keydown', (e) => {

@@ -95,6 +95,9 @@ pub struct Limits {
     pub webhook_backoff_ms: u64,
     /// How long one webhook request may take before it counts as failed.
     pub webhook_timeout_ms: u64,
+    /// The iteration budget of the search in the analysis after the game
+    /// (`POST /api/matches/{id}/analysis`), capped by `bot_max_iters`.
+    pub analysis_iters: u64,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -136,6 +139,7 @@ impl Default for Limits {
             webhook_attempts: 5,
             webhook_backoff_ms: 1_000,
             webhook_timeout_ms: 10_000,
+            analysis_iters: crate::analysis::ANALYSIS_ITERS,
         }
     }
 }
@@ -185,6 +189,8 @@ pub struct AppState<S: Store> {
     creates: Mutex<HashMap<String, Bucket>>,
     /// Chat messages per match and author (a seat, or a spectator's address).
     chats: Mutex<HashMap<String, Bucket>>,
+    /// The analyses after the game, run and cached (`crate::analysis`).
+    pub analyses: Arc<crate::analysis::Analyses>,
 }
 
 impl<S: Store> AppState<S> {
@@ -204,6 +210,7 @@ impl<S: Store> AppState<S> {
             admin_token: admin_token.filter(|t| !t.is_empty()),
             creates: Mutex::new(HashMap::new()),
             chats: Mutex::new(HashMap::new()),
+            analyses: Arc::new(crate::analysis::Analyses::default()),
         })
     }
 
@@ -304,6 +311,10 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/verify", get(verify::<S>))
+        .route(
+            "/api/matches/{id}/analysis",
+            get(crate::analysis::get::<S>).post(crate::analysis::start::<S>),
+        )
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))

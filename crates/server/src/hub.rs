@@ -564,6 +564,27 @@ impl<S: Store> Hub<S> {
         }
     }
 
+    /// Runs `work` on Tokio's blocking pool in one of the bot searches' slots
+    /// (`Limits::bot_searches`), queued and counted like a bot's search (the analysis after the
+    /// game, `crate::analysis`); `None` if the pool is gone or `work` panicked.
+    pub async fn in_bot_slot<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        self.bots.queued.fetch_add(1, Ordering::SeqCst);
+        let permit = self.bot_gate.clone().acquire_owned().await;
+        self.bots.queued.fetch_sub(1, Ordering::SeqCst);
+        let permit = permit.ok()?;
+        let gauge = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _running = Running::start(&gauge.bots);
+            work()
+        })
+        .await
+        .ok()
+    }
+
     /// Checks a bot name against this server's caps (`Limits::bot_max_ms`, `bot_max_iters`).
     pub fn check_bot(&self, game: &str, level: &str) -> Result<BotSpec, ApiError> {
         check_bot_level_within(

@@ -16,6 +16,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod api;
 pub mod clock;
 pub mod error;

@@ -58,6 +58,7 @@ const ASSETS: &[Asset] = &[
     asset!("chat.js", "text/javascript; charset=utf-8"),
     asset!("race.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
+    asset!("analysis.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
