@@ -127,14 +127,23 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
         .collect::<Result<_, _>>()
         .unwrap();
     // The matches' migrations count from 1, the tournaments' from 1001 (store/tournaments.rs),
-    // each list without a gap, each applied once.
+    // the seasons' from 1101 (store/seasons.rs), each list without a gap, each applied once.
     let (matches, tournaments): (Vec<i64>, Vec<i64>) = versions.iter().partition(|&&v| v < 1000);
     let expected: Vec<i64> = (1..=matches.len() as i64).collect();
     assert!(matches.len() >= 2, "{versions:?}");
     assert_eq!(matches, expected);
+    let seasons: Vec<i64> = versions
+        .iter()
+        .copied()
+        .filter(|v| (1101..1200).contains(v))
+        .collect();
+    let tournaments: Vec<i64> = tournaments.into_iter().filter(|v| *v < 1100).collect();
     let expected: Vec<i64> = (1001..1001 + tournaments.len() as i64).collect();
     assert!(!tournaments.is_empty(), "{versions:?}");
     assert_eq!(tournaments, expected);
+    let expected: Vec<i64> = (1101..1101 + seasons.len() as i64).collect();
+    assert!(!seasons.is_empty(), "{versions:?}");
+    assert_eq!(seasons, expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
