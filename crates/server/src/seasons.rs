@@ -847,6 +847,14 @@ impl<S: Store> Seasons<S> {
                 key: key.clone(),
                 reason: "expired: a seat was never taken".into(),
             }),
+            // Set aside (quarantined) or gone: not rated, and not watched for ever.
+            Err(e) if matches!(e.code, ErrorCode::Quarantined | ErrorCode::NotFound) => {
+                Some(SeasonEvent::Unrated {
+                    at,
+                    key: key.clone(),
+                    reason: format!("not rated: {}", e.message),
+                })
+            }
             Err(e) => return Err(e),
         };
         let mut s = live.lock().await;
