@@ -266,6 +266,8 @@ function ratedCard(gameSel, list) {
   const submit = h('button', { type: 'submit', disabled: true }, 'Start a rated match');
   let season = null;
   async function load() {
+    // A change event can come twice for one edit (typed, then the box loses the focus).
+    if (season && link.value.trim() === season.text) return;
     const l = seasonLink(link.value);
     season = null;
     submit.disabled = true;
@@ -274,7 +276,7 @@ function ratedCard(gameSel, list) {
     const res = await api(`/api/seasons/${l.id}`, { token: l.token });
     if (!res.ok) { out.replaceChildren(notice('error', errorText(res))); return; }
     localStorage.setItem(SEASON, link.value.trim());
-    season = { ...l, data: res.data };
+    season = { ...l, data: res.data, text: link.value.trim() };
     opponent.replaceChildren(...res.data.players.filter((p) => p.player !== res.data.you.player).map((p) => h('option', { value: p.player }, p.name)));
     opponent.disabled = false;
     submit.disabled = false;

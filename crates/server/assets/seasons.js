@@ -21,6 +21,10 @@ function linkRow(label, path) {
     h('button', { type: 'button', onclick: async (e) => { e.target.textContent = (await copy(url)) ? 'Copied' : 'Copy failed'; } }, 'Copy'));
 }
 
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function lines(text) {
   return text.split('\n').map((l) => l.trim()).filter(Boolean);
 }
@@ -48,7 +52,7 @@ async function listPage() {
     },
   }, labelled('s-name', 'Name', name), labelled('s-players', 'Players, one a line', players, 'More can be added later from the season\u2019s page.'), submit);
   const rows = (listed.ok ? listed.data.seasons : []).map((s) =>
-    h('li', {}, h('a', { href: s.link }, s.name), ` \u2014 ${s.players} players, ${s.tournaments} tournaments`));
+    h('li', {}, h('a', { href: s.link }, s.name), ` \u2014 ${count(s.players, 'player')}, ${count(s.tournaments, 'tournament')}`));
   mount(
     h('h1', {}, 'Seasons'),
     h('p', {}, 'A season keeps a roster of players across tournaments and rated matches, and each player\u2019s Glicko-2 rating in each game. ', h('a', { href: '/t' }, 'Tournaments')),
@@ -72,7 +76,7 @@ async function seasonPage(id) {
   const status = h('div', { 'aria-live': 'polite' });
   mount(
     h('h1', {}, s.name),
-    h('p', {}, `Season \u00b7 ${s.players.length} players \u00b7 ${s.tournaments.length} tournaments \u00b7 ${s.matches.length} rated matches \u00b7 `, h('a', { href: '/s' }, 'all seasons')),
+    h('p', {}, `Season \u00b7 ${count(s.players.length, 'player')} \u00b7 ${count(s.tournaments.length, 'tournament')} \u00b7 ${count(s.matches.length, 'rated match', 'rated matches')} \u00b7 `, h('a', { href: '/s' }, 'all seasons')),
     status,
     s.you ? youSection(s, token, status, list, gameName) : null,
     s.admin ? hostSection(s, token, status, list) : null,
@@ -89,7 +93,7 @@ async function seasonPage(id) {
 }
 
 function ratingsSection(s, gameName) {
-  const tables = Object.entries(s.ratings).map(([game, rows]) => h('div', { class: 'ratings-game' },
+  const tables = Object.entries(s.ratings).map(([game, rows]) => h('div', { class: 'ratings-game table-scroll', tabindex: '0', role: 'region', 'aria-label': `${gameName(game)} ratings` },
     h('table', { class: 'standings ratings' },
       h('caption', {}, gameName(game)),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'RD', 'Games', 'W/D/L'].map((x) => h('th', { scope: 'col' }, x)))),

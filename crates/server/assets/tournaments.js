@@ -233,10 +233,10 @@ function standingsSection(t) {
     t.bracket ? h('td', {}, s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
   return h('section', { class: 'card', id: 'standings' },
     h('h2', {}, 'Standings'),
-    h('table', { class: 'standings' },
+    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' }, h('table', { class: 'standings' },
       h('caption', { class: 'muted' }, 'Points, then the format\u2019s tie-breaks'),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null, t.season ? h('th', { scope: 'col' }, 'Rating') : null)),
-      h('tbody', {}, rows)),
+      h('tbody', {}, rows))),
     h('p', {}, 'Export: ', h('a', { href: `/api/tournaments/${t.id}/standings.csv` }, 'CSV'), ' \u00b7 ', h('a', { href: `/api/tournaments/${t.id}/standings.json` }, 'JSON')));
 }
 
