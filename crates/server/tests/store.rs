@@ -103,6 +103,34 @@ async fn exercise(store: &impl Store) {
 #[tokio::test]
 async fn sqlite_store() {
     exercise(&SqliteStore::in_memory().unwrap()).await;
+    exercise_seasons(&SqliteStore::in_memory().unwrap()).await;
+}
+
+/// The seasons' rows (store/seasons.rs): a configuration and an append-only event log that a
+/// second writer cannot interleave with.
+async fn exercise_seasons(store: &impl Store) {
+    use colosseum_server::store::SeasonStore;
+    store.create_season("s1", 10, "{\"a\":1}").await.unwrap();
+    assert!(matches!(
+        store.create_season("s1", 11, "{}").await,
+        Err(StoreError::Exists(_))
+    ));
+    store.create_season("s2", 20, "{}").await.unwrap();
+    store
+        .append_season("s1", 0, &["e0".into(), "e1".into()])
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.append_season("s1", 1, &["late".into()]).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    store.append_season("s1", 2, &["e2".into()]).await.unwrap();
+    let s1 = store.load_season("s1").await.unwrap().unwrap();
+    assert_eq!(s1.config, "{\"a\":1}");
+    assert_eq!(s1.events, ["e0", "e1", "e2"]);
+    assert!(store.load_season("nope").await.unwrap().is_none());
+    assert_eq!(store.recent_seasons(10).await.unwrap(), ["s2", "s1"]);
+    assert_eq!(store.unfinished_seasons().await.unwrap(), ["s1", "s2"]);
 }
 
 #[tokio::test]
@@ -174,6 +202,8 @@ async fn postgres_store_and_restart() {
         return;
     };
     exercise(&store).await;
+    store.clear().await.unwrap();
+    exercise_seasons(&store).await;
     store.clear().await.unwrap();
     restart_resumes_with_clocks(
         store,
