@@ -109,7 +109,6 @@ async fn sqlite_store() {
 /// The seasons' rows (store/seasons.rs): a configuration and an append-only event log that a
 /// second writer cannot interleave with.
 async fn exercise_seasons(store: &impl Store) {
-    use colosseum_server::store::SeasonStore;
     store.create_season("s1", 10, "{\"a\":1}").await.unwrap();
     assert!(matches!(
         store.create_season("s1", 11, "{}").await,
