@@ -1538,10 +1538,19 @@ impl<S: Store> Tournaments<S> {
             ));
         }
         let mut out = render(&t, admin, me);
-        if let Some(season) = &t.config.season {
-            // A season's tournament: the season, and each roster player's rating in each of
-            // the tournament's games.
-            let ratings = self.seasons.ratings(season).await?;
+        // A season's tournament: the season, and each roster player's rating in each of the
+        // tournament's games (left out, not an error, if the season cannot be read).
+        let season = match &t.config.season {
+            Some(id) => match self.seasons.ratings(id).await {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    tracing::warn!(tournament = %t.config.id, "season not shown: {}", e.message);
+                    None
+                }
+            },
+            None => None,
+        };
+        if let Some(ratings) = season {
             out["season"] = json!({
                 "id": ratings.id,
                 "name": ratings.name,

@@ -459,3 +459,85 @@ async fn ratings_carry_over_between_tournaments_and_rated_matches_and_survive_a_
         "{listed}"
     );
 }
+
+/// A crash after a tournament stored a result and before the season rated it: at restart the
+/// tournament's driver rates it.
+#[tokio::test]
+async fn a_result_stored_but_not_rated_before_a_crash_is_rated_at_restart() {
+    let (_dir, path) = temp_db("seasons-crash", "s.db");
+    let id;
+    {
+        let s = server_on_store(SqliteStore::open(&path).unwrap(), open_limits(), false);
+        let (_, created) = s
+            .call(
+                "POST",
+                "/api/seasons",
+                None,
+                Some(json!({"name": "Crash", "players": ["Ann", "Bo"]})),
+            )
+            .await;
+        id = created["id"].as_str().unwrap().to_string();
+        let admin = created["admin_token"].as_str().unwrap().to_string();
+        // Manual rounds: the tournament is not over after its one round until the host says.
+        let (status, t) = s
+            .call(
+                "POST",
+                "/api/tournaments",
+                Some(&admin),
+                Some(
+                    json!({"name": "T", "game": "goofspiel", "season": id, "auto_rounds": false,
+                    "format": {"kind": "swiss", "rounds": 1},
+                    "players": [{"season_player": 0}, {"season_player": 1}]}),
+                ),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{t}");
+        let tid = t["id"].as_str().unwrap().to_string();
+        let t_admin = t["admin_token"].as_str().unwrap().to_string();
+        let (status, v) = s
+            .call(
+                "POST",
+                &format!("/api/tournaments/{tid}/start"),
+                Some(&t_admin),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        adjudicate_round(&s, &tid, &t_admin, 0, &["p1"]).await;
+        let v = wait_for(&s, &format!("/api/seasons/{id}"), None, |v| {
+            v["ratings"]["goofspiel"]
+                .as_array()
+                .is_some_and(|r| r.len() == 2)
+        })
+        .await;
+        assert_eq!(row(&v, "goofspiel", "Ann")["wins"], 1, "{v}");
+    }
+    // The crash: the rating event never made it to the store.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let removed = conn
+        .execute(
+            "DELETE FROM season_log WHERE season_id = ?1 AND entry LIKE '{\"type\":\"rated\"%'",
+            [&id],
+        )
+        .unwrap();
+    assert_eq!(removed, 1);
+    drop(conn);
+    let s = server_on_store(SqliteStore::open(&path).unwrap(), open_limits(), false);
+    s.state.seasons.resume().await.unwrap();
+    assert!(season(&s, &id, None).await["ratings"]
+        .as_object()
+        .unwrap()
+        .is_empty());
+    s.state.tournaments.resume().await.unwrap();
+    let fresh = Rating::default();
+    let [ann, bo] = rate_game([fresh, fresh], Outcome::P1);
+    let v = wait_for(&s, &format!("/api/seasons/{id}"), None, |v| {
+        v["ratings"]["goofspiel"]
+            .as_array()
+            .is_some_and(|r| r.len() == 2)
+    })
+    .await;
+    close(row(&v, "goofspiel", "Ann"), ann);
+    close(row(&v, "goofspiel", "Bo"), bo);
+    assert_eq!(row(&v, "goofspiel", "Ann")["games"], 1);
+}
