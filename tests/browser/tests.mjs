@@ -1316,3 +1316,127 @@ test('the analysis after the game: Analyse on a replay, the evaluation graph, a 
   assert.deepEqual(shared.errors, []);
   for (const p of [page, shared]) await p.context().close();
 });
+
+// ---------------------------------------------------------------- seasons and ratings (issue 20)
+
+async function postJson(path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: res.status, data: await res.json() };
+}
+
+/** Screenshots of one part of a page (an element), at laptop and at phone size. */
+async function partShots(page, selector, name) {
+  const size = page.viewportSize();
+  await page.locator(selector).screenshot({ path: joinPath(SHOTS, `${name}.png`) });
+  await page.setViewportSize(SIZES.phone);
+  await page.locator(selector).screenshot({ path: joinPath(SHOTS, `${name}-phone.png`) });
+  await page.setViewportSize(size);
+}
+
+test('seasons: create one from /t, add a player, a season tournament rated by its results, ratings on both pages, a paused table, a rated match from the lobby; axe on the season page', async () => {
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}/t`);
+  await page.locator('#seasons a', { hasText: 'Create a season' }).click();
+  await page.locator('#s-name').fill('Browser Season');
+  await page.locator('#s-players').fill('Ann\nBo\nCy\nDee');
+  await page.getByRole('button', { name: 'Create the season' }).click();
+  const adminLink = page.locator('ul.links a[href*="#admin="]');
+  await adminLink.waitFor();
+  assert.equal(await page.locator('ul.links a[href*="#player="]').count(), 4, 'one link per player');
+  const seasonAdmin = await adminLink.getAttribute('href');
+  const sid = /^\/s\/([A-Za-z0-9]+)#admin=/.exec(seasonAdmin)[1];
+  const seasonToken = seasonAdmin.split('#admin=')[1];
+  const found = { list: await axe(page) };
+  // The host adds a player from the season's page.
+  await page.goto(`${BASE}${seasonAdmin}`);
+  await page.locator('#h-names').fill('Eve');
+  await page.getByRole('button', { name: 'Add to the roster' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#roster li').length === 5);
+  found.admin = await axe(page);
+  // A tournament of the season, from the roster without Eve: single elimination.
+  await page.locator('#h-t-name').fill('Season Cup');
+  await page.locator('#h-t-game').selectOption('goofspiel');
+  await page.locator('#h-t-format').selectOption('single_elimination');
+  await page.locator('#host fieldset label', { hasText: 'Eve' }).locator('input').uncheck();
+  await page.getByRole('button', { name: 'Create the tournament' }).click();
+  const tAdmin = await page.locator('ul.links a[href^="/t/"][href*="#admin="]').getAttribute('href');
+  const tid = /^\/t\/([A-Za-z0-9]+)#admin=/.exec(tAdmin)[1];
+  const tToken = tAdmin.split('#admin=')[1];
+  // Round one: the host's results (adjudicated games are rated).
+  const r1 = await waitView(tid, tToken, (v) => v.rounds[0]?.boards.every((b) => b.match), 'round one\u2019s matches');
+  assert.equal(r1.season.id, sid);
+  for (const b of r1.rounds[0].boards) {
+    const res = await postJson(`/api/tournaments/${tid}/adjudicate`, { round: 0, board: b.board, result: 'p1', reason: 'agreed' }, tToken);
+    assert.equal(res.status, 200, JSON.stringify(res.data));
+  }
+  // The final: both finalists sit at their table; the host pauses it and the tables say so.
+  const r2 = await waitView(tid, tToken, (v) => v.rounds[1]?.boards[0]?.match, 'the final');
+  const tokenOf = (name) => r2.links.players.find((p) => p.name === name).link.split('#player=')[1];
+  const finalists = [r2.rounds[1].boards[0].p1.name, r2.rounds[1].boards[0].p2.name];
+  const tables = [];
+  for (const name of finalists) {
+    const p = await newPage(SIZES.laptop);
+    await p.goto(`${BASE}/t/${tid}#player=${tokenOf(name)}`);
+    const go = p.locator('#you a', { hasText: 'Go to your table' });
+    await go.waitFor({ timeout: 20000 });
+    await go.click();
+    await join(p, name);
+    tables.push(p);
+  }
+  const paused = await postJson(`/api/tournaments/${tid}/pause`, { round: 1, board: 0 }, tToken);
+  assert.equal(paused.status, 200, JSON.stringify(paused.data));
+  for (const p of tables) {
+    await p.locator('#paused').waitFor({ state: 'visible', timeout: 10000 });
+    assert.match(await p.locator('#paused').innerText(), /Paused by the host/);
+  }
+  assert.match(await tables[0].locator('#status').innerText(), /Paused by the host/);
+  await postJson(`/api/tournaments/${tid}/resume`, { round: 1, board: 0 }, tToken);
+  await tables[0].locator('#paused').waitFor({ state: 'hidden', timeout: 10000 });
+  const fin = await postJson(`/api/tournaments/${tid}/adjudicate`, { round: 1, board: 0, result: 'p2', reason: 'agreed' }, tToken);
+  assert.equal(fin.status, 200, JSON.stringify(fin.data));
+  await waitView(tid, null, (v) => v.status === 'finished', 'the end');
+  // The season's ratings: four players rated in Goofspiel, the champion first (two wins).
+  const champion = finalists[1];
+  const pub = await newPage(SIZES.laptop);
+  await pub.goto(`${BASE}/s/${sid}`);
+  await pub.waitForFunction(() => document.querySelectorAll('#ratings tbody tr').length === 4, null, { timeout: 15000 });
+  const first = await pub.locator('#ratings tbody tr').first().innerText();
+  assert.ok(first.includes(champion) && /\b2\/0\/0\b/.test(first), first);
+  assert.ok(Number(/\t(\d+\.\d)\t/.exec(first)[1]) > 1500, first);
+  assert.match(await pub.locator('#season-tournaments').innerText(), /Season Cup/);
+  found.public = await axe(pub);
+  if (SHOTS) await shots(pub, 'season');
+  // The tournament's page: its season, each player's rating in the standings, the bracket.
+  const tp = await newPage(SIZES.laptop);
+  await tp.goto(`${BASE}/t/${tid}`);
+  await tp.locator('#season a').waitFor();
+  await tp.locator('#standings th', { hasText: 'Rating' }).waitFor();
+  assert.match(await tp.locator('#standings tbody tr').first().innerText(), /\u00b1/);
+  found.tournament = await axe(tp);
+  if (SHOTS) {
+    await shots(tp, 'tournament');
+    await partShots(tp, '#standings', 'tournament-standings');
+    await partShots(tp, '#bracket', 'tournament-bracket');
+  }
+  // A rated match from the lobby: Cy's season link, Dee as the opponent; Cy lands at the table.
+  const season = await (await fetch(`${BASE}/api/seasons/${sid}`, { headers: { authorization: `Bearer ${seasonToken}` } })).json();
+  const cyLink = season.links.players.find((p) => p.name === 'Cy').link;
+  const lobby = await newPage(SIZES.laptop);
+  await lobby.goto(`${BASE}/`);
+  await lobby.locator('#game').selectOption('goofspiel');
+  await lobby.locator('#season-link').fill(`${BASE}${cyLink}`);
+  await lobby.locator('#season-link').dispatchEvent('change');
+  await lobby.locator('#season-opponent option', { hasText: 'Dee' }).waitFor({ state: 'attached' });
+  await lobby.locator('#season-opponent').selectOption({ label: 'Dee' });
+  await lobby.getByRole('button', { name: 'Start a rated match' }).click();
+  await lobby.waitForURL(/\/m\/[A-Za-z0-9]+#seat=/);
+  const after = await (await fetch(`${BASE}/api/seasons/${sid}`)).json();
+  assert.equal(after.matches.length, 1);
+  assert.deepEqual([after.matches[0].p1.name, after.matches[0].p2.name], ['Cy', 'Dee']);
+  for (const p of [page, pub, tp, lobby, ...tables]) assert.deepEqual(p.errors, []);
+  for (const p of [page, pub, tp, lobby, ...tables]) await p.context().close();
+  const bad = Object.entries(found).filter(([, v]) => v.length);
+  assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
+});

@@ -246,10 +246,67 @@ async function main() {
       h('ul', { class: 'matches' }, my.map((e, i) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`), tag(states[i]))))] : []));
   }
 
-  mount(h('div', { class: 'lobby' }, h('div', {}, form, result), h('div', {}, mine, live)));
+  mount(h('div', { class: 'lobby' }, h('div', {}, form, result, ratedCard(gameSel, list)), h('div', {}, mine, live)));
   showGame();
   refresh();
   setInterval(refresh, 10000);
+}
+
+// ratings: a rated match between two players of a season. The player's season link (its
+// #player=TOKEN) says who they are; the opponent finds their seat on their own season page. The
+// game is the one chosen above, with its default options.
+const SEASON = 'colosseum.season';
+
+function seasonLink(text) {
+  try {
+    const u = new URL(text.trim(), location.origin);
+    const id = /^\/s\/([A-Za-z0-9]+)$/.exec(u.pathname)?.[1];
+    const token = new URLSearchParams(u.hash.slice(1)).get('player');
+    return id && token ? { id, token } : null;
+  } catch { return null; }
+}
+
+function ratedCard(gameSel, list) {
+  const link = h('input', { id: 'season-link', type: 'url', value: localStorage.getItem(SEASON) || '', placeholder: 'https://\u2026/s/ID#player=TOKEN', autocomplete: 'off' });
+  const opponent = h('select', { id: 'season-opponent', disabled: true }, h('option', { value: '' }, 'paste your season link first'));
+  const out = h('div', { 'aria-live': 'polite' });
+  const submit = h('button', { type: 'submit', disabled: true }, 'Start a rated match');
+  let season = null;
+  async function load() {
+    // A change event can come twice for one edit (typed, then the box loses the focus).
+    if (season && link.value.trim() === season.text) return;
+    const l = seasonLink(link.value);
+    season = null;
+    submit.disabled = true;
+    opponent.disabled = true;
+    if (!l) { if (link.value.trim()) out.replaceChildren(notice('error', 'That is not a season player\u2019s link (/s/ID#player=TOKEN): ask the season\u2019s host for yours.')); return; }
+    const res = await api(`/api/seasons/${l.id}`, { token: l.token });
+    if (!res.ok) { out.replaceChildren(notice('error', errorText(res))); return; }
+    localStorage.setItem(SEASON, link.value.trim());
+    season = { ...l, data: res.data, text: link.value.trim() };
+    opponent.replaceChildren(...res.data.players.filter((p) => p.player !== res.data.you.player).map((p) => h('option', { value: p.player }, p.name)));
+    opponent.disabled = false;
+    submit.disabled = false;
+    out.replaceChildren(h('p', { class: 'hint' }, `You are ${res.data.you.name} in ${res.data.name}. `, h('a', { href: `/s/${l.id}#player=${l.token}` }, 'Your season page')));
+  }
+  link.addEventListener('change', load);
+  if (link.value) load();
+  return h('form', {
+    id: 'rated', class: 'card',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      if (!season) return;
+      const res = await api(`/api/seasons/${season.id}/matches`, { token: season.token, body: { game: gameSel.value, opponent: Number(opponent.value) } });
+      if (!res.ok) { out.replaceChildren(notice('error', errorText(res))); return; }
+      const name = list.find((g) => g.id === gameSel.value)?.name || gameSel.value;
+      remember({ id: res.data.match, game: name, link: res.data.link, invite: null, at: Date.now() });
+      location.href = res.data.link;
+    },
+  }, h('h2', {}, 'Rated match (season)'),
+  h('p', { class: 'hint' }, 'Between two players of a season: the result updates both players\u2019 ratings. The game is the one chosen above.'),
+  h('div', { class: 'field' }, h('label', { for: 'season-link' }, 'Your season link'), link),
+  h('div', { class: 'field' }, h('label', { for: 'season-opponent' }, 'Opponent'), opponent),
+  submit, out);
 }
 
 main();

@@ -119,6 +119,7 @@ export function statusLine(state, { kept = null, invite = '', sealedWords = '', 
   const decision = m.decision && m.decision !== 'move' ? ` (${m.decision})` : '';
   if (state.status === 'waiting') return state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${invite ? ' below' : ' from the lobby'}.` : 'Join to start.';
   if (m.result) return 'The match is over.';
+  if (state.paused) return 'Paused by the host: your move waits until the host resumes the match.';
   if (m.race && !m.race.over) return `The ${race} race is on: answer the question above.`;
   if (m.sealed?.phase && mine.to_act && mine.committed && !mine.submitted) {
     return `${kept ? `You chose ${kept}. ` : ''}${m.sealed.phase === 'open' ? `Both have committed: opening yours. ${sealedWords}` : `${sealedWords} Waiting for ${oppName} to commit.`}`;

@@ -35,6 +35,8 @@ const page = {
 const el = {
   head: h('div', { class: 'table-head' }),
   conn: h('p', { id: 'connection', class: 'notice info', role: 'status', hidden: true }),
+  // ratings: the host's pause (a tournament's Host panel), shown to seats and spectators alike.
+  paused: h('p', { id: 'paused', class: 'notice warn', role: 'status', hidden: true }, 'Paused by the host: no move is taken and the clocks are stopped until the host resumes the match.'),
   message: h('p', { id: 'message', class: 'notice', role: 'alert', hidden: true }),
   result: h('section', { id: 'result', hidden: true }),
   join: h('section', { id: 'join', hidden: true }),
@@ -522,6 +524,7 @@ function renderAll() {
     el.result.hidden = true;
   }
 
+  el.paused.hidden = !(state.paused && !m.result);
   el.board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
   el.board.hidden = !parts.board;
   if (focusedCell) el.board.querySelector(`[data-cell="${focusedCell}"]`)?.focus();
@@ -647,7 +650,7 @@ async function main() {
   // The side column: the move log (movelog.js) and the chat (chat.js) between the score and the
   // share links; the reveal banner (el.roundResult) and a live race stay above the board.
   const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
-  mount(el.head, el.conn, el.message, el.result, el.join, el.roundResult, race.box,
+  mount(el.head, el.conn, el.paused, el.message, el.result, el.join, el.roundResult, race.box,
     h('div', { class: 'table' }, el.players, el.board, side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));
   onState(res.data);

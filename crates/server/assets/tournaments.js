@@ -53,7 +53,7 @@ function labelled(id, label, input, hint) {
 
 async function listPage() {
   const list = await games();
-  const listed = await api('/api/tournaments');
+  const [listed, seasons] = await Promise.all([api('/api/tournaments'), api('/api/seasons')]);
   const out = h('section', { 'aria-live': 'polite' });
   const form = createForm(list, out);
   const rows = (listed.ok ? listed.data.tournaments : []).map((t) =>
@@ -63,7 +63,15 @@ async function listPage() {
     h('section', { class: 'card' }, h('h2', {}, 'Create a tournament'), form),
     out,
     h('section', { class: 'card' }, h('h2', {}, 'Recent tournaments'), rows.length ? h('ul', {}, rows) : h('p', { class: 'muted' }, 'None yet.')),
+    seasonsCard(seasons.ok ? seasons.data.seasons : []),
   );
+}
+
+// ratings: a season keeps a roster across tournaments, with each player's rating per game.
+function seasonsCard(seasons) {
+  return h('section', { class: 'card', id: 'seasons' }, h('h2', {}, 'Seasons'),
+    h('p', {}, 'A season keeps its players and their Glicko-2 ratings across tournaments and rated matches. ', h('a', { href: '/s' }, 'Create a season'), '; a season’s tournaments are created from its page.'),
+    seasons.length ? h('ul', {}, seasons.map((s) => h('li', {}, h('a', { href: s.link }, s.name), ` — ${s.players} players, ${s.tournaments} tournaments`))) : null);
 }
 
 function createForm(list, out) {
@@ -163,6 +171,7 @@ async function tournamentPage(id) {
   mount(
     h('h1', {}, t.name),
     h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
+    t.season ? h('p', { id: 'season' }, 'Part of the season ', h('a', { href: t.season.link }, t.season.name), ': its players’ games are rated.') : null,
     status,
     f.register && t.registration ? registerForm(id, f.register, status) : null,
     t.you ? youSection(t) : null,
@@ -217,17 +226,24 @@ function youSection(t) {
     list ? h('h3', {}, 'Your games') : null, list);
 }
 
+// ratings: a season's tournament shows each roster player's rating in its (first) game.
+function ratingCell(t, player) {
+  if (!t.season) return null;
+  const r = t.players[player].ratings?.[t.games[0].game];
+  return h('td', {}, r ? `${Math.round(r.rating)} \u00b1${Math.round(r.deviation)}` : '\u2014');
+}
+
 function standingsSection(t) {
   const rows = t.standings.map((s) => h('tr', {},
     h('td', {}, s.rank), h('th', { scope: 'row' }, s.name), h('td', {}, s.points), h('td', {}, s.buchholz), h('td', {}, s.sonneborn_berger),
     h('td', {}, `${s.wins}/${s.draws}/${s.losses}`), h('td', {}, s.byes), h('td', {}, t.players[s.player].garnets),
-    t.bracket ? h('td', {}, s.out_in_round ? `round ${s.out_in_round}` : 'in') : null));
+    t.bracket ? h('td', {}, s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
   return h('section', { class: 'card', id: 'standings' },
     h('h2', {}, 'Standings'),
-    h('table', { class: 'standings' },
+    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' }, h('table', { class: 'standings' },
       h('caption', { class: 'muted' }, 'Points, then the format\u2019s tie-breaks'),
-      h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null)),
-      h('tbody', {}, rows)),
+      h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null, t.season ? h('th', { scope: 'col' }, 'Rating') : null)),
+      h('tbody', {}, rows))),
     h('p', {}, 'Export: ', h('a', { href: `/api/tournaments/${t.id}/standings.csv` }, 'CSV'), ' \u00b7 ', h('a', { href: `/api/tournaments/${t.id}/standings.json` }, 'JSON')));
 }
 

@@ -191,6 +191,8 @@ pub struct AppState<S: Store> {
     chats: Mutex<HashMap<String, Bucket>>,
     /// The analyses after the game, run and cached (`crate::analysis`).
     pub analyses: Arc<crate::analysis::Analyses>,
+    /// The seasons (`crate::seasons`): rosters and ratings.
+    pub seasons: Arc<crate::seasons::Seasons<S>>,
 }
 
 impl<S: Store> AppState<S> {
@@ -202,8 +204,10 @@ impl<S: Store> AppState<S> {
     /// State over `hub` with `limits`, and the admin endpoints open to `admin_token` (off when
     /// `None`).
     pub fn with_admin(hub: Arc<Hub<S>>, limits: Limits, admin_token: Option<String>) -> Arc<Self> {
+        let tournaments = crate::tournaments::Tournaments::new(hub.clone());
         Arc::new(AppState {
-            tournaments: crate::tournaments::Tournaments::new(hub.clone()),
+            seasons: tournaments.seasons.clone(),
+            tournaments,
             hub,
             limits,
             buckets: Mutex::new(HashMap::new()),
@@ -319,6 +323,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/seasons/questions", post(season_questions::<S>))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))
         .merge(crate::tournament_api::routes::<S>())
+        .merge(crate::season_api::routes::<S>())
         .fallback(crate::pages::fallback)
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -348,7 +353,11 @@ async fn rate_limit<S: Store>(
         .get::<ConnectInfo<SocketAddr>>()
         .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
     if req.method() == axum::http::Method::POST
-        && (req.uri().path() == "/api/matches" || req.uri().path() == "/api/tournaments")
+        && (req.uri().path() == "/api/matches"
+            || req.uri().path() == "/api/tournaments"
+            || req.uri().path() == "/api/seasons"
+            || (req.uri().path().starts_with("/api/seasons/")
+                && req.uri().path().ends_with("/matches")))
         && !state.allow_create(&key)
     {
         return ApiError::new(

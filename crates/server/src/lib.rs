@@ -10,6 +10,8 @@
 //!   connection limits (per address, header timeout).
 //! * [`clock`]: wall time, injected.
 //! * [`pages`]: the browser table (lobby, table, replay, rules), assets embedded.
+//! * [`seasons`]: rosters kept across tournaments and rated casual matches, and each player's
+//!   Glicko-2 rating per game ([`season_api`]: their endpoints).
 //! * [`verify`]: checks a finished match's chance and bot moves against its seeds.
 //!
 //! The protocol is documented in `docs/server-api.md`.
@@ -23,6 +25,8 @@ pub mod error;
 pub mod hub;
 pub mod metrics;
 pub mod pages;
+pub mod season_api;
+pub mod seasons;
 pub mod store;
 pub mod tournament_api;
 pub mod tournaments;
@@ -153,6 +157,12 @@ pub async fn serve(
         }
     });
     let state = AppState::with_admin(hub, limits, admin_token);
+    let seasons = state
+        .seasons
+        .resume()
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    tracing::info!(seasons, "seasons resumed");
     let tournaments = state
         .tournaments
         .resume()

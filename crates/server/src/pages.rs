@@ -18,6 +18,9 @@
 //! * `/t` and `/t/{id}`: tournaments (`tournaments.js`): the list and the create form; a
 //!   tournament's rounds, standings and bracket, with the host's controls for `#admin=TOKEN`, a
 //!   player's own page for `#player=TOKEN` and registration for `#register=TOKEN`.
+//! * `/s` and `/s/{id}`: seasons (`seasons.js`): the list and the create form; a season's
+//!   roster, ratings per game, tournaments and rated matches, with the host's forms for
+//!   `#admin=TOKEN` and a player's rated matches for `#player=TOKEN`.
 
 use axum::extract::Path;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
@@ -59,6 +62,7 @@ const ASSETS: &[Asset] = &[
     asset!("race.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("analysis.js", "text/javascript; charset=utf-8"),
+    asset!("seasons.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -85,6 +89,14 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route(
             "/t/{id}",
             get(|| async { shell("Tournament · Colosseum", "tournaments") }),
+        )
+        .route(
+            "/s",
+            get(|| async { shell("Seasons · Colosseum", "seasons") }),
+        )
+        .route(
+            "/s/{id}",
+            get(|| async { shell("Season · Colosseum", "seasons") }),
         )
         .route("/assets/{file}", get(asset))
         .route("/assets/games/{file}", get(game_asset))

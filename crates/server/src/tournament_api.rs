@@ -40,11 +40,12 @@ async fn list<S: Store>(State(state): State<Arc<AppState<S>>>) -> Result<Json<Va
 
 async fn create<S: Store>(
     State(state): State<Arc<AppState<S>>>,
+    headers: HeaderMap,
     Body(req): Body<CreateTournament>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     Ok((
         StatusCode::CREATED,
-        Json(state.tournaments.create(req).await?),
+        Json(state.tournaments.create(req, bearer(&headers)).await?),
     ))
 }
 

@@ -78,6 +78,10 @@ pub struct Entrant {
     /// Garnets (the cast's currency): more garnets hold the advantage in a pairing.
     #[serde(default)]
     pub garnets: i64,
+    /// The player's id in the tournament's season roster (`crate::seasons`): their games are
+    /// rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season_player: Option<crate::seasons::SeasonPlayerId>,
 }
 
 /// A tournament's fixed settings.
@@ -119,6 +123,9 @@ pub struct TournamentConfig {
     /// [`Event::WebhookSet`]). A secret: only the host sees it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<WebhookConfig>,
+    /// The season it belongs to (`crate::seasons`): its roster players' games are rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season: Option<String>,
 }
 
 /// How a board's result came about.
@@ -616,6 +623,8 @@ struct Live {
 pub struct Tournaments<S: Store> {
     hub: Arc<Hub<S>>,
     live: Mutex<HashMap<String, Arc<Live>>>,
+    /// The seasons, whose ratings the tournaments' games update.
+    pub seasons: Arc<crate::seasons::Seasons<S>>,
 }
 
 /// A request to create a tournament (`POST /api/tournaments`).
@@ -663,13 +672,18 @@ pub struct CreateTournament {
     /// `{"url": "https://...", "format": "discord"}` (`crate::webhooks`).
     #[serde(default)]
     pub webhook: Option<WebhookConfig>,
+    /// The season it belongs to: created by the season's host (their token as the bearer),
+    /// its human players from the season's roster (`season_player`).
+    #[serde(default)]
+    pub season: Option<String>,
 }
 
 /// A player entered by the host.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntrantRequest {
-    /// The name.
+    /// The name (a roster player's is the roster's).
+    #[serde(default)]
     pub name: String,
     /// A bot's level, for a player the server plays (for testing).
     #[serde(default)]
@@ -677,6 +691,9 @@ pub struct EntrantRequest {
     /// Garnets.
     #[serde(default)]
     pub garnets: i64,
+    /// A player of the tournament's season, by roster id.
+    #[serde(default)]
+    pub season_player: Option<crate::seasons::SeasonPlayerId>,
 }
 
 fn random_token() -> String {
@@ -696,6 +713,7 @@ impl<S: Store> Tournaments<S> {
     /// The tournaments of `hub`'s server.
     pub fn new(hub: Arc<Hub<S>>) -> Arc<Self> {
         Arc::new(Tournaments {
+            seasons: crate::seasons::Seasons::new(hub.clone()),
             hub,
             live: Mutex::new(HashMap::new()),
         })
@@ -789,6 +807,7 @@ impl<S: Store> Tournaments<S> {
             .await
             .map_err(internal("storing a tournament event"))?;
         let finishing = events.iter().any(|e| matches!(e, Event::Finished { .. }));
+        let results = events.iter().any(|e| matches!(e, Event::Result { .. }));
         for e in events {
             let posts_of = e.clone();
             t.apply(e)
@@ -806,12 +825,52 @@ impl<S: Store> Tournaments<S> {
                 .await
                 .map_err(internal("finishing a tournament"))?;
         }
+        if results {
+            self.rate_results(t).await;
+        }
         Ok(())
+    }
+
+    /// Rates every result between two roster players of the tournament's season not rated yet
+    /// (played to the end or adjudicated; not no-show forfeits). Called after each result and
+    /// when the driver starts, so a result stored just before a crash is rated after it.
+    async fn rate_results(&self, t: &Tournament) {
+        let Some(season) = &t.config.season else {
+            return;
+        };
+        for (r, round) in t.rounds.iter().enumerate() {
+            for (b, (pairing, board)) in round.pairing.games.iter().zip(&round.boards).enumerate() {
+                let outcome = match &board.result {
+                    Some((_, How::Played { winner, .. })) => match winner {
+                        Some(Seat::P1) => Outcome::P1,
+                        Some(Seat::P2) => Outcome::P2,
+                        None => Outcome::Draw,
+                    },
+                    Some((o, How::Adjudicated { .. })) => *o,
+                    Some((_, How::NoShow { .. })) | None => continue,
+                };
+                let (Some(p1), Some(p2)) = (
+                    t.players[pairing.p1].season_player,
+                    t.players[pairing.p2].season_player,
+                ) else {
+                    continue;
+                };
+                let key = format!("t:{}:{r}:{b}", t.config.id);
+                if let Err(e) = self
+                    .seasons
+                    .rate(season, &key, &round.game, [p1, p2], outcome)
+                    .await
+                {
+                    tracing::warn!(tournament = %t.config.id, key, "not rated: {}", e.message);
+                }
+            }
+        }
     }
 
     /// The driver of one tournament: until it is over, do what is due, then sleep a little
     /// (or until a host action wakes it).
     async fn drive(self: Arc<Self>, id: String, live: Arc<Live>) {
+        self.rate_results(&*live.state.lock().await).await;
         loop {
             match self.step(&live).await {
                 Ok(true) => continue,
@@ -937,7 +996,15 @@ impl<S: Store> Tournaments<S> {
 
     /// Creates a tournament; answers its id and the links (the admin link holds the host's
     /// token, each player's link their personal token, in the URL fragment).
-    pub async fn create(self: &Arc<Self>, req: CreateTournament) -> Result<Value, ApiError> {
+    ///
+    /// A season's tournament (`req.season`) is created by the season's host (`token`, the
+    /// season's admin token); its human players come from the roster (`season_player`), and it
+    /// takes no registration.
+    pub async fn create(
+        self: &Arc<Self>,
+        req: CreateTournament,
+        token: Option<&str>,
+    ) -> Result<Value, ApiError> {
         let name = req.name.trim().to_string();
         if name.is_empty() || name.chars().count() > MAX_TOURNAMENT_NAME {
             return Err(ApiError::bad_request(format!(
@@ -990,9 +1057,62 @@ impl<S: Store> Tournaments<S> {
                 req.players.len()
             )));
         }
+        let roster: Vec<crate::seasons::SeasonPlayerId> =
+            req.players.iter().filter_map(|p| p.season_player).collect();
+        let roster_names = match &req.season {
+            Some(season) => {
+                if req.registration {
+                    return Err(ApiError::bad_request(
+                        "a season's tournament takes its players from the roster \
+                         (`season_player`), not by registration",
+                    ));
+                }
+                if let Some(p) = req
+                    .players
+                    .iter()
+                    .find(|p| p.bot.is_none() && p.season_player.is_none())
+                {
+                    return Err(ApiError::bad_request(format!(
+                        "`{}`: in a season's tournament each human player is a roster player \
+                         (`season_player`: their id in the season); bots may be added",
+                        p.name
+                    )));
+                }
+                if roster
+                    .iter()
+                    .enumerate()
+                    .any(|(i, p)| roster[..i].contains(p))
+                {
+                    return Err(ApiError::bad_request(
+                        "a roster player is entered twice (`season_player`)",
+                    ));
+                }
+                self.seasons
+                    .roster_for_tournament(season, token, &roster)
+                    .await?
+            }
+            None if !roster.is_empty() => {
+                return Err(ApiError::bad_request(
+                    "`season_player` needs the tournament's `season`",
+                ))
+            }
+            None => Vec::new(),
+        };
         let mut entrants: Vec<Entrant> = Vec::new();
+        let mut names = roster_names.into_iter();
         for p in &req.players {
-            entrants.push(self.entrant(&games, &entrants, &p.name, p.bot.as_deref(), p.garnets)?);
+            let name = match (p.season_player, p.bot.as_deref()) {
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad_request(
+                        "a roster player (`season_player`) is not a bot",
+                    ))
+                }
+                (Some(_), None) => names.next().expect("one name a roster player"),
+                (None, _) => p.name.clone(),
+            };
+            let mut e = self.entrant(&games, &entrants, &name, p.bot.as_deref(), p.garnets)?;
+            e.season_player = p.season_player;
+            entrants.push(e);
         }
         let start = req.start.unwrap_or(!req.registration);
         if start {
@@ -1020,6 +1140,7 @@ impl<S: Store> Tournaments<S> {
             created_at: now,
             seed: u64::from_str_radix(&random_token()[..16], 16).unwrap_or(0),
             webhook: req.webhook.map(WebhookConfig::checked).transpose()?,
+            season: req.season.clone(),
         };
         self.hub
             .store()
@@ -1040,6 +1161,11 @@ impl<S: Store> Tournaments<S> {
         }
         self.record(&mut t, events).await?;
         let links = self.links(&t);
+        if let Some(season) = &config.season {
+            self.seasons
+                .add_tournament(season, &config.id, &config.name)
+                .await?;
+        }
         self.install(t);
         tracing::info!(tournament = %config.id, "tournament created");
         Ok(json!({
@@ -1087,6 +1213,7 @@ impl<S: Store> Tournaments<S> {
             bot: bot.map(str::to_string),
             token: bot.is_none().then(random_token),
             garnets,
+            season_player: None,
         })
     }
 
@@ -1467,6 +1594,39 @@ impl<S: Store> Tournaments<S> {
         let mut out = render(&t, admin, me);
         if let (true, Some(hook)) = (admin, &t.webhook) {
             out["webhook"]["delivery"] = self.hub.webhooks().stats(hook);
+        }
+        // A season's tournament: the season, and each roster player's rating in each of the
+        // tournament's games (left out, not an error, if the season cannot be read).
+        let season = match &t.config.season {
+            Some(id) => match self.seasons.ratings(id).await {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    tracing::warn!(tournament = %t.config.id, "season not shown: {}", e.message);
+                    None
+                }
+            },
+            None => None,
+        };
+        if let Some(ratings) = season {
+            out["season"] = json!({
+                "id": ratings.id,
+                "name": ratings.name,
+                "link": format!("/s/{}", ratings.id),
+            });
+            if let Some(players) = out["players"].as_array_mut() {
+                for (v, p) in players.iter_mut().zip(&t.players) {
+                    v["season_player"] = json!(p.season_player);
+                    if let Some(sp) = p.season_player {
+                        let by_game: serde_json::Map<String, Value> = t
+                            .config
+                            .games
+                            .iter()
+                            .map(|g| (g.game.clone(), ratings.json(&g.game, sp)))
+                            .collect();
+                        v["ratings"] = Value::Object(by_game);
+                    }
+                }
+            }
         }
         Ok(out)
     }

@@ -259,9 +259,14 @@ async fn an_old_database_file_gains_the_quarantine_table() {
     let store = SqliteStore::open(&db).unwrap();
     assert_eq!(store.quarantined().await.unwrap().len(), 1);
     let versions: i64 = sql(&db)
-        .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM schema_migrations WHERE version < 1100",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    // The matches' two migrations and the tournaments' one (store/tournaments.rs).
+    // The matches' two migrations and the tournaments' one (store/tournaments.rs); the
+    // seasons' (from 1101) and any later list are counted by store.rs.
     assert_eq!(versions, 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }

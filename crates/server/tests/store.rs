@@ -104,6 +104,33 @@ async fn exercise(store: &impl Store) {
 #[tokio::test]
 async fn sqlite_store() {
     exercise(&SqliteStore::in_memory().unwrap()).await;
+    exercise_seasons(&SqliteStore::in_memory().unwrap()).await;
+}
+
+/// The seasons' rows (store/seasons.rs): a configuration and an append-only event log that a
+/// second writer cannot interleave with.
+async fn exercise_seasons(store: &impl Store) {
+    store.create_season("s1", 10, "{\"a\":1}").await.unwrap();
+    assert!(matches!(
+        store.create_season("s1", 11, "{}").await,
+        Err(StoreError::Exists(_))
+    ));
+    store.create_season("s2", 20, "{}").await.unwrap();
+    store
+        .append_season("s1", 0, &["e0".into(), "e1".into()])
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.append_season("s1", 1, &["late".into()]).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    store.append_season("s1", 2, &["e2".into()]).await.unwrap();
+    let s1 = store.load_season("s1").await.unwrap().unwrap();
+    assert_eq!(s1.config, "{\"a\":1}");
+    assert_eq!(s1.events, ["e0", "e1", "e2"]);
+    assert!(store.load_season("nope").await.unwrap().is_none());
+    assert_eq!(store.recent_seasons(10).await.unwrap(), ["s2", "s1"]);
+    assert_eq!(store.unfinished_seasons().await.unwrap(), ["s1", "s2"]);
 }
 
 #[tokio::test]
@@ -128,14 +155,23 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
         .collect::<Result<_, _>>()
         .unwrap();
     // The matches' migrations count from 1, the tournaments' from 1001 (store/tournaments.rs),
-    // each list without a gap, each applied once.
+    // the seasons' from 1101 (store/seasons.rs), each list without a gap, each applied once.
     let (matches, tournaments): (Vec<i64>, Vec<i64>) = versions.iter().partition(|&&v| v < 1000);
     let expected: Vec<i64> = (1..=matches.len() as i64).collect();
     assert!(matches.len() >= 2, "{versions:?}");
     assert_eq!(matches, expected);
+    let seasons: Vec<i64> = versions
+        .iter()
+        .copied()
+        .filter(|v| (1101..1200).contains(v))
+        .collect();
+    let tournaments: Vec<i64> = tournaments.into_iter().filter(|v| *v < 1100).collect();
     let expected: Vec<i64> = (1001..1001 + tournaments.len() as i64).collect();
     assert!(!tournaments.is_empty(), "{versions:?}");
     assert_eq!(tournaments, expected);
+    let expected: Vec<i64> = (1101..1101 + seasons.len() as i64).collect();
+    assert!(!seasons.is_empty(), "{versions:?}");
+    assert_eq!(seasons, expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -166,6 +202,8 @@ async fn postgres_store_and_restart() {
         return;
     };
     exercise(&store).await;
+    store.clear().await.unwrap();
+    exercise_seasons(&store).await;
     store.clear().await.unwrap();
     restart_resumes_with_clocks(
         store,

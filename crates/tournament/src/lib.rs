@@ -10,10 +10,12 @@
 //! * [`round_robin`]: Berger tables, single or double (the second cycle with seats swapped).
 //! * [`swiss`]: the Dutch system's principles, stated in [`swiss`]'s own documentation.
 //! * [`elimination`]: single and double elimination brackets with byes for any count.
+//! * [`rating`]: Glicko-2 ratings (one rated game is one rating period for each player).
 
 #![warn(missing_docs)]
 
 pub mod elimination;
+pub mod rating;
 pub mod round_robin;
 pub mod standings;
 pub mod swiss;

@@ -12,6 +12,7 @@
 //! numbered migrations at open.
 
 mod postgres;
+mod seasons;
 mod sqlite;
 mod tournaments;
 
@@ -21,6 +22,7 @@ use colosseum_host::{LogEntry, MatchConfig, MatchResult};
 use serde::{Deserialize, Serialize};
 
 pub use postgres::PostgresStore;
+pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
 pub use tournaments::{StoredTournament, TournamentStore};
 
@@ -119,7 +121,7 @@ pub enum StoreError {
 
 /// A store of matches. Implementations must make every method atomic: a failed call changes
 /// nothing.
-pub trait Store: TournamentStore + Send + Sync + 'static {
+pub trait Store: TournamentStore + SeasonStore + Send + Sync + 'static {
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).

@@ -29,7 +29,11 @@ impl PostgresStore {
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
             )
             .await?;
-        for (version, sql) in MIGRATIONS.iter().chain(super::tournaments::MIGRATIONS) {
+        for (version, sql) in MIGRATIONS
+            .iter()
+            .chain(super::tournaments::MIGRATIONS)
+            .chain(super::seasons::MIGRATIONS)
+        {
             let tx = client.transaction().await?;
             // One migrator at a time, when several processes start together.
             tx.batch_execute("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
@@ -58,7 +62,8 @@ impl PostgresStore {
         self.client
             .batch_execute(
                 "DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined; \
-                 DELETE FROM tournament_log; DELETE FROM tournaments;",
+                 DELETE FROM tournament_log; DELETE FROM tournaments; \
+                 DELETE FROM season_log; DELETE FROM seasons;",
             )
             .await?;
         Ok(())

@@ -39,7 +39,11 @@ impl SqliteStore {
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
         )?;
         let mut conn = conn;
-        for (version, sql) in MIGRATIONS.iter().chain(super::tournaments::MIGRATIONS) {
+        for (version, sql) in MIGRATIONS
+            .iter()
+            .chain(super::tournaments::MIGRATIONS)
+            .chain(super::seasons::MIGRATIONS)
+        {
             let tx = conn.transaction()?;
             let done: Option<i64> = tx
                 .query_row(
