@@ -737,6 +737,44 @@ fn the_bit_parallel_flood_matches_a_plain_search() {
     }
 }
 
+/// The bucket-queue Dijkstra gives the plain Dijkstra's distance (or `None`) on random bridges
+/// of both colours and random costs, the default board's and extremes (all 1, all 9).
+#[test]
+fn the_bucket_dijkstra_matches_a_plain_one() {
+    use rand::Rng as _;
+    let mut rng = colosseum_engine::seeded_rng(6);
+    let default = *super::data::Board::default_board().costs();
+    let mut cut = 0;
+    for round in 0..3000 {
+        let costs: [u8; SPOTS] = match round % 4 {
+            0 => default,
+            1 => [1; SPOTS],
+            2 => [9; SPOTS],
+            _ => std::array::from_fn(|_| rng.random_range(1..=9)),
+        };
+        let a: u64 = rng.random::<u64>() & rng.random::<u64>() & ALL_SPOTS;
+        let b: u64 = rng.random::<u64>() & rng.random::<u64>() & ALL_SPOTS & !a;
+        // Every third round the opponent holds half the spots: often a cut.
+        let theirs = if round % 3 == 0 {
+            rng.random::<u64>() & ALL_SPOTS & !a
+        } else {
+            b
+        };
+        let own = a;
+        for seat in Seat::BOTH {
+            let fast = cheapest_crossing(seat, own, theirs, &costs);
+            assert_eq!(
+                fast,
+                geometry::cheapest_crossing_by_scan(seat, own, theirs, &costs),
+                "{seat:?} own {own:#x} theirs {theirs:#x}"
+            );
+            cut += usize::from(fast.is_none());
+        }
+    }
+    // Both answers occur: paths cut off and paths found.
+    assert!(cut > 50 && cut < 5950, "{cut} of 6000 cut off");
+}
+
 #[test]
 fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
     let mut g = new_game(&["items=crystal-ball"]);
