@@ -169,6 +169,16 @@ pub trait BotGame: Game {
         self.outcome().map_or(0.5, |o| p1_value(&o))
     }
 
+    /// Appends to `out` a compact encoding of what `viewer` sees and returns true, where the
+    /// game has one: two states must give the same bytes exactly when their views for `viewer`
+    /// are the same. Search keys its nodes by what the actors see where information is hidden
+    /// ([`BotGame::HIDDEN_INFORMATION`]); without it (the default, false) it writes the views'
+    /// JSON, which is slow where a view is large (Galespiel's).
+    fn information_bytes(&self, viewer: colosseum_engine::Viewer, out: &mut Vec<u8>) -> bool {
+        let _ = (viewer, out);
+        false
+    }
+
     /// Rewrites the chance steps of `steps` (the steps that led to `self`, the real state) so
     /// that they hold only what `seat` may know: an outcome that is partly secret (Galespiel draws
     /// a whole cycle's prize order at once) is replaced by one the seat cannot tell apart from it,

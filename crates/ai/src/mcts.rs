@@ -487,7 +487,7 @@ struct Node<G: Game> {
     chance: Vec<(G::Chance, usize)>,
     /// In games with hidden information, children keyed by what the next actors see (see
     /// `Tree::information_key`), so that a seat's node never depends on what it cannot see.
-    information: HashMap<String, usize>,
+    information: HashMap<Vec<u8>, usize>,
     /// The index of each seat's heuristic move in its list, once worked out (opponent model).
     heuristic: [Option<u32>; 2],
     /// The target's strategy at this node ([`TargetModel`]), per view of the modelled seat (one
@@ -1014,18 +1014,23 @@ fn root_equilibrium<G: BotGame>(tree: &Tree<G>, seat: Seat) -> Option<Vec<f64>> 
     Some(weights)
 }
 
-/// What the seats about to act see (the spectator's view before chance or at the end).
-fn information_key<G: Game>(state: &G) -> String {
-    let viewers: Vec<Viewer> = match state.pending() {
-        Pending::One(seat) => vec![Viewer::Seat(seat)],
-        Pending::Both => vec![Viewer::Seat(Seat::P1), Viewer::Seat(Seat::P2)],
-        Pending::Chance | Pending::Over => vec![Viewer::Spectator],
+/// What the seats about to act see (the spectator's view before chance or at the end): the
+/// game's compact encoding ([`BotGame::information_bytes`]) or else the views' JSON.
+fn information_key<G: BotGame>(state: &G) -> Vec<u8> {
+    let viewers: &[Viewer] = match state.pending() {
+        Pending::One(Seat::P1) => &[Viewer::Seat(Seat::P1)],
+        Pending::One(Seat::P2) => &[Viewer::Seat(Seat::P2)],
+        Pending::Both => &[Viewer::Seat(Seat::P1), Viewer::Seat(Seat::P2)],
+        Pending::Chance | Pending::Over => &[Viewer::Spectator],
     };
-    viewers
-        .into_iter()
-        .map(|v| serde_json::to_string(&state.view(v)).unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("|")
+    let mut key = Vec::new();
+    for &v in viewers {
+        if !state.information_bytes(v, &mut key) {
+            key.extend_from_slice(&serde_json::to_vec(&state.view(v)).unwrap_or_default());
+        }
+        key.push(b'|');
+    }
+    key
 }
 
 /// The regret-matching strategy over `allowed`, mixed with `gamma` of uniform exploration.

@@ -405,8 +405,64 @@ pub fn surrounded(owner: Seat, blocked: u64) -> u64 {
 /// The cheapest cost for `seat` to join its edges: its own bridges (`own`) are free, the
 /// opponent's (`theirs`) are closed, any other spot costs what `costs` says. `None` if the
 /// opponent's bridges cut every path.
+///
+/// Dijkstra with a bucket per distance (Dial's algorithm: costs are small whole numbers), the
+/// dots of a bucket as a bit set; search calls this for every candidate bridge, so it is hot.
 #[must_use]
 pub fn cheapest_crossing(seat: Seat, own: u64, theirs: u64, costs: &[u8; SPOTS]) -> Option<u32> {
+    let s = seat.index();
+    // A step costs at most 255, so 256 buckets used in a circle never meet a bucket still in use.
+    let mut buckets = [0u64; 256];
+    buckets[0] = start_edge(seat);
+    let mut seen = buckets[0];
+    let mut done = 0u64;
+    let target = end_edge(seat);
+    let mut d = 0u32;
+    while seen & !done != 0 {
+        let b = (d & 255) as usize;
+        loop {
+            let mut bits = buckets[b] & !done;
+            if bits == 0 {
+                break;
+            }
+            if bits & target != 0 {
+                return Some(d);
+            }
+            done |= bits;
+            while bits != 0 {
+                let at = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &(spot, next) in &GEO.adj[s][at][..usize::from(GEO.adj_len[s][at])] {
+                    let bit = 1u64 << spot;
+                    let to = 1u64 << next;
+                    if theirs & bit != 0 || done & to != 0 {
+                        continue;
+                    }
+                    let step = if own & bit != 0 {
+                        0
+                    } else {
+                        u32::from(costs[usize::from(spot)])
+                    };
+                    buckets[((d + step) & 255) as usize] |= to;
+                    seen |= to;
+                }
+            }
+        }
+        buckets[b] = 0;
+        d += 1;
+    }
+    None
+}
+
+/// [`cheapest_crossing`] the slow and obvious way (Dijkstra scanning every dot for the nearest),
+/// as a cross-check for tests.
+#[must_use]
+pub fn cheapest_crossing_by_scan(
+    seat: Seat,
+    own: u64,
+    theirs: u64,
+    costs: &[u8; SPOTS],
+) -> Option<u32> {
     let s = seat.index();
     let mut dist = [u32::MAX; DOTS];
     let mut done = 0u64;

@@ -737,6 +737,108 @@ fn the_bit_parallel_flood_matches_a_plain_search() {
     }
 }
 
+/// The bucket-queue Dijkstra gives the plain Dijkstra's distance (or `None`) on random bridges
+/// of both colours and random costs, the default board's and extremes (all 1, all 9).
+#[test]
+fn the_bucket_dijkstra_matches_a_plain_one() {
+    use rand::Rng as _;
+    let mut rng = colosseum_engine::seeded_rng(6);
+    let default = *super::data::Board::default_board().costs();
+    let mut cut = 0;
+    for round in 0..3000 {
+        let costs: [u8; SPOTS] = match round % 4 {
+            0 => default,
+            1 => [1; SPOTS],
+            2 => [9; SPOTS],
+            _ => std::array::from_fn(|_| rng.random_range(1..=9)),
+        };
+        let a: u64 = rng.random::<u64>() & rng.random::<u64>() & ALL_SPOTS;
+        let b: u64 = rng.random::<u64>() & rng.random::<u64>() & ALL_SPOTS & !a;
+        // Every third round the opponent holds half the spots: often a cut.
+        let theirs = if round % 3 == 0 {
+            rng.random::<u64>() & ALL_SPOTS & !a
+        } else {
+            b
+        };
+        let own = a;
+        for seat in Seat::BOTH {
+            let fast = cheapest_crossing(seat, own, theirs, &costs);
+            assert_eq!(
+                fast,
+                geometry::cheapest_crossing_by_scan(seat, own, theirs, &costs),
+                "{seat:?} own {own:#x} theirs {theirs:#x}"
+            );
+            cut += usize::from(fast.is_none());
+        }
+    }
+    // Both answers occur: paths cut off and paths found.
+    assert!(cut > 50 && cut < 5950, "{cut} of 6000 cut off");
+}
+
+/// `information_bytes` holds what the view holds: over random games with every item (Crystal
+/// Ball, Rush Order, Survey's private looks), and the same states with the prizes a viewer has
+/// not seen shuffled, two states give the same bytes for a viewer exactly when they give the
+/// same JSON view.
+#[test]
+fn information_bytes_tell_apart_exactly_what_the_views_do() {
+    use rand::seq::SliceRandom as _;
+    use std::collections::HashMap;
+    let mut rng = colosseum_engine::seeded_rng(8);
+    let mut by_view: HashMap<String, Vec<u8>> = HashMap::new();
+    let mut by_bytes: HashMap<Vec<u8>, String> = HashMap::new();
+    let mut shuffled_hidden = 0;
+    for options in [
+        "items=elder-tree",
+        "items=crystal-ball,rush-order",
+        "items=none",
+    ] {
+        for _ in 0..6 {
+            let mut g = new_game(&[options]);
+            while g.0.pending() != Pending::Over {
+                for viewer in [
+                    Viewer::Seat(Seat::P1),
+                    Viewer::Seat(Seat::P2),
+                    Viewer::Spectator,
+                ] {
+                    let mut variants = vec![g.0.clone()];
+                    // The same state with the prizes this viewer has not seen in another order.
+                    let start = usize::from(g.0.revealed);
+                    let visible = g.0.visible(viewer);
+                    let hidden: Vec<usize> = (start..CYCLE)
+                        .filter(|&k| visible & (1 << k) == 0)
+                        .collect();
+                    if hidden.len() > 1 && !matches!(g.0.phase, Phase::Chance | Phase::Over) {
+                        let mut other = g.0.clone();
+                        let mut values: Vec<u8> = hidden.iter().map(|&k| other.order[k]).collect();
+                        values.shuffle(&mut rng);
+                        for (&k, v) in hidden.iter().zip(values) {
+                            other.order[k] = v;
+                        }
+                        shuffled_hidden += usize::from(other.order != g.0.order);
+                        variants.push(other);
+                    }
+                    for state in variants {
+                        let view = serde_json::to_string(&state.view(viewer)).unwrap();
+                        let mut bytes = Vec::new();
+                        state.information_bytes(viewer, &mut bytes);
+                        let known = by_view.entry(view.clone()).or_insert_with(|| bytes.clone());
+                        assert_eq!(*known, bytes, "one view, two encodings: {view}");
+                        let known = by_bytes.entry(bytes).or_insert_with(|| view.clone());
+                        assert_eq!(*known, view, "one encoding, two views");
+                    }
+                }
+                let step = colosseum_engine::random_step(&g.0, &mut rng).unwrap();
+                g.0.apply(step).unwrap();
+            }
+        }
+    }
+    assert!(
+        shuffled_hidden > 100,
+        "{shuffled_hidden} states with hidden prizes shuffled"
+    );
+    assert!(by_view.len() > 1000, "{} views", by_view.len());
+}
+
 #[test]
 fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
     let mut g = new_game(&["items=crystal-ball"]);
