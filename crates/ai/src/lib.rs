@@ -36,6 +36,7 @@ mod observation;
 pub mod protocol;
 pub mod registry;
 pub mod solver;
+pub mod table;
 
 use std::time::Duration;
 
