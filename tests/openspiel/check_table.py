@@ -6,8 +6,9 @@ this script reads FILE by the format documented in docs/goofspiel-solution.md (i
 not Colosseum's), then runs OpenSpiel's `value_iteration` on
 `goofspiel(num_cards=N,points_order=descending,returns_type=point_difference)` (every
 simultaneous node's matrix game solved by OpenSpiel's LP through cvxpy) and compares, at every
-state OpenSpiel lists, its value with the points won so far plus the table's value of the two
-hands. Prints the number of states compared and the largest difference; fails above 1e-6.
+state OpenSpiel lists, its value with half of (the points difference so far plus the table's
+value of the two hands): OpenSpiel's point_difference return is a seat's points minus the mean
+of both, half the difference the table counts. Prints the number of states compared and the largest difference; fails above 1e-6.
 
     python3 -m pip install open_spiel==2.0.2 cvxpy ecos
     cargo build --release -p colosseum-cli
@@ -119,7 +120,9 @@ def main() -> int:
                 h1, h2, diff = parse_state(key)
                 if len(h1) != len(h2):
                     continue
-                mine = diff + table_value(n, levels, h1, h2)
+                # OpenSpiel's point_difference return is a seat's points minus the mean of
+                # both (half the difference); the table's value is the whole difference.
+                mine = (diff + table_value(n, levels, h1, h2)) / 2
                 worst = max(worst, abs(mine - value))
                 compared += 1
             ok = worst <= TOLERANCE

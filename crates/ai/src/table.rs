@@ -996,7 +996,9 @@ impl GoofspielTable {
                 for r2 in r1..m {
                     let v = it.next().expect("counted");
                     values[r1 * m + r2] = v;
-                    values[r2 * m + r1] = -v;
+                    if r2 != r1 {
+                        values[r2 * m + r1] = -v;
+                    }
                 }
             }
             let count = pairs * 2 * k;
@@ -1164,10 +1166,18 @@ pub struct Check {
 }
 
 impl Check {
-    /// The exploitability at the root: the sum of what a best reply gains against each seat.
+    /// What best replies gain against both seats' stored strategies at the root, added up
+    /// (OpenSpiel's `nash_conv`).
+    #[must_use]
+    pub fn nash_conv(&self) -> f64 {
+        self.against_p1 + self.against_p2
+    }
+
+    /// The exploitability at the root as OpenSpiel defines it: the mean of what a best reply
+    /// gains against each seat's stored strategy (half of [`Check::nash_conv`]).
     #[must_use]
     pub fn exploitability(&self) -> f64 {
-        self.against_p1 + self.against_p2
+        self.nash_conv() / 2.0
     }
 }
 

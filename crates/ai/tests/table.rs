@@ -189,6 +189,10 @@ fn file_format_round_trip_layout_and_refusals() {
     let c32 = check(&small, 2, &quiet);
     assert!(c32.exploitability() < 1e-5, "{c32:?}");
     assert!(check(&back, 2, &quiet).exploitability() < 1e-9);
+    assert!(
+        back.root_value().is_sign_positive(),
+        "the root of a read table is +0"
+    );
     assert_eq!(back.value(0b1, 0b11), None, "hands of different sizes");
     assert_eq!(back.value(1 << n, 1), None, "a card beyond N");
 

@@ -81,6 +81,7 @@ fn check_table(t: &Table, threads: usize, quiet: bool) -> (Check, f64) {
 fn check_json(c: &Check, seconds: f64, precision: Precision) -> serde_json::Value {
     json!({
         "exploitability": c.exploitability(),
+        "nash_conv": c.nash_conv(),
         "against_p1": c.against_p1,
         "against_p2": c.against_p2,
         "worst_position": c.worst_position,
@@ -96,7 +97,8 @@ fn check_json(c: &Check, seconds: f64, precision: Precision) -> serde_json::Valu
 
 fn passed(c: &Check, precision: Precision) -> bool {
     let tol = tolerance(precision);
-    c.exploitability().abs() <= tol
+    c.against_p1.abs() <= tol
+        && c.against_p2.abs() <= tol
         && c.worst_position <= tol
         && c.antisymmetry == 0.0
         && !c.negative
@@ -111,8 +113,8 @@ fn write_check(out: &mut impl Write, c: &Check, seconds: f64, precision: Precisi
     )?;
     writeln!(
         out,
-        "  exploitability at the root {:.3e} (p2's best reply gains {:.3e} against p1's strategy, \
-         p1's {:.3e} against p2's)",
+        "  exploitability at the root {:.3e} (the mean of what p2's best reply gains against p1's \
+         strategy, {:.3e}, and p1's against p2's, {:.3e})",
         c.exploitability(),
         c.against_p1,
         c.against_p2
