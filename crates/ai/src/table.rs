@@ -329,6 +329,8 @@ struct Work {
 struct LevelInput<'a> {
     /// Cards in each hand.
     k: usize,
+    /// The prize up.
+    prize: f64,
     /// Each hand's cards ascending, `k` per hand by rank.
     cards: &'a [u8],
     /// The rank (one level down) of each hand less each of its cards, `k` per hand.
@@ -340,8 +342,8 @@ struct LevelInput<'a> {
 }
 
 impl LevelInput<'_> {
-    /// The matrix game of hands `r1` (rows) against `r2`: the prize (`k`) won, lost or split,
-    /// plus the value of the position reached.
+    /// The matrix game of hands `r1` (rows) against `r2`: the prize won, lost or split, plus
+    /// the value of the position reached.
     fn fill(&self, a: &mut [f64], r1: usize, r2: usize) {
         let k = self.k;
         let (c1, c2) = (
@@ -352,7 +354,7 @@ impl LevelInput<'_> {
             &self.child[r1 * k..(r1 + 1) * k],
             &self.child[r2 * k..(r2 + 1) * k],
         );
-        let prize = k as f64;
+        let prize = self.prize;
         for i in 0..k {
             let below = &self.below[ch1[i] as usize * self.below_m..];
             for j in 0..k {
@@ -669,6 +671,7 @@ impl GoofspielTable {
             let failure: Mutex<Option<TableError>> = Mutex::new(None);
             let input = LevelInput {
                 k: ku,
+                prize: f64::from(k),
                 cards: &cards,
                 child: &child,
                 below_m: below.m,
@@ -1302,6 +1305,159 @@ pub fn check(table: &GoofspielTable, threads: usize, progress: &(dyn Fn(u64) + S
     result.against_p1 = result.root_value - below[0][0];
     result.against_p2 = below[1][0] - result.root_value;
     result
+}
+
+/// Figures of a solve of classic Goofspiel with the prizes in random order ([`random_order`]).
+#[derive(Clone, Debug, Default)]
+pub struct RandomOrder {
+    /// N.
+    pub cards: u32,
+    /// The value of the game before the first prize is drawn (0: the game is symmetric).
+    pub root_value: f64,
+    /// Positions (both hands and the prizes left, same size, before a prize is drawn).
+    pub positions: u64,
+    /// Matrix games solved (one per prize that can come up, pairs with rank(h1) < rank(h2)).
+    pub games: u64,
+    /// Values held at once at the widest two levels, in bytes.
+    pub peak_bytes: u64,
+    /// The values one card before the end of the first round (N − 1 cards each, N − 1 prizes
+    /// left), `[rank(prizes) · m² + rank(h1) · m + rank(h2)]`, m = C(N, N − 1) = N.
+    below_root: Vec<f64>,
+}
+
+impl RandomOrder {
+    /// The value, for the holder of `h1`, of the position with `h1` against `h2` and `prizes`
+    /// left, before a prize is drawn, for N − 1 cards each (the positions after the first
+    /// round); `None` for other sizes.
+    #[must_use]
+    pub fn value_after_first_round(&self, h1: Cards, h2: Cards, prizes: Cards) -> Option<f64> {
+        let k = self.cards.checked_sub(1)?;
+        let full = (1u64 << self.cards) - 1;
+        if [h1, h2, prizes]
+            .iter()
+            .any(|&h| h.count_ones() != k || u64::from(h) & !full != 0)
+        {
+            return None;
+        }
+        let m = binomial(self.cards, k);
+        let at = colex_rank(prizes) * m * m + colex_rank(h1) * m + colex_rank(h2);
+        self.below_root.get(at).copied()
+    }
+}
+
+/// The moonshot of issue 21: classic Goofspiel with point-difference returns and the prizes
+/// drawn at random, solved exactly for its value (no strategies kept). A position is both
+/// hands and the set of prizes left (C(N, k)³ at k cards); its value is the mean, over the
+/// prize drawn, of the matrix game whose entries add the prize won to the value of the
+/// position reached. Same indexing (colex ranks, prize sets ranked like hands), antisymmetry
+/// (only rank(h1) < rank(h2); equal hands are worth 0) and matrix-game solver as the table.
+pub fn random_order(n: u32, threads: usize) -> Result<RandomOrder, TableError> {
+    if n == 0 || n > 16 {
+        return Err(TableError::Cards(n));
+    }
+    let mut below: Vec<f64> = vec![0.0];
+    let mut below_m = 1usize;
+    let mut previous = hands(n, 0);
+    let mut figures = RandomOrder {
+        cards: n,
+        positions: 1,
+        ..RandomOrder::default()
+    };
+    for k in 1..=n {
+        let level = hands(n, k);
+        let m = level.len();
+        let ku = k as usize;
+        let rank_below: std::collections::HashMap<Cards, u32> = previous
+            .iter()
+            .enumerate()
+            .map(|(r, &h)| (h, r as u32))
+            .collect();
+        let mut cards = Vec::with_capacity(m * ku);
+        let mut child = Vec::with_capacity(m * ku);
+        for &h in &level {
+            for c in cards_of(h) {
+                cards.push(c as u8);
+                child.push(rank_below[&(h & !(1 << (c - 1)))]);
+            }
+        }
+        let mut values = vec![0.0f64; m * m * m];
+        figures.peak_bytes = figures
+            .peak_bytes
+            .max(8 * (values.len() + below.len()) as u64);
+        let queue = Mutex::new(values.chunks_mut(m * m).enumerate());
+        let games = Mutex::new(0u64);
+        let failure: Mutex<Option<TableError>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut work = Work {
+                        a: vec![0.0; ku * ku],
+                        x: vec![0.0; ku],
+                        y: vec![0.0; ku],
+                    };
+                    let mut stats = LevelStats::default();
+                    loop {
+                        let next = lock(&queue).next();
+                        let Some((rp, slab)) = next else {
+                            break;
+                        };
+                        // The prizes that can come up and the prize set left after each.
+                        let prizes = &cards[rp * ku..(rp + 1) * ku];
+                        let prizes_after = &child[rp * ku..(rp + 1) * ku];
+                        for r1 in 0..m {
+                            for r2 in r1 + 1..m {
+                                let mut total = 0.0;
+                                for (&prize, &after) in prizes.iter().zip(prizes_after) {
+                                    let input = LevelInput {
+                                        k: ku,
+                                        prize: f64::from(prize),
+                                        cards: &cards,
+                                        child: &child,
+                                        below_m,
+                                        below: &below[after as usize * below_m * below_m..],
+                                    };
+                                    input.fill(&mut work.a, r1, r2);
+                                    match solve_position(&mut work, ku, &mut stats) {
+                                        Ok(v) => total += v,
+                                        Err(reason) => {
+                                            *lock(&failure) = Some(TableError::Matrix {
+                                                h1: level[r1],
+                                                h2: level[r2],
+                                                reason,
+                                            });
+                                            return;
+                                        }
+                                    }
+                                }
+                                let v = total / k as f64;
+                                slab[r1 * m + r2] = v;
+                                slab[r2 * m + r1] = -v;
+                            }
+                        }
+                        *lock(&games) += (m * (m - 1) / 2 * ku) as u64;
+                    }
+                });
+            }
+        });
+        if let Some(e) = failure
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            return Err(e);
+        }
+        figures.games += games
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        figures.positions += (m * m * m) as u64;
+        if k == n {
+            figures.below_root = std::mem::take(&mut below);
+        }
+        below = values;
+        below_m = m;
+        previous = level;
+    }
+    figures.root_value = below[0];
+    Ok(figures)
 }
 
 #[cfg(test)]

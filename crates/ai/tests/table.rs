@@ -339,3 +339,80 @@ fn the_setting_is_checked() {
     assert!(GoofspielTable::solve(0, 1, &quiet).is_err());
     assert!(GoofspielTable::solve(15, 1, &quiet).is_err());
 }
+
+/// The random prize order (the moonshot): every position after the first round agrees with a
+/// separate solver (recursion over hands and prizes left with a hash map, `microlp` for each
+/// matrix game), N = 1..=4; the root is worth 0.
+#[test]
+fn random_prize_order_matches_a_recursive_lp_solver() {
+    use std::collections::HashMap;
+    fn reference(h1: u32, h2: u32, prizes: u32, memo: &mut HashMap<(u32, u32, u32), f64>) -> f64 {
+        if prizes == 0 {
+            return 0.0;
+        }
+        if let Some(&v) = memo.get(&(h1, h2, prizes)) {
+            return v;
+        }
+        let bits = |h: u32| {
+            (0..32)
+                .filter(move |p| h & (1 << p) != 0)
+                .collect::<Vec<u32>>()
+        };
+        let (b1, b2, bp) = (bits(h1), bits(h2), bits(prizes));
+        let mut total = 0.0;
+        for &p in &bp {
+            let a: Vec<Vec<f64>> = b1
+                .iter()
+                .map(|&x| {
+                    b2.iter()
+                        .map(|&y| {
+                            let won =
+                                f64::from(p + 1) * f64::from(i8::from(x > y) - i8::from(x < y));
+                            won + reference(
+                                h1 & !(1 << x),
+                                h2 & !(1 << y),
+                                prizes & !(1 << p),
+                                memo,
+                            )
+                        })
+                        .collect()
+                })
+                .collect();
+            total += solve_matrix_game(&a).unwrap().value;
+        }
+        let v = total / bp.len() as f64;
+        memo.insert((h1, h2, prizes), v);
+        v
+    }
+    for n in 1..=4u32 {
+        let solved = table::random_order(n, 2).unwrap();
+        assert_eq!(solved.root_value, 0.0);
+        let positions: u64 = (0..=n)
+            .map(|k| {
+                (0u32..1 << n)
+                    .filter(|h| h.count_ones() == k)
+                    .count()
+                    .pow(3) as u64
+            })
+            .sum();
+        assert_eq!(solved.positions, positions);
+        let mut memo = HashMap::new();
+        let hs: Vec<u32> = (0u32..1 << n).filter(|h| h.count_ones() == n - 1).collect();
+        let mut nonzero = 0;
+        for &p in &hs {
+            for &h1 in &hs {
+                for &h2 in &hs {
+                    let want = reference(h1, h2, p, &mut memo);
+                    let got = solved.value_after_first_round(h1, h2, p).unwrap();
+                    assert!(
+                        (got - want).abs() < 1e-9,
+                        "N = {n}: {h1:#b} {h2:#b} {p:#b}: {got} vs {want}"
+                    );
+                    nonzero += usize::from(want.abs() > 1e-6);
+                }
+            }
+        }
+        assert!(n < 3 || nonzero > 0);
+        assert_eq!(solved.value_after_first_round(1, 1, 0b11), None);
+    }
+}
