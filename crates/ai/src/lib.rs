@@ -37,6 +37,7 @@ mod observation;
 pub mod protocol;
 pub mod registry;
 pub mod solver;
+pub mod table;
 
 use std::time::Duration;
 
