@@ -72,6 +72,17 @@ def test_every_game_is_registered():
     assert load("witchs-brew").get_type().parameter_specification["p1_chance"] == 0.5
     assert load("goofspiel", cards=6).num_distinct_actions() == 6
     assert load("thwart-omega", size=3).num_distinct_actions() == 9 * 8
+    assert load("witchs-brew").num_distinct_actions() == 589
+    assert load("witchs-brew").max_chance_outcomes() == 391
+    # Tensors where provided: Goofspiel, Square Goofspiel, Thwart Omega; strings elsewhere.
+    with_tensors = {"goofspiel", "square-goofspiel", "thwart-omega"}
+    for game_id in colosseum.game_ids():
+        t = load(game_id).get_type()
+        has = game_id in with_tensors
+        assert t.provides_information_state_tensor == has, game_id
+        assert t.provides_observation_tensor == has, game_id
+    assert load("goofspiel", cards=4).information_state_tensor_size() == 4 * 4 + 2 + 3 * 16
+    assert load("thwart-omega", size=2).observation_tensor_size() == 9 * 4 + 2
 
 
 def test_random_sim_every_game_defaults():
@@ -118,9 +129,10 @@ def test_clone_serialize_and_information_states():
                 info = state.information_state_string(p)
                 assert back.information_state_string(p) == info
                 assert copy.observation_string(p) == state.observation_string(p)
-                if not state.is_terminal() and not state.is_chance_node():
-                    legal = state.legal_actions(p)
-                    # Perfect recall: one information state, one set of legal actions.
+                legal = state.legal_actions(p)
+                if legal and not state.is_terminal() and not state.is_chance_node():
+                    # Perfect recall: one information state, one set of legal actions (for the
+                    # seats that act: a seat waiting at another's node has none).
                     assert seen.setdefault((p, info), legal) == legal, (game_id, info)
                     for a in legal:
                         assert state.action_to_string(p, a)
@@ -277,6 +289,92 @@ def test_cfr_goofspiel_4_beside_native():
     # The first iteration's average policy is uniform in both: the same NashConv.
     assert abs(a[0] - b[0]) < 1e-9, (a[0], b[0])
     assert a[-1] < 0.1 and b[-1] < 0.1, (a, b)
+
+
+def test_the_witchs_brew_ids_are_stable():
+    # An id names the same move in every state where it is legal, and chance outcomes too.
+    game = load("witchs-brew")
+    names: dict[tuple[int, int], str] = {}
+    rng = random.Random(11)
+    intermission = 0
+
+    def check(state):
+        nonlocal intermission
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                n = state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+                assert names.setdefault((-1, a), n) == n, (a, n, names[(-1, a)])
+            return
+        for p in range(2):
+            for a in state.legal_actions(p):
+                assert 0 <= a < game.num_distinct_actions()
+                n = state.action_to_string(p, a)
+                # The same name for both seats and in every state.
+                assert names.setdefault((0, a), n) == n, (a, n, names[(0, a)])
+                if 534 <= a < 588:
+                    intermission += 1
+
+    for _ in range(3 if QUICK else 8):
+        walk(game, rng, check)
+    assert intermission > 0, "no Intermission assignment was seen"
+    assert len(names) > 150, len(names)
+
+
+def test_tensors_from_the_seats_view():
+    rng = random.Random(3)
+    for game_id, params in [
+        ("goofspiel", {"cards": 5}),
+        ("goofspiel", {"cards": 4, "order": "descending"}),
+        ("square-goofspiel", {}),
+        ("thwart-omega", {"size": 3}),
+    ]:
+        game = load(game_id, **params)
+        by_info: dict[tuple[int, str], list[float]] = {}
+
+        def check(state):
+            for p in range(2):
+                tensor = state.information_state_tensor(p)
+                assert len(tensor) == game.information_state_tensor_size()
+                assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+                # One information state, one tensor; and different seats see different tensors
+                # only through their own perspective (checked by random_sim_test's sizes).
+                key = (p, state.information_state_string(p))
+                assert by_info.setdefault(key, list(tensor)) == list(tensor), (game_id, key)
+
+        for _ in range(4):
+            walk(game, rng, check)
+    # Goofspiel 3 descending: after p1 bids 3 and p2 bids 1, p1's tensor has the prize 3 turn
+    # with its own bid 3 and the other's 1 (own seat first).
+    s = load("goofspiel", cards=3, order="descending").new_initial_state()
+    s.apply_actions([2, 0])
+    n = 3
+    t1, t2 = s.information_state_tensor(0), s.information_state_tensor(1)
+    turn = 4 * n + 2
+    assert t1[turn:turn + 3 * n] == [0, 0, 1, 0, 0, 1, 1, 0, 0], t1
+    assert t2[turn:turn + 3 * n] == [0, 0, 1, 1, 0, 0, 0, 0, 1], t2
+    assert t1[4 * n] == 3 and t2[4 * n + 1] == 3  # p1 took 3 points
+
+
+def test_information_states_are_cached_not_replayed():
+    # A long game: asking every seat's information state at every node stays fast (was a
+    # replay of the whole history on every call).
+    game = load("witchs-brew")
+    rng = random.Random(5)
+    start = time.perf_counter()
+    calls = 0
+
+    def check(state):
+        nonlocal calls
+        for p in range(2):
+            state.information_state_string(p)
+            calls += 1
+
+    walk(game, rng, check)
+    secs = time.perf_counter() - start
+    print(f"    The Witch's Brew: {calls} information-state calls in one game, {secs:.2f} s")
+    assert secs < 20, secs
 
 
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]

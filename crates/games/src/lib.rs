@@ -59,6 +59,10 @@ pub struct GameEntry {
     /// Chance steps a host may decide by a live race between the seats (The Witch's Brew's
     /// live Cauldron), or `None`: the host asks here, and names no game.
     pub races: Option<LiveRaces>,
+    /// The game in OpenSpiel's terms (integer actions, chance outcomes, information states;
+    /// the encoding in the game's own `spiel.rs`), for the Python package; `None` for a game
+    /// without one.
+    pub spiel: Option<spiel::SpielHook>,
 }
 
 /// A game whose chance steps of one kind can be decided by a race between the seats that the
@@ -94,6 +98,11 @@ impl GameEntry {
 
     const fn with_races(mut self, races: LiveRaces) -> GameEntry {
         self.races = Some(races);
+        self
+    }
+
+    const fn with_spiel(mut self, spiel: spiel::SpielHook) -> GameEntry {
+        self.spiel = Some(spiel);
         self
     }
 }
@@ -297,6 +306,7 @@ const fn entry<G: Registered>(
         create: create::<G>,
         random_playouts: playouts::<G>,
         races: None,
+        spiel: None,
     }
 }
 
@@ -308,7 +318,8 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::RULES,
         goofspiel::OPTIONS,
         goofspiel::TIMING,
-    ),
+    )
+    .with_spiel(spiel::make::<goofspiel::Goofspiel>),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -319,6 +330,7 @@ static REGISTRY: &[GameEntry] = &[
             square_goofspiel::OPTIONS,
             square_goofspiel::TIMING,
         )
+        .with_spiel(spiel::make::<square_goofspiel::SquareGoofspiel>)
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -330,6 +342,7 @@ static REGISTRY: &[GameEntry] = &[
             thwart_omega::OPTIONS,
             thwart_omega::TIMING,
         )
+        .with_spiel(spiel::make::<thwart_omega::ThwartOmega>)
     },
     GameEntry {
         replay_draws: true,
@@ -343,6 +356,7 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::OPTIONS,
             all_in_goofspiel::TIMING,
         )
+        .with_spiel(spiel::make::<all_in_goofspiel::AllInGoofspiel>)
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -354,6 +368,7 @@ static REGISTRY: &[GameEntry] = &[
             galespiel::OPTIONS,
             galespiel::TIMING,
         )
+        .with_spiel(spiel::make::<galespiel::Galespiel>)
     },
     GameEntry {
         advantage: Some(advantage_option),
@@ -365,6 +380,7 @@ static REGISTRY: &[GameEntry] = &[
             witchs_brew::OPTIONS,
             witchs_brew::TIMING,
         )
+        .with_spiel(spiel::make::<witchs_brew::WitchsBrew>)
         .with_races(witchs_brew::LIVE_RACES)
     },
 ];

@@ -1255,5 +1255,8 @@ pub const LIVE_RACES: crate::LiveRaces = crate::LiveRaces {
     },
 };
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;
