@@ -11,9 +11,11 @@
   one. (Ours can be finer: the native string keeps the hands and who won each turn, not which
   card was played in which turn, so it merges histories that differ only in that; ours, built
   from the seat's views, keeps every turn.)
-* OpenSpiel's CFR on small variants: Thwart Omega on a 2×2 board and Goofspiel with 4 cards in
-  descending order; NashConv falls below a stated bound, for Goofspiel beside CFR on the native
-  game with the same iterations.
+* OpenSpiel's CFR on small variants: Thwart Omega on a 2×2 board (advantage p1 and none) and
+  Goofspiel with 4 cards in descending order; NashConv falls below a stated bound, for Goofspiel
+  beside CFR on the native game with the same iterations, and the average policy's value lies
+  within its NashConv of the exact value Colosseum's own solver gives
+  (crates/ai/tests/openspiel_values.rs).
 
 Run after installing the wheel: `python3 tests/openspiel/test_package.py [--quick]`.
 Ends with the line `N passed, N failed`; exit status 1 if anything failed.
@@ -253,21 +255,38 @@ def test_goofspiel_agrees_with_native():
 
 
 def cfr_nash_conv(game: pyspiel.Game, iterations: int) -> list[float]:
-    """NashConv of CFR's average policy after 1 and after `iterations` iterations."""
+    """NashConv of CFR's average policy after 1 and after `iterations` iterations, then the
+    average policy's value for p1."""
     solver = pyspiel.CFRSolver(game)
     solver.evaluate_and_update_policy()
     out = [pyspiel.nash_conv(game, solver.average_policy())]
     for _ in range(iterations - 1):
         solver.evaluate_and_update_policy()
-    out.append(pyspiel.nash_conv(game, solver.average_policy()))
+    policy = solver.average_policy()
+    out.append(pyspiel.nash_conv(game, policy))
+    out.append(pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0])
     return out
 
 
+# Colosseum's own exact solver on the same variants (crates/ai/tests/openspiel_values.rs, which
+# asserts these numbers): the value for p1 on OpenSpiel's ±1 scale. A policy profile with
+# NashConv d earns within d of the value.
+EXACT = {
+    ("thwart-omega", "p1"): 1.0,
+    ("thwart-omega", "none"): 0.0,
+    ("goofspiel", 4): 0.0,
+}
+
+
 def test_cfr_thwart_omega_2x2():
-    game = pyspiel.convert_to_turn_based(load("thwart-omega", size=2))
-    conv = cfr_nash_conv(game, 100)
-    print(f"    CFR Thwart Omega size 2: NashConv {conv[0]:.4f} after 1 iteration, {conv[-1]:.5f} after 100")
-    assert conv[-1] < 0.05, conv[-1]
+    for advantage in ["p1", "none"]:
+        game = pyspiel.convert_to_turn_based(load("thwart-omega", size=2, advantage=advantage))
+        first, conv, value = cfr_nash_conv(game, 100)
+        exact = EXACT[("thwart-omega", advantage)]
+        print(f"    CFR Thwart Omega size 2, advantage {advantage}: NashConv {first:.4f} after 1 "
+              f"iteration, {conv:.5f} after 100; value {value:+.5f}, Colosseum's solver {exact:+.1f}")
+        assert conv < 0.05, conv
+        assert abs(value - exact) <= conv + 1e-9, (value, exact, conv)
 
 
 def test_cfr_goofspiel_4_beside_native():
@@ -284,11 +303,15 @@ def test_cfr_goofspiel_4_beside_native():
     b = cfr_nash_conv(native, iterations)
     end = time.perf_counter()
     print(f"    CFR Goofspiel 4 descending win_loss, {iterations} iterations: NashConv "
-          f"{a[0]:.4f} -> {a[-1]:.5f} (package, {mid - start:.1f} s), "
-          f"{b[0]:.4f} -> {b[-1]:.5f} (native, {end - mid:.1f} s)")
+          f"{a[0]:.4f} -> {a[1]:.5f} (package, {mid - start:.1f} s), "
+          f"{b[0]:.4f} -> {b[1]:.5f} (native, {end - mid:.1f} s)")
     # The first iteration's average policy is uniform in both: the same NashConv.
     assert abs(a[0] - b[0]) < 1e-9, (a[0], b[0])
-    assert a[-1] < 0.1 and b[-1] < 0.1, (a, b)
+    assert a[1] < 0.1 and b[1] < 0.1, (a, b)
+    # Beside Colosseum's exact solver (value 0 by symmetry; GoofspielWinLoss computes it).
+    print(f"    value for p1 {a[2]:+.5f} (package), {b[2]:+.5f} (native), Colosseum's solver "
+          f"{EXACT[('goofspiel', 4)]:+.1f}")
+    assert abs(a[2] - EXACT[("goofspiel", 4)]) <= a[1] + 1e-9, a
 
 
 def test_the_witchs_brew_ids_are_stable():
