@@ -11,9 +11,11 @@
   one. (Ours can be finer: the native string keeps the hands and who won each turn, not which
   card was played in which turn, so it merges histories that differ only in that; ours, built
   from the seat's views, keeps every turn.)
-* OpenSpiel's CFR on small variants: Thwart Omega on a 2×2 board and Goofspiel with 4 cards in
-  descending order; NashConv falls below a stated bound, for Goofspiel beside CFR on the native
-  game with the same iterations.
+* OpenSpiel's CFR on small variants: Thwart Omega on a 2×2 board (advantage p1 and none) and
+  Goofspiel with 4 cards in descending order; NashConv falls below a stated bound, for Goofspiel
+  beside CFR on the native game with the same iterations, and the average policy's value lies
+  within its NashConv of the exact value Colosseum's own solver gives
+  (crates/ai/tests/openspiel_values.rs).
 
 Run after installing the wheel: `python3 tests/openspiel/test_package.py [--quick]`.
 Ends with the line `N passed, N failed`; exit status 1 if anything failed.
@@ -72,6 +74,17 @@ def test_every_game_is_registered():
     assert load("witchs-brew").get_type().parameter_specification["p1_chance"] == 0.5
     assert load("goofspiel", cards=6).num_distinct_actions() == 6
     assert load("thwart-omega", size=3).num_distinct_actions() == 9 * 8
+    assert load("witchs-brew").num_distinct_actions() == 589
+    assert load("witchs-brew").max_chance_outcomes() == 391
+    # Tensors where provided: Goofspiel, Square Goofspiel, Thwart Omega; strings elsewhere.
+    with_tensors = {"goofspiel", "square-goofspiel", "thwart-omega"}
+    for game_id in colosseum.game_ids():
+        t = load(game_id).get_type()
+        has = game_id in with_tensors
+        assert t.provides_information_state_tensor == has, game_id
+        assert t.provides_observation_tensor == has, game_id
+    assert load("goofspiel", cards=4).information_state_tensor_size() == 4 * 4 + 2 + 3 * 16
+    assert load("thwart-omega", size=2).observation_tensor_size() == 9 * 4 + 2
 
 
 def test_random_sim_every_game_defaults():
@@ -118,9 +131,10 @@ def test_clone_serialize_and_information_states():
                 info = state.information_state_string(p)
                 assert back.information_state_string(p) == info
                 assert copy.observation_string(p) == state.observation_string(p)
-                if not state.is_terminal() and not state.is_chance_node():
-                    legal = state.legal_actions(p)
-                    # Perfect recall: one information state, one set of legal actions.
+                legal = state.legal_actions(p)
+                if legal and not state.is_terminal() and not state.is_chance_node():
+                    # Perfect recall: one information state, one set of legal actions (for the
+                    # seats that act: a seat waiting at another's node has none).
                     assert seen.setdefault((p, info), legal) == legal, (game_id, info)
                     for a in legal:
                         assert state.action_to_string(p, a)
@@ -241,21 +255,38 @@ def test_goofspiel_agrees_with_native():
 
 
 def cfr_nash_conv(game: pyspiel.Game, iterations: int) -> list[float]:
-    """NashConv of CFR's average policy after 1 and after `iterations` iterations."""
+    """NashConv of CFR's average policy after 1 and after `iterations` iterations, then the
+    average policy's value for p1."""
     solver = pyspiel.CFRSolver(game)
     solver.evaluate_and_update_policy()
     out = [pyspiel.nash_conv(game, solver.average_policy())]
     for _ in range(iterations - 1):
         solver.evaluate_and_update_policy()
-    out.append(pyspiel.nash_conv(game, solver.average_policy()))
+    policy = solver.average_policy()
+    out.append(pyspiel.nash_conv(game, policy))
+    out.append(pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0])
     return out
 
 
+# Colosseum's own exact solver on the same variants (crates/ai/tests/openspiel_values.rs, which
+# asserts these numbers): the value for p1 on OpenSpiel's ±1 scale. A policy profile with
+# NashConv d earns within d of the value.
+EXACT = {
+    ("thwart-omega", "p1"): 1.0,
+    ("thwart-omega", "none"): 0.0,
+    ("goofspiel", 4): 0.0,
+}
+
+
 def test_cfr_thwart_omega_2x2():
-    game = pyspiel.convert_to_turn_based(load("thwart-omega", size=2))
-    conv = cfr_nash_conv(game, 100)
-    print(f"    CFR Thwart Omega size 2: NashConv {conv[0]:.4f} after 1 iteration, {conv[-1]:.5f} after 100")
-    assert conv[-1] < 0.05, conv[-1]
+    for advantage in ["p1", "none"]:
+        game = pyspiel.convert_to_turn_based(load("thwart-omega", size=2, advantage=advantage))
+        first, conv, value = cfr_nash_conv(game, 100)
+        exact = EXACT[("thwart-omega", advantage)]
+        print(f"    CFR Thwart Omega size 2, advantage {advantage}: NashConv {first:.4f} after 1 "
+              f"iteration, {conv:.5f} after 100; value {value:+.5f}, Colosseum's solver {exact:+.1f}")
+        assert conv < 0.05, conv
+        assert abs(value - exact) <= conv + 1e-9, (value, exact, conv)
 
 
 def test_cfr_goofspiel_4_beside_native():
@@ -272,11 +303,101 @@ def test_cfr_goofspiel_4_beside_native():
     b = cfr_nash_conv(native, iterations)
     end = time.perf_counter()
     print(f"    CFR Goofspiel 4 descending win_loss, {iterations} iterations: NashConv "
-          f"{a[0]:.4f} -> {a[-1]:.5f} (package, {mid - start:.1f} s), "
-          f"{b[0]:.4f} -> {b[-1]:.5f} (native, {end - mid:.1f} s)")
+          f"{a[0]:.4f} -> {a[1]:.5f} (package, {mid - start:.1f} s), "
+          f"{b[0]:.4f} -> {b[1]:.5f} (native, {end - mid:.1f} s)")
     # The first iteration's average policy is uniform in both: the same NashConv.
     assert abs(a[0] - b[0]) < 1e-9, (a[0], b[0])
-    assert a[-1] < 0.1 and b[-1] < 0.1, (a, b)
+    assert a[1] < 0.1 and b[1] < 0.1, (a, b)
+    # Beside Colosseum's exact solver (value 0 by symmetry; GoofspielWinLoss computes it).
+    print(f"    value for p1 {a[2]:+.5f} (package), {b[2]:+.5f} (native), Colosseum's solver "
+          f"{EXACT[('goofspiel', 4)]:+.1f}")
+    assert abs(a[2] - EXACT[("goofspiel", 4)]) <= a[1] + 1e-9, a
+
+
+def test_the_witchs_brew_ids_are_stable():
+    # An id names the same move in every state where it is legal, and chance outcomes too.
+    game = load("witchs-brew")
+    names: dict[tuple[int, int], str] = {}
+    rng = random.Random(11)
+    intermission = 0
+
+    def check(state):
+        nonlocal intermission
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                n = state.action_to_string(pyspiel.PlayerId.CHANCE, a)
+                assert names.setdefault((-1, a), n) == n, (a, n, names[(-1, a)])
+            return
+        for p in range(2):
+            for a in state.legal_actions(p):
+                assert 0 <= a < game.num_distinct_actions()
+                n = state.action_to_string(p, a)
+                # The same name for both seats and in every state.
+                assert names.setdefault((0, a), n) == n, (a, n, names[(0, a)])
+                if 534 <= a < 588:
+                    intermission += 1
+
+    for _ in range(3 if QUICK else 8):
+        walk(game, rng, check)
+    assert intermission > 0, "no Intermission assignment was seen"
+    assert len(names) > 150, len(names)
+
+
+def test_tensors_from_the_seats_view():
+    rng = random.Random(3)
+    for game_id, params in [
+        ("goofspiel", {"cards": 5}),
+        ("goofspiel", {"cards": 4, "order": "descending"}),
+        ("square-goofspiel", {}),
+        ("thwart-omega", {"size": 3}),
+    ]:
+        game = load(game_id, **params)
+        by_info: dict[tuple[int, str], list[float]] = {}
+
+        def check(state):
+            for p in range(2):
+                tensor = state.information_state_tensor(p)
+                assert len(tensor) == game.information_state_tensor_size()
+                assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+                # One information state, one tensor; and different seats see different tensors
+                # only through their own perspective (checked by random_sim_test's sizes).
+                key = (p, state.information_state_string(p))
+                assert by_info.setdefault(key, list(tensor)) == list(tensor), (game_id, key)
+
+        for _ in range(4):
+            walk(game, rng, check)
+    # Goofspiel 3 descending: after p1 bids 3 and p2 bids 1, p1's tensor has the prize 3 turn
+    # with its own bid 3 and the other's 1 (own seat first).
+    s = load("goofspiel", cards=3, order="descending").new_initial_state()
+    s.apply_actions([2, 0])
+    n = 3
+    t1, t2 = s.information_state_tensor(0), s.information_state_tensor(1)
+    turn = 4 * n + 2
+    assert t1[turn:turn + 3 * n] == [0, 0, 1, 0, 0, 1, 1, 0, 0], t1
+    assert t2[turn:turn + 3 * n] == [0, 0, 1, 1, 0, 0, 0, 0, 1], t2
+    assert t1[4 * n] == 3 and t2[4 * n + 1] == 3  # p1 took 3 points
+
+
+def test_information_states_are_cached_not_replayed():
+    # A long game: asking every seat's information state at every node stays fast (was a
+    # replay of the whole history on every call).
+    game = load("witchs-brew")
+    rng = random.Random(5)
+    start = time.perf_counter()
+    calls = 0
+
+    def check(state):
+        nonlocal calls
+        for p in range(2):
+            state.information_state_string(p)
+            calls += 1
+
+    walk(game, rng, check)
+    secs = time.perf_counter() - start
+    print(f"    The Witch's Brew: {calls} information-state calls in one game, {secs:.2f} s")
+    assert secs < 20, secs
 
 
 TESTS = [v for k, v in sorted(globals().items()) if k.startswith("test_")]

@@ -765,5 +765,8 @@ impl Game for AllInGoofspiel {
     }
 }
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;

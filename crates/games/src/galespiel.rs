@@ -2144,5 +2144,8 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
 /// The rules page, shown by `colosseum rules galespiel`.
 pub const RULES: &str = include_str!("../../../docs/rules/galespiel.md");
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;

@@ -602,6 +602,9 @@ impl Game for Goofspiel {
 /// The rules page, shown by `colosseum rules goofspiel`.
 pub const RULES: &str = include_str!("../../../docs/rules/goofspiel.md");
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests {
     use super::*;

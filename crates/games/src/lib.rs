@@ -74,6 +74,10 @@ pub struct GameEntry {
     /// phrase shared by every game that ended the same way ("a seat connected", "both took
     /// points"). Default [`ending_kind`].
     pub ending: fn(&colosseum_engine::Outcome) -> String,
+    /// The game in OpenSpiel's terms (integer actions, chance outcomes, information states;
+    /// the encoding in the game's own `spiel.rs`), for the Python package; `None` for a game
+    /// without one.
+    pub spiel: Option<spiel::SpielHook>,
 }
 
 /// A game's code for the browser pages: an ES module (its board renderer, its last reveal, its
@@ -149,6 +153,11 @@ impl GameEntry {
     #[must_use]
     pub const fn with_board(mut self, board_svg: fn(&serde_json::Value) -> String) -> GameEntry {
         self.board_svg = board_svg;
+        self
+    }
+
+    const fn with_spiel(mut self, spiel: spiel::SpielHook) -> GameEntry {
+        self.spiel = Some(spiel);
         self
     }
 }
@@ -355,6 +364,7 @@ const fn entry<G: Registered>(
         browser: BrowserCode::NONE,
         board_svg: plain_board_svg,
         ending: ending_kind,
+        spiel: None,
     }
 }
 
@@ -454,7 +464,8 @@ static REGISTRY: &[GameEntry] = &[
         goofspiel::TIMING,
     )
     .with_browser(browser!("goofspiel"))
-    .with_board(goofspiel::board_svg::board_svg),
+    .with_board(goofspiel::board_svg::board_svg)
+    .with_spiel(spiel::make::<goofspiel::Goofspiel>),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -466,6 +477,7 @@ static REGISTRY: &[GameEntry] = &[
             square_goofspiel::TIMING,
         )
         .with_browser(browser!("square-goofspiel"))
+        .with_spiel(spiel::make::<square_goofspiel::SquareGoofspiel>)
     }
     .with_board(square_goofspiel::board_svg::board_svg),
     GameEntry {
@@ -480,6 +492,7 @@ static REGISTRY: &[GameEntry] = &[
             thwart_omega::TIMING,
         )
         .with_browser(browser!("thwart-omega"))
+        .with_spiel(spiel::make::<thwart_omega::ThwartOmega>)
     }
     .with_board(thwart_omega::board_svg::board_svg),
     GameEntry {
@@ -495,6 +508,7 @@ static REGISTRY: &[GameEntry] = &[
             all_in_goofspiel::TIMING,
         )
         .with_browser(browser!("all-in-goofspiel"))
+        .with_spiel(spiel::make::<all_in_goofspiel::AllInGoofspiel>)
     }
     .with_board(all_in_goofspiel::board_svg::board_svg),
     GameEntry {
@@ -508,6 +522,7 @@ static REGISTRY: &[GameEntry] = &[
             galespiel::TIMING,
         )
         .with_browser(browser!("galespiel"))
+        .with_spiel(spiel::make::<galespiel::Galespiel>)
     }
     .with_board(galespiel::board_svg::board_svg),
     GameEntry {
@@ -520,6 +535,7 @@ static REGISTRY: &[GameEntry] = &[
             witchs_brew::OPTIONS,
             witchs_brew::TIMING,
         )
+        .with_spiel(spiel::make::<witchs_brew::WitchsBrew>)
         .with_races(witchs_brew::LIVE_RACES)
         .with_browser(browser!("witchs-brew"))
     }

@@ -1,41 +1,26 @@
 //! Colosseum's games as OpenSpiel sees them: integer actions, integer chance outcomes with
-//! probabilities, returns and per-seat strings, for the Python package (`crates/python`) that
-//! registers every game with OpenSpiel. This is the one place that knows how each game's moves
-//! become integers; the package names no game.
+//! probabilities, returns, per-seat strings and (for some games) tensors, for the Python package
+//! (`crates/python`) that registers every game with OpenSpiel. This module is the shared
+//! machinery; each game's encoding lives in its own folder (`<game>/spiel.rs`, an
+//! [`Encoded`] implementation) and reaches the registry through [`crate::GameEntry::spiel`].
+//! The package names no game.
 //!
 //! Each game has an action space of `num_distinct_actions` ids fixed by its options
-//! ([`SpielInfo`]), and a rule turning each move its seat may make now
-//! ([`Game::legal_moves`]) into an id. Where [`Game::legal_moves`] already lists a bounded,
-//! representative subset (All-In Goofspiel's plays, Galespiel's builds, The Witch's Brew's
-//! Freezes), the OpenSpiel game plays exactly that subset: the abstraction is the game's own,
-//! documented on its rules page and in docs/openspiel.md.
+//! ([`SpielInfo`]); an id means the same move (or the same part of a move) in every state.
+//! A decision may be made of several actions in a row ([`Encoded::sub_actions`]: The Witch's
+//! Brew's assignment, one condition at a time); a simultaneous decision made of several actions
+//! is played as one-seat nodes, `p1`'s actions first, then `p2`'s, neither seeing the other's
+//! until both are complete (as OpenSpiel's own `convert_to_turn_based` does). A chance event
+//! may likewise be drawn in several chance nodes ([`Encoded::chance_ids`]).
 //!
-//! * Goofspiel: card `c` is action `c - 1`, prize `p` is chance outcome `p - 1` (OpenSpiel's own
-//!   `goofspiel` numbering).
-//! * Square Goofspiel: `pass` is 0, a card of strength `s` is `s`. A phase's draw of six cells is
-//!   six chance nodes in a row, each drawing one cell (its index `row * 6 + column`) uniformly
-//!   from those not drawn yet: the same distribution as the game's ordered draw.
-//! * Thwart Omega: `B x W y` is `x * (n - 1) + y'` on a board of `n` cells, with cells numbered
-//!   row by row and `y'` the white cell's number among the cells other than `x`.
-//! * All-In Goofspiel: 0 is `pass`, `c + 4` plays the single card `c` (-3..12), 17 is the largest
-//!   number the hand's non-negative cards make, 18 the whole hand ordered for the largest number.
-//! * Galespiel: 0 `skip`, 1 `use` (item windows); `2 + 2 * slot + aid` a bid; 34 + `e` finishing
-//!   the build (`done`, `e` for Emergency Delivery), `36 + 64 * e + spot` building one bridge;
-//!   `164 + set` an upgrade of the card slots in `set`. Chance: the cycle's prize order by its
-//!   rank among the 1260 distinct orders.
-//! * The Witch's Brew: the `k`-th move of [`Game::legal_moves`] (a ranked candidate list: the
-//!   move space changes kind from decision to decision and a stable enumeration of assignments
-//!   would be millions of ids); chance outcomes likewise by rank.
+//! Information states are built from the seat's views only, and cached: the first call replays
+//! the history once, and from then on every action extends them (O(1) amortised per call).
 
 use std::sync::{Arc, OnceLock};
 
 use colosseum_engine::{Game, OptionsError, Pending, RawOptions, Seat, Step, Viewer};
 
-use crate::{
-    all_in_goofspiel::AllInGoofspiel, galespiel, goofspiel::Goofspiel,
-    square_goofspiel::SquareGoofspiel, thwart_omega::ThwartOmega, witchs_brew::WitchsBrew,
-    Registered,
-};
+use crate::Registered;
 
 /// OpenSpiel's player id of simultaneous nodes.
 pub const SIMULTANEOUS: i32 = -2;
@@ -93,6 +78,9 @@ pub struct SpielInfo {
     pub hidden: bool,
     /// How the moves are encoded, in a sentence (docs/openspiel.md).
     pub encoding: &'static str,
+    /// The lengths of the observation and information-state tensors (flat, `f32`), or `None`
+    /// for a game that provides strings only.
+    pub tensors: Option<(usize, usize)>,
 }
 
 /// A game with given options, driven through integers: OpenSpiel's state API.
@@ -117,11 +105,18 @@ pub trait SpielState: Send + Sync {
     fn returns(&self) -> [f64; 2];
     /// Whether the game is over.
     fn is_terminal(&self) -> bool;
-    /// What `seat` sees now: its view as JSON (no history beyond what the view keeps).
+    /// What `seat` sees now: its view as JSON (no history beyond what the view keeps); the
+    /// spectator's view for any other number.
     fn observation_string(&self, seat: usize) -> String;
-    /// What `seat` has seen and done since the start: for each decision, its own action and its
-    /// view after it (perfect recall), built from the seat's views only.
-    fn information_state_string(&self, seat: usize) -> String;
+    /// What `seat` has seen and done since the start: its view at the start, then each of its
+    /// own actions (`you: ...`) and its view after every step (perfect recall), built from the
+    /// seat's views only. Cached: the first call replays the history once.
+    fn information_state_string(&mut self, seat: usize) -> String;
+    /// The seat's observation tensor (empty for a game without tensors).
+    fn observation_tensor(&self, seat: usize) -> Vec<f32>;
+    /// The seat's information-state tensor (empty for a game without tensors). Cached like the
+    /// string.
+    fn information_state_tensor(&mut self, seat: usize) -> Vec<f32>;
     /// The spectator's rendering, for `str(state)`.
     fn render(&self) -> String;
     /// The actions applied so far: `(player, action)`, with `player` [`CHANCE`] for a chance
@@ -140,48 +135,71 @@ pub enum SpielError {
     /// Bad options.
     #[error(transparent)]
     Options(#[from] OptionsError),
+    /// The game has no OpenSpiel encoding ([`crate::GameEntry::spiel`] is `None`).
+    #[error("game `{0}` has no OpenSpiel encoding")]
+    NoEncoding(&'static str),
 }
+
+/// How a registry entry makes its OpenSpiel state ([`crate::GameEntry::spiel`]).
+pub type SpielHook = fn(&RawOptions) -> Result<Box<dyn SpielState>, OptionsError>;
 
 /// The initial state of game `id` with `options`, driven through integers.
 pub fn new_state(id: &str, options: &RawOptions) -> Result<Box<dyn SpielState>, SpielError> {
     let entry = crate::find(id)?;
-    Ok(match entry.id {
-        "goofspiel" => make::<Goofspiel>(options)?,
-        "square-goofspiel" => make::<SquareGoofspiel>(options)?,
-        "thwart-omega" => make::<ThwartOmega>(options)?,
-        "all-in-goofspiel" => make::<AllInGoofspiel>(options)?,
-        "galespiel" => make::<galespiel::Galespiel>(options)?,
-        "witchs-brew" => make::<WitchsBrew>(options)?,
-        other => unreachable!("spiel::new_state knows every game of the registry, not {other}"),
-    })
+    let hook = entry.spiel.ok_or(SpielError::NoEncoding(entry.id))?;
+    Ok(hook(options)?)
 }
 
-fn make<G: Encoded>(options: &RawOptions) -> Result<Box<dyn SpielState>, OptionsError> {
+/// The [`SpielHook`] of a game with an encoding.
+pub(crate) fn make<G: Encoded>(options: &RawOptions) -> Result<Box<dyn SpielState>, OptionsError> {
     let game = G::with_options(G::parse_options(options)?);
     let info = Arc::new(game.spiel_info());
-    Ok(Box::new(State {
+    let mut state = State {
         init: game.clone(),
         game,
         info,
         partial: Vec::new(),
+        parts: Vec::new(),
+        chosen: [None, None],
+        split: false,
         history: Vec::new(),
-        steps: Vec::new(),
         legal: Default::default(),
-    }))
+        tracked: None,
+    };
+    state.refresh();
+    Ok(Box::new(state))
 }
 
-/// How one game's moves and chance outcomes become integers.
-trait Encoded: Registered {
+/// A seat's next actions: each id with the move it completes (`None`: a part of a move, more
+/// actions follow).
+pub(crate) type SubActions<M> = Vec<(i64, Option<M>)>;
+
+/// How one game's moves and chance outcomes become integers: each game implements it in its own
+/// folder (`<game>/spiel.rs`).
+pub(crate) trait Encoded: Registered {
     /// The info, from the initial state.
     fn spiel_info(&self) -> SpielInfo;
 
-    /// The id of `mv`, the `index`-th of `seat`'s [`Game::legal_moves`]; `None` to leave it out
-    /// (a duplicate).
-    fn action_id(&self, seat: Seat, mv: &Self::Move, index: usize) -> Option<i64>;
+    /// The id of `mv`, one of `seat`'s [`Game::legal_moves`]; `None` to leave it out (outside
+    /// the abstraction, or a duplicate).
+    fn action_id(&self, seat: Seat, mv: &Self::Move) -> Option<i64>;
 
     /// A name for an action id that is not legal now.
     fn action_name(&self, id: i64) -> String {
         format!("action {id} (not legal now)")
+    }
+
+    /// For a decision of `seat` made of several actions: the ids of its next action after the
+    /// actions `partial` already taken in it, each with the move it completes (`None` while
+    /// more follow), and `true`. `false` (the provided version) for a decision of one action,
+    /// which is then one of [`Game::legal_moves`] through [`Encoded::action_id`].
+    fn sub_actions(
+        &self,
+        _seat: Seat,
+        _partial: &[i64],
+        _out: &mut SubActions<Self::Move>,
+    ) -> bool {
+        false
     }
 
     /// The chance outcomes of the next chance node, given the sub-draws `partial` already made
@@ -220,10 +238,27 @@ trait Encoded: Registered {
             None => [0.0, 0.0],
         }
     }
+
+    /// Writes `seat`'s observation tensor (length [`SpielInfo::tensors`]`.0`, zeroed) from its
+    /// view; only called for a game with tensors.
+    fn observation_tensor(&self, _view: &Self::View, _seat: Seat, _out: &mut [f32]) {}
+
+    /// Brings `seat`'s information-state tensor (length [`SpielInfo::tensors`]`.1`; zeroed at
+    /// the start, then as the last call left it) up to date with its view after a step (and
+    /// with the view at the start); only called for a game with tensors. A game with tensors
+    /// has no decision of several actions.
+    fn update_information_tensor(&self, _view: &Self::View, _seat: Seat, _out: &mut [f32]) {}
 }
 
-/// A seat's legal actions with their moves, ascending by id.
-type Actions<G> = Vec<(i64, <G as Game>::Move)>;
+/// A seat's legal actions with the moves they complete, ascending by id.
+type Actions<G> = SubActions<<G as Game>::Move>;
+
+/// Each seat's information state, kept up to date once asked for.
+#[derive(Clone)]
+struct Tracked {
+    strings: [String; 2],
+    tensors: [Vec<f32>; 2],
+}
 
 #[derive(Clone)]
 struct State<G: Encoded> {
@@ -232,50 +267,101 @@ struct State<G: Encoded> {
     info: Arc<SpielInfo>,
     /// Sub-draws made in the chance event under way.
     partial: Vec<i64>,
+    /// Actions taken in the decision under way of the seat to act (a decision of several).
+    parts: Vec<i64>,
+    /// At a simultaneous decision played seat by seat: the moves chosen so far.
+    chosen: [Option<G::Move>; 2],
+    /// Whether the simultaneous decision now is played seat by seat (a seat's decision is made
+    /// of several actions).
+    split: bool,
     history: Vec<(i32, i64)>,
-    /// The typed steps applied, with the seat that acted alone (for information states).
-    steps: Vec<Step<G::Move, G::Chance>>,
-    /// Each seat's legal actions with their moves, ascending, once asked for (cleared by
-    /// every step): OpenSpiel asks for the name of every legal action in turn.
-    legal: [OnceLock<Actions<G>>; 2],
+    /// Each seat's legal actions with their moves, ascending, and whether they are actions of a
+    /// decision of several, once asked for (cleared by every action): OpenSpiel asks for the
+    /// name of every legal action in turn.
+    legal: [OnceLock<(bool, Actions<G>)>; 2],
+    /// The information states, once asked for (`None` until then: playouts pay nothing).
+    tracked: Option<Box<Tracked>>,
 }
 
 impl<G: Encoded> State<G> {
-    fn actions(&self, seat: Seat) -> &[(i64, G::Move)] {
-        self.legal[seat.index()].get_or_init(|| self.list_actions(seat))
+    /// After every action: forget the cached lists, see whether the decision now is split.
+    fn refresh(&mut self) {
+        self.legal = Default::default();
+        self.split = self.game.pending() == Pending::Both
+            && Seat::BOTH
+                .iter()
+                .any(|&s| self.game.sub_actions(s, &[], &mut Vec::new()));
     }
 
-    fn list_actions(&self, seat: Seat) -> Vec<(i64, G::Move)> {
+    /// The seat that acts alone now (a one-seat decision, or a split simultaneous one).
+    fn acting(&self) -> Option<Seat> {
+        match self.game.pending() {
+            Pending::One(seat) => Some(seat),
+            Pending::Both if self.split => Some(if self.chosen[0].is_none() {
+                Seat::P1
+            } else {
+                Seat::P2
+            }),
+            _ => None,
+        }
+    }
+
+    fn actions(&self, seat: Seat) -> &[(i64, Option<G::Move>)] {
+        &self.legal[seat.index()]
+            .get_or_init(|| self.list_actions(seat))
+            .1
+    }
+
+    /// Whether `seat`'s actions now are those of a decision of several.
+    fn in_parts(&self, seat: Seat) -> bool {
+        self.legal[seat.index()]
+            .get_or_init(|| self.list_actions(seat))
+            .0
+    }
+
+    fn list_actions(&self, seat: Seat) -> (bool, Actions<G>) {
+        let acts = match self.game.pending() {
+            Pending::Both if !self.split => true,
+            _ => self.acting() == Some(seat),
+        };
+        if !acts {
+            return (false, Vec::new());
+        }
+        let mut out = Vec::new();
+        if self.game.sub_actions(seat, &self.parts, &mut out) {
+            out.sort_by_key(|(a, _)| *a);
+            return (true, out);
+        }
         let mut moves = Vec::new();
         self.game.legal_moves(seat, &mut moves);
-        let mut out: Vec<(i64, G::Move)> = Vec::with_capacity(moves.len());
-        for (i, mv) in moves.into_iter().enumerate() {
-            if let Some(id) = self.game.action_id(seat, &mv, i) {
-                out.push((id, mv));
+        out.reserve(moves.len());
+        for mv in moves {
+            if let Some(id) = self.game.action_id(seat, &mv) {
+                out.push((id, Some(mv)));
             }
         }
         // A stable sort keeps the first of the moves sharing an id (All-In Goofspiel's largest
         // number can be a single card), and dedup drops the others.
         out.sort_by_key(|(a, _)| *a);
         out.dedup_by_key(|(a, _)| *a);
-        out
+        (false, out)
     }
 
-    fn find(&self, seat: Seat, action: i64) -> Result<G::Move, String> {
+    fn find(&self, seat: Seat, action: i64) -> Result<Option<G::Move>, String> {
         let actions = self.actions(seat);
         actions
             .binary_search_by_key(&action, |(a, _)| *a)
             .map(|i| actions[i].1.clone())
             .map_err(|_| {
-                let legal: Vec<String> = self
-                    .actions(seat)
-                    .iter()
-                    .map(|(a, _)| a.to_string())
-                    .collect();
-                format!(
-                    "action {action} is not legal for {seat} now; the legal actions are {}",
-                    legal.join(", ")
-                )
+                let legal: Vec<String> = actions.iter().map(|(a, _)| a.to_string()).collect();
+                if legal.is_empty() {
+                    format!("{seat} does not act now; action {action} cannot be applied")
+                } else {
+                    format!(
+                        "action {action} is not legal for {seat} now; the legal actions are {}",
+                        legal.join(", ")
+                    )
+                }
             })
     }
 
@@ -287,14 +373,124 @@ impl<G: Encoded> State<G> {
         out
     }
 
+    /// Notes `seat`'s own action in its information state (before it is applied).
+    fn note_own(&mut self, seat: Seat, action: i64) {
+        if self.tracked.is_none() {
+            return;
+        }
+        let text = self.action_to_string(seat.index() as i32, action);
+        if let Some(tracked) = self.tracked.as_mut() {
+            let s = &mut tracked.strings[seat.index()];
+            s.push_str("\nyou: ");
+            s.push_str(&text);
+        }
+    }
+
     fn apply_step(&mut self, step: Step<G::Move, G::Chance>) -> Result<(), String> {
         self.game
-            .apply(step.clone())
+            .apply(step)
             .map_err(|e| format!("the game refused the step: {e}"))?;
-        self.steps.push(step);
-        self.legal = Default::default();
+        if let Some(tracked) = self.tracked.as_mut() {
+            for seat in Seat::BOTH {
+                observe(&self.game, &self.info, seat, tracked);
+            }
+        }
         Ok(())
     }
+
+    /// A seat's action at a one-seat node (or a split simultaneous one).
+    fn apply_own(&mut self, seat: Seat, action: i64) -> Result<(), String> {
+        let found = self.find(seat, action)?;
+        self.note_own(seat, action);
+        match found {
+            None => self.parts.push(action),
+            Some(mv) if self.split => {
+                self.parts.clear();
+                self.chosen[seat.index()] = Some(mv);
+                if let [Some(p1), Some(p2)] = &self.chosen {
+                    let step = Step::Both {
+                        p1: p1.clone(),
+                        p2: p2.clone(),
+                    };
+                    self.apply_step(step)?;
+                    self.chosen = [None, None];
+                }
+            }
+            Some(mv) => {
+                self.parts.clear();
+                self.apply_step(Step::One { seat, mv })?;
+            }
+        }
+        self.history.push((seat.index() as i32, action));
+        self.refresh();
+        Ok(())
+    }
+
+    /// Starts tracking the information states: replays the history once.
+    fn track(&mut self) {
+        if self.tracked.is_some() {
+            return;
+        }
+        let mut fresh = State {
+            game: self.init.clone(),
+            init: self.init.clone(),
+            info: self.info.clone(),
+            partial: Vec::new(),
+            parts: Vec::new(),
+            chosen: [None, None],
+            split: false,
+            history: Vec::new(),
+            legal: Default::default(),
+            tracked: None,
+        };
+        fresh.refresh();
+        let mut tracked = Box::new(Tracked {
+            strings: Default::default(),
+            tensors: Default::default(),
+        });
+        for seat in Seat::BOTH {
+            if let Some((_, len)) = self.info.tensors {
+                tracked.tensors[seat.index()] = vec![0.0; len];
+            }
+            observe(&fresh.game, &self.info, seat, &mut tracked);
+            // The start is the whole string so far (no newline before it).
+            let s = &mut tracked.strings[seat.index()];
+            *s = s.trim_start_matches('\n').to_string();
+        }
+        fresh.tracked = Some(tracked);
+        replay(&mut fresh, &self.history).expect("a history applied once applies again");
+        self.tracked = fresh.tracked;
+    }
+}
+
+/// Appends `seat`'s view of `game` to its information state.
+fn observe<G: Encoded>(game: &G, info: &SpielInfo, seat: Seat, tracked: &mut Tracked) {
+    let view = game.view(Viewer::Seat(seat));
+    let s = &mut tracked.strings[seat.index()];
+    s.push('\n');
+    s.push_str(&serde_json::to_string(&view).unwrap_or_default());
+    if info.tensors.is_some() {
+        game.update_information_tensor(&view, seat, &mut tracked.tensors[seat.index()]);
+    }
+}
+
+/// Applies `history` (as [`SpielState::history`] gives it) to `state`.
+pub fn replay(state: &mut dyn SpielState, history: &[(i32, i64)]) -> Result<(), String> {
+    let mut i = 0;
+    while i < history.len() {
+        let (_, action) = history[i];
+        if state.current_player() == SIMULTANEOUS {
+            let Some(&(_, other)) = history.get(i + 1) else {
+                return Err("the history ends in the middle of a simultaneous node".into());
+            };
+            state.apply_actions(action, other)?;
+            i += 2;
+        } else {
+            state.apply_action(action)?;
+            i += 1;
+        }
+    }
+    Ok(())
 }
 
 impl<G: Encoded> SpielState for State<G> {
@@ -308,8 +504,10 @@ impl<G: Encoded> SpielState for State<G> {
 
     fn current_player(&self) -> i32 {
         match self.game.pending() {
-            Pending::Both => SIMULTANEOUS,
-            Pending::One(seat) => seat.index() as i32,
+            Pending::Both if !self.split => SIMULTANEOUS,
+            Pending::Both | Pending::One(_) => {
+                self.acting().map_or(SIMULTANEOUS, |s| s.index() as i32)
+            }
             Pending::Chance => CHANCE,
             Pending::Over => TERMINAL,
         }
@@ -350,33 +548,39 @@ impl<G: Encoded> SpielState for State<G> {
                     self.partial.clear();
                 }
                 self.history.push((CHANCE, action));
+                self.refresh();
                 Ok(())
             }
-            Pending::One(seat) => {
-                let mv = self.find(seat, action)?;
-                self.apply_step(Step::One { seat, mv })?;
-                self.history.push((seat.index() as i32, action));
-                Ok(())
-            }
-            Pending::Both => {
+            Pending::Both if !self.split => {
                 Err("both seats act now: give both actions at once (apply_actions)".to_string())
+            }
+            Pending::One(_) | Pending::Both => {
+                let seat = self.acting().expect("a seat acts alone");
+                self.apply_own(seat, action)
             }
             Pending::Over => Err("the game is over; no action can be applied".to_string()),
         }
     }
 
     fn apply_actions(&mut self, p1: i64, p2: i64) -> Result<(), String> {
-        if self.game.pending() != Pending::Both {
+        if self.current_player() != SIMULTANEOUS {
             return Err(format!(
                 "apply_actions is for simultaneous nodes; the game waits for {}",
-                self.game.pending()
+                match self.acting() {
+                    Some(seat) => seat.to_string(),
+                    None => self.game.pending().to_string(),
+                }
             ));
         }
-        let m1 = self.find(Seat::P1, p1)?;
-        let m2 = self.find(Seat::P2, p2)?;
+        let complete = |m: Option<G::Move>| m.ok_or("a simultaneous move is one action");
+        let m1 = complete(self.find(Seat::P1, p1)?)?;
+        let m2 = complete(self.find(Seat::P2, p2)?)?;
+        self.note_own(Seat::P1, p1);
+        self.note_own(Seat::P2, p2);
         self.apply_step(Step::Both { p1: m1, p2: m2 })?;
         self.history.push((0, p1));
         self.history.push((1, p2));
+        self.refresh();
         Ok(())
     }
 
@@ -390,12 +594,15 @@ impl<G: Encoded> SpielState for State<G> {
                 None => format!("chance {action}"),
             };
         }
-        let Some(seat) = seat_of(player as usize).filter(|_| player >= 0) else {
+        let Some(seat) = usize::try_from(player).ok().and_then(seat_of) else {
             return format!("action {action}");
         };
         let actions = self.actions(seat);
         match actions.binary_search_by_key(&action, |(a, _)| *a) {
-            Ok(i) => self.game.format_move(&actions[i].1),
+            Ok(i) => match &actions[i].1 {
+                Some(mv) if !self.in_parts(seat) => self.game.format_move(mv),
+                _ => self.game.action_name(action),
+            },
             Err(_) => self.game.action_name(action),
         }
     }
@@ -413,36 +620,46 @@ impl<G: Encoded> SpielState for State<G> {
         serde_json::to_string(&self.game.view(viewer)).unwrap_or_default()
     }
 
-    fn information_state_string(&self, seat: usize) -> String {
+    fn information_state_string(&mut self, seat: usize) -> String {
         let Some(seat) = seat_of(seat) else {
             return String::new();
         };
-        let viewer = Viewer::Seat(seat);
-        let mut game = self.init.clone();
-        let mut out = serde_json::to_string(&game.view(viewer)).unwrap_or_default();
-        for step in &self.steps {
-            let own = match step {
-                Step::Both { p1, p2 } => Some(if seat == Seat::P1 { p1 } else { p2 }),
-                Step::One { seat: s, mv } if *s == seat => Some(mv),
-                _ => None,
-            };
-            out.push('\n');
-            if let Some(mv) = own {
-                out.push_str("you: ");
-                out.push_str(&game.format_move(mv));
-                out.push('\n');
-            }
-            game.apply(step.clone())
-                .expect("a step applied once applies again");
-            out.push_str(&serde_json::to_string(&game.view(viewer)).unwrap_or_default());
-        }
+        self.track();
+        self.tracked.as_ref().expect("tracked").strings[seat.index()].clone()
+    }
+
+    fn observation_tensor(&self, seat: usize) -> Vec<f32> {
+        let (Some(seat), Some((len, _))) = (seat_of(seat), self.info.tensors) else {
+            return Vec::new();
+        };
+        let mut out = vec![0.0; len];
+        let view = self.game.view(Viewer::Seat(seat));
+        self.game.observation_tensor(&view, seat, &mut out);
         out
+    }
+
+    fn information_state_tensor(&mut self, seat: usize) -> Vec<f32> {
+        let (Some(seat), Some(_)) = (seat_of(seat), self.info.tensors) else {
+            return Vec::new();
+        };
+        self.track();
+        self.tracked.as_ref().expect("tracked").tensors[seat.index()].clone()
     }
 
     fn render(&self) -> String {
         let mut text = self.game.render(Viewer::Spectator);
         if !self.partial.is_empty() {
             text.push_str(&format!("\n(chance draws so far: {:?})", self.partial));
+        }
+        if self.split || !self.parts.is_empty() {
+            text.push_str(&format!(
+                "\n(actions so far in this decision: {:?}; chosen: {})",
+                self.parts,
+                match (&self.chosen[0], &self.chosen[1]) {
+                    (Some(_), _) => "p1",
+                    _ => "nobody",
+                }
+            ));
         }
         text
     }
@@ -464,7 +681,8 @@ fn seat_of(player: usize) -> Option<Seat> {
     }
 }
 
-fn win_loss(info: SpielInfo) -> SpielInfo {
+/// `info` with +1/-1 returns, zero-sum.
+pub(crate) fn win_loss(info: SpielInfo) -> SpielInfo {
     SpielInfo {
         min_utility: -1.0,
         max_utility: 1.0,
@@ -474,7 +692,8 @@ fn win_loss(info: SpielInfo) -> SpielInfo {
     }
 }
 
-fn base(encoding: &'static str) -> SpielInfo {
+/// An info to complete: one action, no chance, +1/-1 returns, strings only.
+pub(crate) fn base(encoding: &'static str) -> SpielInfo {
     SpielInfo {
         num_distinct_actions: 1,
         max_chance_outcomes: 0,
@@ -487,251 +706,14 @@ fn base(encoding: &'static str) -> SpielInfo {
         stochastic: false,
         hidden: false,
         encoding,
+        tensors: None,
     }
 }
 
-impl Encoded for Goofspiel {
-    fn spiel_info(&self) -> SpielInfo {
-        use crate::goofspiel::{PrizeOrder, ReturnsType};
-        let o = self.options();
-        let n = usize::from(o.cards);
-        let total = (n * (n + 1) / 2) as f64;
-        let (min, max, utility, sum) = match o.returns {
-            ReturnsType::WinLoss => (-1.0, 1.0, Utility::ZeroSum, Some(0.0)),
-            ReturnsType::PointDifference => {
-                (-total / 2.0, total / 2.0, Utility::ZeroSum, Some(0.0))
-            }
-            ReturnsType::TotalPoints => (0.0, total, Utility::GeneralSum, None),
-        };
-        let random = o.order == PrizeOrder::Random;
-        SpielInfo {
-            num_distinct_actions: n.max(1),
-            max_chance_outcomes: if random { n } else { 0 },
-            min_utility: min,
-            max_utility: max,
-            utility,
-            utility_sum: sum,
-            max_game_length: n,
-            max_chance_nodes: if random { n } else { 0 },
-            stochastic: random,
-            ..base("card c is action c - 1; prize p is chance outcome p - 1")
-        }
-    }
-
-    fn action_id(&self, _seat: Seat, card: &u8, _index: usize) -> Option<i64> {
-        Some(i64::from(*card) - 1)
-    }
-
-    fn action_name(&self, id: i64) -> String {
-        format!("{}", id + 1)
-    }
-
-    fn chance_ids(&self, _partial: &[i64], out: &mut Vec<(i64, f64, Option<u8>)>) {
-        let mut outcomes = Vec::new();
-        self.chance_outcomes(&mut outcomes);
-        out.extend(
-            outcomes
-                .into_iter()
-                .map(|(c, p)| (i64::from(c) - 1, p, Some(c))),
-        );
-    }
-
-    fn spiel_returns(&self) -> [f64; 2] {
-        self.returns()
-    }
-}
-
-impl Encoded for SquareGoofspiel {
-    fn spiel_info(&self) -> SpielInfo {
-        use crate::square_goofspiel::CELLS;
-        win_loss(SpielInfo {
-            num_distinct_actions: 7,
-            max_chance_outcomes: CELLS,
-            max_game_length: CELLS,
-            max_chance_nodes: CELLS,
-            stochastic: true,
-            ..base(
-                "pass is 0, a card of strength s is s; a phase's draw is six chance nodes, each \
-                 drawing one cell (row * 6 + column) from those not drawn",
-            )
-        })
-    }
-
-    fn action_id(
-        &self,
-        _seat: Seat,
-        bid: &crate::square_goofspiel::Bid,
-        _index: usize,
-    ) -> Option<i64> {
-        Some(i64::from(bid.value()))
-    }
-
-    fn chance_ids(
-        &self,
-        partial: &[i64],
-        out: &mut Vec<(i64, f64, Option<crate::square_goofspiel::PhaseDraw>)>,
-    ) {
-        use crate::square_goofspiel::{Cell, AUCTIONS_PER_PHASE};
-        let free: Vec<Cell> = Cell::all()
-            .filter(|&c| !self.is_auctioned(c) && !partial.contains(&(c.index() as i64)))
-            .collect();
-        let p = 1.0 / free.len() as f64;
-        let last = partial.len() + 1 == AUCTIONS_PER_PHASE;
-        for cell in free {
-            let outcome = if last {
-                let mut cells: Vec<Cell> = partial
-                    .iter()
-                    .filter_map(|&i| Cell::from_index(i as usize))
-                    .collect();
-                cells.push(cell);
-                crate::square_goofspiel::PhaseDraw::new(&cells)
-            } else {
-                None
-            };
-            out.push((cell.index() as i64, p, outcome));
-        }
-    }
-
-    fn chance_name(
-        &self,
-        _partial: &[i64],
-        id: i64,
-        _outcome: Option<&crate::square_goofspiel::PhaseDraw>,
-    ) -> String {
-        crate::square_goofspiel::Cell::from_index(id as usize)
-            .map_or_else(|| format!("cell {id}"), |c| c.to_string())
-    }
-}
-
-impl Encoded for ThwartOmega {
-    fn spiel_info(&self) -> SpielInfo {
-        let cells = usize::from(self.size()) * usize::from(self.size());
-        win_loss(SpielInfo {
-            num_distinct_actions: (cells * cells.saturating_sub(1)).max(1),
-            max_game_length: cells / 2 + 1,
-            ..base(
-                "B x W y is x * (n - 1) + y' (cells numbered row by row, n cells, y' the white \
-                 cell's number among the cells other than x)",
-            )
-        })
-    }
-
-    fn action_id(
-        &self,
-        _seat: Seat,
-        mv: &crate::thwart_omega::Placement,
-        _index: usize,
-    ) -> Option<i64> {
-        let size = i64::from(self.size());
-        let index = |c: crate::grid::Cell| i64::from(c.row) * size + i64::from(c.column);
-        let (b, w) = (index(mv.black), index(mv.white));
-        let w = if w > b { w - 1 } else { w };
-        Some(b * (size * size - 1) + w)
-    }
-}
-
-impl Encoded for AllInGoofspiel {
-    fn spiel_info(&self) -> SpielInfo {
-        win_loss(SpielInfo {
-            num_distinct_actions: 19,
-            max_game_length: 2 * crate::all_in_goofspiel::MAX_ROUNDS,
-            hidden: true,
-            ..base(
-                "0 pass, c + 4 the single card c (-3..12), 17 the largest number of the \
-                 non-negative cards, 18 the whole hand ordered for the largest number",
-            )
-        })
-    }
-
-    fn action_id(
-        &self,
-        _seat: Seat,
-        play: &crate::all_in_goofspiel::Play,
-        _index: usize,
-    ) -> Option<i64> {
-        let cards = play.cards();
-        Some(match cards {
-            [] => 0,
-            [c] => i64::from(*c) + 4,
-            _ if cards.iter().any(|&c| c < 0) => 18,
-            _ => 17,
-        })
-    }
-
-    fn action_name(&self, id: i64) -> String {
-        match id {
-            0 => "pass".into(),
-            1..=16 => (id - 4).to_string(),
-            17 => "largest number of the non-negative cards".into(),
-            18 => "whole hand".into(),
-            _ => format!("action {id}"),
-        }
-    }
-}
-
-/// Galespiel's action ids: see the module's documentation.
-const GALE_BIDS: i64 = 2;
-const GALE_DONE: i64 = 34;
-const GALE_BUILD: i64 = 36;
-const GALE_UPGRADE: i64 = 164;
-
-impl Encoded for galespiel::Galespiel {
-    fn spiel_info(&self) -> SpielInfo {
-        let slots = self.options().cards.len();
-        SpielInfo {
-            num_distinct_actions: GALE_UPGRADE as usize + (1 << slots),
-            max_chance_outcomes: 1260,
-            max_game_length: usize::from(galespiel::MAX_ROUNDS) * 6,
-            max_chance_nodes: usize::from(galespiel::MAX_ROUNDS) / galespiel::CYCLE + 1,
-            stochastic: true,
-            hidden: true,
-            ..base(
-                "0 skip, 1 use (item windows); 2 + 2 * slot + aid a bid; 34 + e done, 36 + 64 * e \
-                 + spot one bridge (e: Emergency Delivery); 164 + set an upgrade; the cycle's \
-                 prize order by rank among the 1260 orders",
-            )
-        }
-    }
-
-    fn action_id(&self, _seat: Seat, mv: &galespiel::Move, _index: usize) -> Option<i64> {
-        use galespiel::Move;
-        Some(match *mv {
-            Move::Item(used) => i64::from(used),
-            Move::Bid { slot, aid } => GALE_BIDS + 2 * i64::from(slot) + i64::from(aid),
-            Move::Build {
-                spots: 0,
-                emergency,
-            } => GALE_DONE + i64::from(emergency),
-            Move::Build { spots, emergency } if spots.count_ones() == 1 => {
-                GALE_BUILD + 64 * i64::from(emergency) + i64::from(spots.trailing_zeros())
-            }
-            // Several bridges at once are not in the abstraction (legal_moves never lists them).
-            Move::Build { .. } => return None,
-            Move::Upgrade(set) => GALE_UPGRADE + i64::from(set),
-        })
-    }
-}
-
-impl Encoded for WitchsBrew {
-    fn spiel_info(&self) -> SpielInfo {
-        let conditions = crate::witchs_brew::ConditionSet::ALL.len() as usize;
-        let pairs = conditions * (conditions - 1) / 2;
-        SpielInfo {
-            // 3^9 ways to assign nine conditions to rounds 6, 9 and 12 bound every list.
-            num_distinct_actions: 19_683,
-            max_chance_outcomes: pairs.max(36),
-            max_game_length: 400,
-            max_chance_nodes: 100,
-            stochastic: true,
-            ..base(
-                "the k-th move of the seat's candidate list (legal_moves; Freeze with at most one \
-                 stone); chance outcomes by rank",
-            )
-        }
-    }
-
-    fn action_id(&self, _seat: Seat, _mv: &crate::witchs_brew::Move, index: usize) -> Option<i64> {
-        Some(index as i64)
+/// Sets `out[i]` to 1 (a one-hot slot), ignoring an index outside it.
+pub(crate) fn one_hot(out: &mut [f32], i: usize) {
+    if let Some(x) = out.get_mut(i) {
+        *x = 1.0;
     }
 }
 
@@ -745,5 +727,158 @@ mod tests {
             let state = new_state(entry.id, &RawOptions::new()).unwrap();
             assert_eq!(state.id(), entry.id);
         }
+    }
+
+    /// A tiny generator (no dependency on the engine's RNG for a test of integers).
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// Plays a random game through integers, checking at every node that every id is in the
+    /// action space, and that the cached information states equal those of a state rebuilt
+    /// from the history (its first call replays).
+    fn walk(id: &str, options: &RawOptions, seed: u64, check_every: usize) -> usize {
+        let mut state = new_state(id, options).unwrap();
+        let info = state.info().clone();
+        let mut x = seed | 1;
+        let mut nodes = 0;
+        // The first call starts the cache; later actions extend it.
+        let _ = state.information_state_string(0);
+        while !state.is_terminal() {
+            nodes += 1;
+            assert!(
+                nodes <= info.max_game_length + info.max_chance_nodes,
+                "{id}: too long"
+            );
+            if nodes % check_every == 0 {
+                let mut fresh = new_state(id, options).unwrap();
+                replay(fresh.as_mut(), state.history()).unwrap();
+                for seat in 0..2 {
+                    assert_eq!(
+                        fresh.information_state_string(seat),
+                        state.information_state_string(seat),
+                        "{id}: cached and replayed information states differ"
+                    );
+                    assert_eq!(
+                        fresh.information_state_tensor(seat),
+                        state.information_state_tensor(seat)
+                    );
+                    if let Some((obs, inf)) = info.tensors {
+                        assert_eq!(state.observation_tensor(seat).len(), obs);
+                        assert_eq!(state.information_state_tensor(seat).len(), inf);
+                    }
+                }
+            }
+            let player = state.current_player();
+            if player == CHANCE {
+                let outcomes = state.chance_outcomes();
+                let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                assert!((total - 1.0).abs() < 1e-9, "{id}: chance sums to {total}");
+                for &(a, _) in &outcomes {
+                    assert!(
+                        (0..info.max_chance_outcomes as i64).contains(&a),
+                        "{id}: {a}"
+                    );
+                }
+                let (a, _) = outcomes[next(&mut x) as usize % outcomes.len()];
+                state.apply_action(a).unwrap();
+                continue;
+            }
+            let mut pick = |seat: usize| {
+                let legal = state.legal_actions(seat);
+                assert!(!legal.is_empty(), "{id}: {seat} has no action");
+                for &a in &legal {
+                    assert!(
+                        (0..info.num_distinct_actions as i64).contains(&a),
+                        "{id}: {a}"
+                    );
+                }
+                legal[next(&mut x) as usize % legal.len()]
+            };
+            if player == SIMULTANEOUS {
+                let (a, b) = (pick(0), pick(1));
+                state.apply_actions(a, b).unwrap();
+            } else {
+                let a = pick(player as usize);
+                let other = 1 - player as usize;
+                assert!(
+                    state.legal_actions(other).is_empty(),
+                    "{id}: both act at a one-seat node"
+                );
+                state.apply_action(a).unwrap();
+            }
+        }
+        nodes
+    }
+
+    #[test]
+    fn random_games_keep_ids_in_range_and_cached_information_states_true() {
+        for entry in crate::registry() {
+            for seed in 1..3 {
+                walk(entry.id, &RawOptions::new(), seed * 7919, 37);
+            }
+        }
+        let small: RawOptions = serde_json::from_str(r#"{"size": 3}"#).unwrap();
+        walk("thwart-omega", &small, 5, 1);
+        let cards: RawOptions = serde_json::from_str(r#"{"cards": 5}"#).unwrap();
+        walk("goofspiel", &cards, 5, 1);
+    }
+
+    #[test]
+    fn the_witchs_brew_assignment_is_one_condition_at_a_time_p1_first() {
+        // Play random games until an Intermission with conditions held; check its nodes.
+        for seed in 1..200u64 {
+            let mut state = new_state("witchs-brew", &RawOptions::new()).unwrap();
+            let mut x = (seed * 104_729) | 1;
+            while !state.is_terminal() {
+                let player = state.current_player();
+                let legal0 = if player >= 0 {
+                    state.legal_actions(player as usize)
+                } else {
+                    vec![]
+                };
+                if player >= 0 && legal0.iter().all(|&a| (534..588).contains(&a)) {
+                    // p1 first; p2 does not act and sees nothing of p1's choices.
+                    assert_eq!(player, 0);
+                    let before = state.information_state_string(1);
+                    let mut seen = 0;
+                    while state.current_player() == 0 {
+                        let legal = state.legal_actions(0);
+                        assert!(legal.iter().all(|&a| (534..588).contains(&a)));
+                        let name = state.action_to_string(0, legal[0]);
+                        assert!(name.contains(" to round "), "{name}");
+                        state.apply_action(legal[0]).unwrap();
+                        seen += 1;
+                    }
+                    assert!((1..=9).contains(&seen));
+                    assert_eq!(state.information_state_string(1), before);
+                    assert!(state.information_state_string(0).contains("you: "));
+                    assert_eq!(state.current_player(), 1);
+                    return;
+                }
+                if player == CHANCE {
+                    let o = state.chance_outcomes();
+                    state
+                        .apply_action(o[next(&mut x) as usize % o.len()].0)
+                        .unwrap();
+                } else if player == SIMULTANEOUS {
+                    let a = state.legal_actions(0);
+                    let b = state.legal_actions(1);
+                    let (a, b) = (
+                        a[next(&mut x) as usize % a.len()],
+                        b[next(&mut x) as usize % b.len()],
+                    );
+                    state.apply_actions(a, b).unwrap();
+                } else {
+                    state
+                        .apply_action(legal0[next(&mut x) as usize % legal0.len()])
+                        .unwrap();
+                }
+            }
+        }
+        panic!("no Intermission with conditions held in 200 random games");
     }
 }

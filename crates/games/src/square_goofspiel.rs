@@ -627,5 +627,8 @@ impl Game for SquareGoofspiel {
 /// The rules page, shown by `colosseum rules square-goofspiel`.
 pub const RULES: &str = include_str!("../../../docs/rules/square-goofspiel.md");
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;

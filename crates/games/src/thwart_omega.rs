@@ -686,5 +686,8 @@ impl Game for ThwartOmega {
 /// The rules page, shown by `colosseum rules thwart-omega`.
 pub const RULES: &str = include_str!("../../../docs/rules/thwart-omega.md");
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;

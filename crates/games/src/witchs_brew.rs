@@ -1256,5 +1256,8 @@ pub const LIVE_RACES: crate::LiveRaces = crate::LiveRaces {
     },
 };
 
+/// The game in OpenSpiel's terms ([`crate::spiel`]).
+mod spiel;
+
 #[cfg(test)]
 mod tests;

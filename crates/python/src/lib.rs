@@ -47,6 +47,8 @@ fn info_json(info: &spiel::SpielInfo) -> Value {
         "stochastic": info.stochastic,
         "hidden": info.hidden,
         "encoding": info.encoding,
+        "observation_tensor_size": info.tensors.map(|t| t.0),
+        "information_state_tensor_size": info.tensors.map(|t| t.1),
     })
 }
 
@@ -138,8 +140,20 @@ impl State {
         Ok(self.inner.observation_string(State::seat(player)?))
     }
 
-    fn information_state_string(&self, player: i64) -> PyResult<String> {
+    /// Cached in Rust: the first call replays the history once, then every action extends it.
+    fn information_state_string(&mut self, player: i64) -> PyResult<String> {
         Ok(self.inner.information_state_string(State::seat(player)?))
+    }
+
+    /// The seat's observation tensor, built from its view (empty for a game without tensors).
+    fn observation_tensor(&self, player: i64) -> PyResult<Vec<f32>> {
+        Ok(self.inner.observation_tensor(State::seat(player)?))
+    }
+
+    /// The seat's information-state tensor (empty for a game without tensors), cached like the
+    /// string.
+    fn information_state_tensor(&mut self, player: i64) -> PyResult<Vec<f32>> {
+        Ok(self.inner.information_state_tensor(State::seat(player)?))
     }
 
     /// The spectator's view as JSON: what everyone may know.
@@ -189,23 +203,7 @@ impl State {
 #[pyfunction]
 fn _restore(id: &str, options: &str, history: Vec<(i32, i64)>) -> PyResult<State> {
     let mut state = State::create(id, options)?;
-    let mut i = 0;
-    while i < history.len() {
-        let (player, action) = history[i];
-        if state.inner.current_player() == spiel::SIMULTANEOUS {
-            let Some(&(_, other)) = history.get(i + 1) else {
-                return Err(error(
-                    "the history ends in the middle of a simultaneous node",
-                ));
-            };
-            state.inner.apply_actions(action, other).map_err(error)?;
-            i += 2;
-        } else {
-            let _ = player;
-            state.inner.apply_action(action).map_err(error)?;
-            i += 1;
-        }
-    }
+    spiel::replay(state.inner.as_mut(), &history).map_err(error)?;
     Ok(state)
 }
 

@@ -12,14 +12,16 @@ Every call goes into Rust (``colosseum._core``) once per step: no rule is writte
 Actions are integers from a per-game action space (see docs/openspiel.md for each game's
 encoding); ``action_to_string`` gives Colosseum's notation. Information-state and observation
 strings are built from the seat's own views: the perfect-recall information state lists the
-seat's actions and its view after every decision; the observation is its current view (the
-spectator's view for a public observer).
+seat's actions and its view after every decision (cached in Rust: extended by every action, not
+replayed); the observation is its current view (the spectator's view for a public observer).
+Goofspiel, Square Goofspiel and Thwart Omega also provide tensors, built from the seat's view.
 """
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pyspiel
 
 from colosseum import _core
@@ -75,9 +77,9 @@ def _game_type(entry: dict, info: dict) -> pyspiel.GameType:
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=info["information_state_tensor_size"] is not None,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=info["observation_tensor_size"] is not None,
         provides_factored_observation_string=False,
         parameter_specification=parameters(entry["id"]),
     )
@@ -119,19 +121,30 @@ class ColosseumState(pyspiel.State):
 
 
 class ColosseumObserver:
-    """OpenSpiel's observer (strings only), from the seat's views."""
+    """OpenSpiel's observer, from the seat's views: strings for every game, a flat tensor for the
+    games that provide one (``None`` otherwise)."""
 
-    def __init__(self, iig_obs_type=None, params=None):
+    def __init__(self, info, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"Colosseum's observers take no parameters, not {params}")
         obs = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         self.perfect_recall = obs.perfect_recall
         self.public_only = obs.private_info == pyspiel.PrivateInfoType.NONE
-        self.tensor = None
-        self.dict = {}
+        size = info["information_state_tensor_size" if self.perfect_recall else "observation_tensor_size"]
+        if size is None or self.public_only:
+            self.tensor = None
+            self.dict = {}
+        else:
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        pass
+        if self.tensor is None:
+            return
+        if self.perfect_recall:
+            self.tensor[:] = state._core.information_state_tensor(player)
+        else:
+            self.tensor[:] = state._core.observation_tensor(player)
 
     def string_from(self, state, player):
         if self.perfect_recall:
@@ -174,7 +187,7 @@ class ColosseumGame(pyspiel.Game):
         return self.colosseum_info["max_chance_nodes"]
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return ColosseumObserver(iig_obs_type, params)
+        return ColosseumObserver(self.colosseum_info, iig_obs_type, params)
 
 
 def _register() -> None:
