@@ -524,7 +524,7 @@ function renderAll() {
     el.result.hidden = true;
   }
 
-  el.paused.hidden = !(state.paused && !m.result);
+  el.paused.hidden = !(page.state.paused && !m.result);
   el.board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
   el.board.hidden = !parts.board;
   if (focusedCell) el.board.querySelector(`[data-cell="${focusedCell}"]`)?.focus();
