@@ -11,6 +11,7 @@
 //! to install) and [`PostgresStore`] (for several server processes). Both run the same
 //! numbered migrations at open.
 
+mod logs;
 mod postgres;
 mod seasons;
 mod sqlite;
@@ -21,6 +22,7 @@ use std::future::Future;
 use colosseum_host::{LogEntry, MatchConfig, MatchResult};
 use serde::{Deserialize, Serialize};
 
+pub use logs::{LogKind, LogStore, StoredLog};
 pub use postgres::PostgresStore;
 pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
@@ -121,7 +123,7 @@ pub enum StoreError {
 
 /// A store of matches. Implementations must make every method atomic: a failed call changes
 /// nothing.
-pub trait Store: TournamentStore + SeasonStore + Send + Sync + 'static {
+pub trait Store: LogStore + TournamentStore + SeasonStore + Send + Sync + 'static {
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).
