@@ -33,6 +33,7 @@ use colosseum_engine::SeatPair;
 
 pub mod board_svg;
 mod cards;
+mod variant;
 mod view;
 
 pub use cards::*;
@@ -65,13 +66,18 @@ pub const TIMING: crate::Timing = crate::Timing {
 };
 
 /// The options.
-pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
-    name: "first",
-    default: "p1",
-    allowed: "p1 or p2",
-    help: "who starts round 1 (puts down cards first); the starter alternates every round after \
-           (the seed lets the player with the most garnets choose)",
-}];
+pub const OPTIONS: &[OptionDoc] = &[
+    OptionDoc {
+        name: "first",
+        default: "p1",
+        allowed: "p1 or p2",
+        help: "who starts round 1 (puts down cards first); the starter alternates every round \
+               after (the seed lets the player with the most garnets choose)",
+    },
+    variant::LOWEST,
+    variant::HIGHEST,
+    variant::TARGET,
+];
 
 /// The rules page, shown by `colosseum rules all-in-goofspiel`.
 pub const RULES: &str = include_str!("../../../docs/rules/all-in-goofspiel.md");
@@ -107,11 +113,26 @@ pub fn advantage_options(options: &RawOptions, seat: Seat) -> RawOptions {
 pub struct AllInGoofspielOptions {
     /// Who starts round 1.
     pub first: Seat,
+    /// The lowest card of both hands: -3 in the seed; higher in the small variant for research
+    /// (`variant.rs`).
+    #[serde(skip_serializing_if = "variant::is_lowest")]
+    pub lowest: i8,
+    /// The highest card of both hands: 12 in the seed; lower in the small variant.
+    #[serde(skip_serializing_if = "variant::is_highest")]
+    pub highest: i8,
+    /// The points that end the game: [`WINNING_POINTS`] in the seed; lower in the small variant.
+    #[serde(skip_serializing_if = "variant::is_target")]
+    pub target: u16,
 }
 
 impl Default for AllInGoofspielOptions {
     fn default() -> Self {
-        AllInGoofspielOptions { first: Seat::P1 }
+        AllInGoofspielOptions {
+            first: Seat::P1,
+            lowest: LOWEST_CARD,
+            highest: HIGHEST_CARD,
+            target: WINNING_POINTS,
+        }
     }
 }
 
@@ -123,8 +144,14 @@ impl AllInGoofspielOptions {
             0 => Seat::P1,
             _ => Seat::P2,
         };
+        let (lowest, highest, target) = variant::read(&r)?;
         r.finish()?;
-        Ok(AllInGoofspielOptions { first })
+        Ok(AllInGoofspielOptions {
+            first,
+            lowest,
+            highest,
+            target,
+        })
     }
 }
 
@@ -211,7 +238,7 @@ impl AllInGoofspiel {
     pub fn new(options: AllInGoofspielOptions) -> Self {
         AllInGoofspiel {
             options,
-            hands: [Hand::FULL; 2],
+            hands: [Hand::range(options.lowest, options.highest); 2],
             points: [Points::default(); 2],
             history: [Round::default(); MAX_ROUNDS],
             rounds_played: 0,
@@ -357,7 +384,7 @@ impl AllInGoofspiel {
 
     /// The end rule of RULINGS.md, applied after a round.
     fn ending_now(&self) -> Option<Ending> {
-        let reached = self.points.map(|p| p.at_least(WINNING_POINTS));
+        let reached = self.points.map(|p| p.at_least(self.options.target));
         let empty = self.hands.map(Hand::is_empty);
         if reached.iter().any(|&r| r) {
             Some(Ending::Reached { reached, empty })
@@ -534,7 +561,8 @@ impl Game for AllInGoofspiel {
             Ending::OutOfCards => (
                 None,
                 format!(
-                    "both hands are empty and nobody reached {WINNING_POINTS} points ({}): a draw",
+                    "both hands are empty and nobody reached {} points ({}): a draw",
+                    self.options.target,
                     self.both_points()
                 ),
             ),
@@ -548,7 +576,8 @@ impl Game for AllInGoofspiel {
                     (
                         None,
                         format!(
-                            "both reached {WINNING_POINTS} points or more {hands} ({}): a draw",
+                            "both reached {} points or more {hands} ({}): a draw",
+                            self.options.target,
                             self.both_points()
                         ),
                     )

@@ -28,7 +28,10 @@ fn reference_number(cards: &[i8]) -> i128 {
 }
 
 fn new_game(first: Seat) -> AllInGoofspiel {
-    AllInGoofspiel::new(AllInGoofspielOptions { first })
+    AllInGoofspiel::new(AllInGoofspielOptions {
+        first,
+        ..Default::default()
+    })
 }
 
 /// The seat to act makes the move `text`.
@@ -788,7 +791,7 @@ fn options_are_checked() {
     let raw = colosseum_engine::parse_pairs(["cards=8"]).unwrap();
     assert_eq!(
         AllInGoofspiel::from_raw(&raw).unwrap_err().to_string(),
-        "unknown option `cards`; this game's options are: first"
+        "unknown option `cards`; this game's options are: first, lowest, highest, target"
     );
 }
 
@@ -810,4 +813,118 @@ fn a_replay_lets_the_other_seat_start() {
     assert!(entry.replay_draws);
     let replay = entry.replay.expect("All-In Goofspiel replays a draw");
     assert_eq!(replay(&RawOptions::new())["first"], json!("p2"));
+}
+
+fn variant(pairs: &[&str]) -> Result<AllInGoofspiel, OptionsError> {
+    AllInGoofspiel::from_raw(&colosseum_engine::parse_pairs(pairs.iter().copied()).unwrap())
+}
+
+#[test]
+fn the_small_variant_is_checked_and_the_defaults_are_the_seed() {
+    let seed = variant(&[]).unwrap();
+    assert_eq!(seed.hand(Seat::P1), Hand::FULL);
+    assert_eq!(seed.options(), AllInGoofspielOptions::default());
+    // The seed game's view reads as before: the variant's options are left out at their defaults.
+    let view = serde_json::to_value(seed.view(Viewer::Spectator)).unwrap();
+    assert_eq!(view["options"], json!({"first": "p1"}));
+    for (pair, allowed) in [
+        (
+            "lowest=1",
+            "`lowest` = 1 is not allowed: an integer from -3 to 0",
+        ),
+        (
+            "lowest=-4",
+            "`lowest` = -4 is not allowed: an integer from -3 to 0",
+        ),
+        (
+            "highest=13",
+            "`highest` = 13 is not allowed: an integer from 0 to 12",
+        ),
+        (
+            "highest=-1",
+            "`highest` = -1 is not allowed: an integer from 0 to 12",
+        ),
+        (
+            "target=0",
+            "`target` = 0 is not allowed: an integer from 1 to 28",
+        ),
+        (
+            "target=29",
+            "`target` = 29 is not allowed: an integer from 1 to 28",
+        ),
+    ] {
+        let e = variant(&[pair]).unwrap_err().to_string();
+        assert!(e.contains(allowed), "{pair}: {e}");
+    }
+    let small = variant(&["lowest=0", "highest=2", "target=3"]).unwrap();
+    assert_eq!(small.hand(Seat::P2).to_vec(), vec![0, 1, 2]);
+    let view = serde_json::to_value(small.view(Viewer::Spectator)).unwrap();
+    assert_eq!(
+        view["options"],
+        json!({"first": "p1", "lowest": 0, "highest": 2, "target": 3})
+    );
+}
+
+#[test]
+fn the_small_variant_ends_at_its_target() {
+    // Hands 0..2, target 3. Round 1: p1 puts down 2, p2 answers 1: p1 takes 1 point.
+    let mut g = variant(&["lowest=0", "highest=2", "target=3"]).unwrap();
+    let play = |g: &mut AllInGoofspiel, seat: Seat, text: &str| {
+        let mv = g.parse_move(seat, text).unwrap();
+        g.apply(Step::One { seat, mv }).unwrap();
+    };
+    // A card outside the variant's hands is refused as not held.
+    let err = g
+        .check_move(Seat::P1, &Play::new(&[5]).unwrap())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("you have no 5; your hand is 0 1 2"),
+        "{err}"
+    );
+    play(&mut g, Seat::P1, "2");
+    play(&mut g, Seat::P2, "1");
+    assert_eq!(g.points()[0].halves(), 2);
+    // Round 2 (p2 starts): p2 puts down 2, p1 passes: p2 takes 2 points (2 < 3: not over).
+    play(&mut g, Seat::P2, "2");
+    play(&mut g, Seat::P1, "pass");
+    assert!(g.outcome().is_none());
+    // Round 3 (p1 starts, worth 3): p1 puts down its whole hand 1 0 = 10, p2 passes: p1 reaches
+    // 4 >= 3 with an empty hand and wins (the seed's 28-point rule with 3 for 28).
+    play(&mut g, Seat::P1, "1 0");
+    play(&mut g, Seat::P2, "pass");
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winner, Some(Seat::P1), "{}", o.reason);
+    assert!(
+        o.reason.contains("reached 4 points with an empty hand"),
+        "{}",
+        o.reason
+    );
+    // The legal moves list the variant's cards only.
+    let g = variant(&["lowest=-1", "highest=1"]).unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(Seat::P1, &mut moves);
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(texts, ["pass", "1", "0", "-1", "1 0", "1 0 -1"]);
+}
+
+#[test]
+fn random_small_variant_games_end_within_the_round_bound() {
+    for seed in 0..200u64 {
+        let mut g = variant(&["lowest=0", "highest=3", "target=5"]).unwrap();
+        let mut rng = colosseum_engine::seeded_rng(seed);
+        let mut steps = 0;
+        while let Pending::One(seat) = g.pending() {
+            let mut moves = Vec::new();
+            g.legal_moves(seat, &mut moves);
+            let mv = moves[rand::Rng::random_range(&mut rng, 0..moves.len())];
+            g.apply(Step::One { seat, mv }).unwrap();
+            steps += 1;
+        }
+        assert!(steps <= 2 * MAX_ROUNDS);
+        let o = g.outcome().unwrap();
+        let reached = g.points().iter().any(|p| p.at_least(5));
+        let empty = Seat::BOTH.iter().all(|&s| g.hand(s).is_empty());
+        assert!(reached || empty, "{}", o.reason);
+    }
 }
