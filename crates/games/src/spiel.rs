@@ -825,6 +825,24 @@ mod tests {
         walk("thwart-omega", &small, 5, 1);
         let cards: RawOptions = serde_json::from_str(r#"{"cards": 5}"#).unwrap();
         walk("goofspiel", &cards, 5, 1);
+        // The small variants for research, checking at every node.
+        for (id, options) in [
+            (
+                "all-in-goofspiel",
+                r#"{"lowest": -1, "highest": 1, "target": 3}"#,
+            ),
+            (
+                "all-in-goofspiel",
+                r#"{"lowest": 0, "highest": 3, "target": 5}"#,
+            ),
+            ("square-goofspiel", r#"{"size": 2}"#),
+            ("square-goofspiel", r#"{"size": 3}"#),
+        ] {
+            let options: RawOptions = serde_json::from_str(options).unwrap();
+            for seed in 1..4 {
+                walk(id, &options, seed * 31, 1);
+            }
+        }
     }
 
     #[test]

@@ -31,6 +31,7 @@ use colosseum_engine::SeatPair;
 mod board;
 pub mod board_svg;
 mod cards;
+mod variant;
 mod view;
 
 pub use board::*;
@@ -51,13 +52,16 @@ pub const TIMING: crate::Timing = crate::Timing {
 };
 
 /// The options.
-pub const OPTIONS: &[OptionDoc] = &[OptionDoc {
-    name: "advantage",
-    default: "p1",
-    allowed: "p1, p2 or none",
-    help:
-        "who wins when both line points and remaining hand strength are tied (p1 by default); none makes it a draw",
-}];
+pub const OPTIONS: &[OptionDoc] = &[
+    OptionDoc {
+        name: "advantage",
+        default: "p1",
+        allowed: "p1, p2 or none",
+        help:
+            "who wins when both line points and remaining hand strength are tied (p1 by default); none makes it a draw",
+    },
+    variant::SIZE,
+];
 
 /// The board's side: 6 rows and 6 columns.
 pub const SIDE: usize = 6;
@@ -77,6 +81,10 @@ pub const LABELS: [char; AUCTIONS_PER_PHASE] = ['A', 'B', 'C', 'D', 'E', 'F'];
 pub struct SquareGoofspielOptions {
     /// Who wins a game tied on line points and on remaining hand strength (`None`: a draw).
     pub advantage: Option<Seat>,
+    /// The board's side: 6 in the seed; 2 to 5 in the small variant for research
+    /// (`variant.rs`), which plays on the top-left `size`×`size` cells.
+    #[serde(skip_serializing_if = "variant::is_seed_size")]
+    pub size: u8,
 }
 
 impl Default for SquareGoofspielOptions {
@@ -84,6 +92,7 @@ impl Default for SquareGoofspielOptions {
     fn default() -> Self {
         SquareGoofspielOptions {
             advantage: Some(Seat::P1),
+            size: SIDE as u8,
         }
     }
 }
@@ -97,8 +106,9 @@ impl SquareGoofspielOptions {
             1 => Some(Seat::P1),
             _ => Some(Seat::P2),
         };
+        let size = variant::read(&r)?;
         r.finish()?;
-        Ok(SquareGoofspielOptions { advantage })
+        Ok(SquareGoofspielOptions { advantage, size })
     }
 }
 
@@ -153,17 +163,50 @@ impl SquareGoofspiel {
     /// A new game: both seats hold the starting hand; the first phase's cells are to be drawn.
     #[must_use]
     pub fn new(options: SquareGoofspielOptions) -> Self {
+        // The board's cells first (all 36 in the seed; the top-left size×size in the small
+        // variant), so that the draws take them from the front of the order.
+        let mut order: [Cell; CELLS] = std::array::from_fn(|i| crate::grid::BoardCell(i as u8));
+        order.sort_by_key(|&c| !variant::on_board(c, options.size));
+        let mut position = [0u8; CELLS];
+        for (i, c) in order.iter().enumerate() {
+            position[c.index()] = i as u8;
+        }
         SquareGoofspiel {
             options,
             board: Board::default(),
-            order: std::array::from_fn(|i| crate::grid::BoardCell(i as u8)),
+            order,
             drawn: 0,
-            position: std::array::from_fn(|i| i as u8),
+            position,
             bids: [[Bid::PASS; 2]; CELLS],
             done: 0,
-            hands: [Hand::START; 2],
+            hands: [Hand::start(options.size); 2],
             claimed_this_phase: [0; 2],
         }
+    }
+
+    /// The board's side: 6, or the small variant's `size`.
+    #[must_use]
+    pub fn side(&self) -> usize {
+        usize::from(self.options.size)
+    }
+
+    /// The number of cells on the board, and of auctions in a game: 36, or `size`².
+    #[must_use]
+    pub fn cells(&self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// The number of phases, and of auctions in one: 6, or the small variant's `size`.
+    #[must_use]
+    pub fn per_phase(&self) -> usize {
+        self.side()
+    }
+
+    /// Whether `cell` is on the board (always in the seed; the top-left `size`×`size` cells in
+    /// the small variant).
+    #[must_use]
+    pub fn is_on_board(&self, cell: Cell) -> bool {
+        variant::on_board(cell, self.options.size)
     }
 
     /// A new game from raw options.
@@ -216,7 +259,7 @@ impl SquareGoofspiel {
     /// whose cells are about to be drawn.
     #[must_use]
     pub fn phase(&self) -> usize {
-        (self.auctions_done() / AUCTIONS_PER_PHASE + 1).min(PHASES)
+        (self.auctions_done() / self.per_phase() + 1).min(self.per_phase())
     }
 
     /// The cell up for auction now and its label, if the seats bid now.
@@ -224,7 +267,7 @@ impl SquareGoofspiel {
     pub fn cell_up(&self) -> Option<(char, Cell)> {
         (self.pending() == Pending::Both).then(|| {
             let i = self.auctions_done();
-            (LABELS[i % AUCTIONS_PER_PHASE], self.order[i])
+            (LABELS[i % self.per_phase()], self.order[i])
         })
     }
 
@@ -238,14 +281,14 @@ impl SquareGoofspiel {
     /// Each seat's line points now (final once the game is over).
     #[must_use]
     pub fn line_points(&self) -> [u32; 2] {
-        self.board.line_points()
+        self.board.line_points_on(self.options.size)
     }
 
     fn auction(&self, i: usize) -> Auction {
         let [p1, p2] = self.bids[i];
         Auction {
-            phase: (i / AUCTIONS_PER_PHASE + 1) as u8,
-            label: LABELS[i % AUCTIONS_PER_PHASE],
+            phase: (i / self.per_phase() + 1) as u8,
+            label: LABELS[i % self.per_phase()],
             cell: self.order[i],
             p1,
             p2,
@@ -291,8 +334,8 @@ impl SquareGoofspiel {
         self.bids[i] = [p1, p2];
         self.done += 1;
         if self.done == self.drawn {
-            // That was the phase's last auction. A phase has six cells, so the card a seat
-            // receives always has a strength 1..6.
+            // That was the phase's last auction. A phase has six cells (size in the small
+            // variant), so the card a seat receives always has a strength 1..6.
             for seat in 0..2 {
                 let claimed = self.claimed_this_phase[seat];
                 if claimed > 0 {
@@ -366,7 +409,7 @@ impl Game for SquareGoofspiel {
     }
 
     fn pending(&self) -> Pending {
-        if usize::from(self.done) == CELLS {
+        if usize::from(self.done) == self.cells() {
             Pending::Over
         } else if self.done == self.drawn {
             Pending::Chance
@@ -405,11 +448,11 @@ impl Game for SquareGoofspiel {
         // uniformly random cell of those left, so every ordered draw is equally likely.
         let mut pool = self.order;
         let start = usize::from(self.drawn);
-        for slot in start..start + AUCTIONS_PER_PHASE {
-            let pick = rng.random_range(slot..CELLS);
+        for slot in start..start + self.per_phase() {
+            let pick = rng.random_range(slot..self.cells());
             pool.swap(slot, pick);
         }
-        PhaseDraw::new(&pool[start..start + AUCTIONS_PER_PHASE])
+        PhaseDraw::new(&pool[start..start + self.per_phase()])
     }
 
     fn check_move(&self, seat: Seat, bid: &Bid) -> Result<(), IllegalMove> {
@@ -427,9 +470,11 @@ impl Game for SquareGoofspiel {
             }
         }
         let cells = draw.cells();
-        if cells.len() != AUCTIONS_PER_PHASE {
+        let n = self.per_phase();
+        if cells.len() != n {
             return Err(IllegalMove::new(format!(
-                "a phase draws exactly 6 cells, in auction order A to F; this gives {}",
+                "a phase draws exactly {n} cells, in auction order A to {}; this gives {}",
+                LABELS[n - 1],
                 cells.len()
             )));
         }
@@ -437,7 +482,13 @@ impl Game for SquareGoofspiel {
         for &cell in cells {
             if seen & cell.bit() != 0 {
                 return Err(IllegalMove::new(format!(
-                    "{cell} is drawn twice; a phase draws 6 different cells"
+                    "{cell} is drawn twice; a phase draws {n} different cells"
+                )));
+            }
+            if !self.is_on_board(cell) {
+                return Err(IllegalMove::new(format!(
+                    "{cell} is not on the board: with size {n} the cells are a1 to {}",
+                    Cell::new(n - 1, n - 1).expect("on the board")
                 )));
             }
             seen |= cell.bit();
@@ -445,7 +496,7 @@ impl Game for SquareGoofspiel {
             if i < usize::from(self.drawn) {
                 return Err(IllegalMove::new(format!(
                     "{cell} was already auctioned in phase {}",
-                    i / AUCTIONS_PER_PHASE + 1
+                    i / n + 1
                 )));
             }
         }
@@ -483,7 +534,7 @@ impl Game for SquareGoofspiel {
 
     fn score(&self) -> Score {
         let points = self.line_points();
-        let results = self.board.line_results();
+        let results = self.board.line_results_on(self.options.size);
         let won = |seat: Seat| -> Vec<String> {
             results
                 .iter()
@@ -532,25 +583,25 @@ impl Game for SquareGoofspiel {
         let done = self.auctions_done();
         let phase_start = if self.pending() == Pending::Chance || self.is_over() {
             // Between phases (or at the end) show the phase just finished, if any.
-            done.saturating_sub(AUCTIONS_PER_PHASE)
+            done.saturating_sub(self.per_phase())
         } else {
-            (done / AUCTIONS_PER_PHASE) * AUCTIONS_PER_PHASE
+            (done / self.per_phase()) * self.per_phase()
         };
-        let phase_end = (phase_start + AUCTIONS_PER_PHASE).min(usize::from(self.drawn));
+        let phase_end = (phase_start + self.per_phase()).min(usize::from(self.drawn));
         let phase_cells = (phase_start..phase_end)
             .map(|i| {
                 let cell = self.order[i];
                 PhaseCell {
-                    label: LABELS[i % AUCTIONS_PER_PHASE],
+                    label: LABELS[i % self.per_phase()],
                     cell,
                     up_now: i == done && self.pending() == Pending::Both,
                     state: cell_state(&self.board, cell, i < done),
                 }
             })
             .collect();
-        let board = (0..SIDE)
+        let board = (0..self.side())
             .map(|row| {
-                (0..SIDE)
+                (0..self.side())
                     .map(|column| {
                         let cell = Cell::new(column, row).expect("on the board");
                         cell_state(&self.board, cell, self.is_auctioned(cell))
@@ -570,7 +621,7 @@ impl Game for SquareGoofspiel {
             phase_cells,
             up_now: self.cell_up().map(|(_, c)| c),
             board,
-            lines: self.board.line_results().to_vec(),
+            lines: self.board.line_results_on(self.options.size),
             line_points: SeatPair::from_array(self.line_points()),
             hands: SeatPair::from_array(self.hands.map(hand)),
             claimed_this_phase: SeatPair::from_array(self.claimed_this_phase),

@@ -24,8 +24,8 @@ impl Encoded for SquareGoofspiel {
         crate::spiel::win_loss(SpielInfo {
             num_distinct_actions: 7,
             max_chance_outcomes: CELLS,
-            max_game_length: CELLS,
-            max_chance_nodes: CELLS,
+            max_game_length: self.cells(),
+            max_chance_nodes: self.cells(),
             stochastic: true,
             tensors: Some((TENSOR, TENSOR)),
             ..crate::spiel::base(
@@ -49,10 +49,14 @@ impl Encoded for SquareGoofspiel {
 
     fn chance_ids(&self, partial: &[i64], out: &mut Vec<(i64, f64, Option<PhaseDraw>)>) {
         let free: Vec<Cell> = Cell::all()
-            .filter(|&c| !self.is_auctioned(c) && !partial.contains(&(c.index() as i64)))
+            .filter(|&c| {
+                self.is_on_board(c)
+                    && !self.is_auctioned(c)
+                    && !partial.contains(&(c.index() as i64))
+            })
             .collect();
         let p = 1.0 / free.len() as f64;
-        let last = partial.len() + 1 == AUCTIONS_PER_PHASE;
+        let last = partial.len() + 1 == self.per_phase();
         for cell in free {
             let outcome = if last {
                 let mut cells: Vec<Cell> = partial

@@ -566,7 +566,8 @@ fn options_are_checked() {
             .unwrap()
             .options(),
         SquareGoofspielOptions {
-            advantage: Some(Seat::P1)
+            advantage: Some(Seat::P1),
+            size: 6
         }
     );
     let raw = colosseum_engine::parse_pairs(["advantage=p3"]).unwrap();
@@ -585,4 +586,135 @@ fn default_move_is_a_pass() {
     assert_eq!(g.default_move(Seat::P1, &mut rng), None);
     g.apply(Step::Chance(draw("a1 b1 c1 d1 e1 f1"))).unwrap();
     assert_eq!(g.default_move(Seat::P2, &mut rng), Some(Bid::PASS));
+}
+
+fn sized(size: u8) -> SquareGoofspiel {
+    let raw = colosseum_engine::parse_pairs([format!("size={size}").as_str()]).unwrap();
+    SquareGoofspiel::from_raw(&raw).unwrap()
+}
+
+#[test]
+fn the_small_variant_is_checked_and_size_6_is_the_seed() {
+    let seed = SquareGoofspiel::from_raw(&RawOptions::new()).unwrap();
+    assert_eq!(seed.hand(Seat::P1), Hand::START);
+    assert_eq!(Hand::start(6), Hand::START);
+    assert_eq!(sized(6).options(), seed.options());
+    // The seed's view leaves the size out: it reads as before.
+    let view = serde_json::to_value(seed.view(Viewer::Spectator)).unwrap();
+    assert_eq!(view["options"], serde_json::json!({"advantage": "p1"}));
+    for bad in ["size=1", "size=7", "size=two"] {
+        let raw = colosseum_engine::parse_pairs([bad]).unwrap();
+        let e = SquareGoofspiel::from_raw(&raw).unwrap_err().to_string();
+        assert!(
+            e.contains("is not allowed: an integer from 2 to 6"),
+            "{bad}: {e}"
+        );
+    }
+    let small = sized(3);
+    assert_eq!(small.hand(Seat::P2).counts(), [3, 2, 1, 0, 0, 0]);
+    let view = serde_json::to_value(small.view(Viewer::Spectator)).unwrap();
+    assert_eq!(view["board"].as_array().unwrap().len(), 3);
+    assert_eq!(view["lines"].as_array().unwrap().len(), 6);
+    assert_eq!(view["options"]["size"], 3);
+    // Line worths scale: row 1 and column a are worth 3, down to 1.
+    let worths: Vec<u8> = Board::default()
+        .line_results_on(3)
+        .iter()
+        .map(|r| r.worth)
+        .collect();
+    assert_eq!(worths, [3, 2, 1, 3, 2, 1]);
+}
+
+#[test]
+fn the_small_variant_draws_only_its_cells_in_phases_of_its_size() {
+    let mut g = sized(2);
+    let chance = |g: &SquareGoofspiel, text: &str| g.parse_chance(text).unwrap();
+    for (text, why) in [
+        (
+            "a1 b1 a2",
+            "a phase draws exactly 2 cells, in auction order A to B; this gives 3",
+        ),
+        (
+            "a1 c1",
+            "c1 is not on the board: with size 2 the cells are a1 to b2",
+        ),
+        (
+            "a1 a1",
+            "a1 is drawn twice; a phase draws 2 different cells",
+        ),
+    ] {
+        let e = g.check_chance(&chance(&g, text)).unwrap_err();
+        assert_eq!(e.to_string(), format!("not legal here: {why}"));
+    }
+    // Phase 1: b2 then a1. p1 takes b2 with a 2, p2 takes a1 with a 1: each gets a 1.
+    g.apply(Step::Chance(chance(&g, "b2 a1"))).unwrap();
+    g.apply(Step::Both {
+        p1: Bid(2),
+        p2: Bid(1),
+    })
+    .unwrap();
+    g.apply(Step::Both {
+        p1: Bid::PASS,
+        p2: Bid(1),
+    })
+    .unwrap();
+    assert_eq!(g.hand(Seat::P1).counts(), [3, 0, 0, 0, 0, 0]);
+    assert_eq!(g.hand(Seat::P2).counts(), [1, 1, 0, 0, 0, 0]);
+    // Phase 2: the two cells left, in either order; both pass on a2, p2 takes b1 with a 2.
+    assert_eq!(g.pending(), Pending::Chance);
+    let e = g.check_chance(&chance(&g, "b2 a2")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "not legal here: b2 was already auctioned in phase 1"
+    );
+    g.apply(Step::Chance(chance(&g, "a2 b1"))).unwrap();
+    g.apply(Step::Both {
+        p1: Bid::PASS,
+        p2: Bid::PASS,
+    })
+    .unwrap();
+    g.apply(Step::Both {
+        p1: Bid(1),
+        p2: Bid(2),
+    })
+    .unwrap();
+    assert!(g.is_over());
+    // Row 1 (worth 2): p2's a1 (1) against p2's b1 (2): p2. Row 2 (worth 1): p1's b2 only: p1.
+    // Column a (worth 2): p2's a1 (1): p2. Column b (worth 1): p2's b1 (1) against p1's b2 (2): p1.
+    assert_eq!(g.line_points(), [2, 4]);
+    assert_eq!(g.outcome().unwrap().winner, Some(Seat::P2));
+    let text = g.render(Viewer::Spectator);
+    assert!(text.contains("          a    b\n"), "{text}");
+}
+
+#[test]
+fn random_small_variant_games_auction_every_cell_once() {
+    for size in 2..=5u8 {
+        for seed in 0..20 {
+            let mut g = sized(size);
+            let mut rng = colosseum_engine::seeded_rng(seed);
+            let mut auctions = 0;
+            while !g.is_over() {
+                match g.pending() {
+                    Pending::Chance => {
+                        let draw = g.sample_chance(&mut rng).unwrap();
+                        assert!(draw.cells().iter().all(|&c| g.is_on_board(c)));
+                        g.apply(Step::Chance(draw)).unwrap();
+                    }
+                    _ => {
+                        let p1 = g.random_move(Seat::P1, &mut rng).unwrap();
+                        let p2 = g.random_move(Seat::P2, &mut rng).unwrap();
+                        g.apply(Step::Both { p1, p2 }).unwrap();
+                        auctions += 1;
+                    }
+                }
+            }
+            assert_eq!(auctions, usize::from(size) * usize::from(size));
+            assert_eq!(g.phase(), usize::from(size));
+            let mut order = g.auction_order().to_vec();
+            order.sort_by_key(|c| c.index());
+            order.dedup();
+            assert_eq!(order.len(), auctions);
+        }
+    }
 }

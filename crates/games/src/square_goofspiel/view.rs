@@ -90,9 +90,17 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
     let up = game.cell_up();
     let title = match (pending, up) {
         (Pending::Over, _) => "game over".to_string(),
-        (Pending::Chance, _) => format!("phase {} of 6: its cells are being drawn", game.phase()),
+        (Pending::Chance, _) => format!(
+            "phase {} of {}: its cells are being drawn",
+            game.phase(),
+            game.per_phase()
+        ),
         (_, Some((label, cell))) => {
-            format!("phase {} of 6, auction {label}: {cell} is up", game.phase())
+            format!(
+                "phase {} of {}, auction {label}: {cell} is up",
+                game.phase(),
+                game.per_phase()
+            )
         }
         _ => String::new(),
     };
@@ -104,21 +112,23 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
             ""
         }
     };
+    let n = game.side();
     let _ = writeln!(
         s,
-        "X = p1{}, O = p2{}, - = nobody's (tied bids), A-F = this phase's cells to come, [ ] = up now",
+        "X = p1{}, O = p2{}, - = nobody's (tied bids), A-{} = this phase's cells to come, [ ] = up now",
         you(Seat::P1),
-        you(Seat::P2)
+        you(Seat::P2),
+        LABELS[n - 1]
     );
     // Labels of this phase's cells still to come.
     let mut to_come = [None; CELLS];
     if pending == Pending::Both {
-        let start = (done / AUCTIONS_PER_PHASE) * AUCTIONS_PER_PHASE;
-        for i in done..start + AUCTIONS_PER_PHASE {
-            to_come[game.order[i].index()] = Some(LABELS[i % AUCTIONS_PER_PHASE]);
+        let start = (done / n) * n;
+        for i in done..start + n {
+            to_come[game.order[i].index()] = Some(LABELS[i % n]);
         }
     }
-    let results = game.board.line_results();
+    let results = game.board.line_results_on(game.options.size);
     let mark = |seat: Option<Seat>| match seat {
         Some(Seat::P1) => "X",
         Some(Seat::P2) => "O",
@@ -135,14 +145,19 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
     // numbers below the board end at that offset.
     let under = |text: String| format!("{text:>2}   ");
     let _ = writeln!(s);
-    let _ = writeln!(s, "          a    b    c    d    e    f");
+    let letters: Vec<String> = (0..n)
+        .map(|c| char::from(b'a' + c as u8).to_string())
+        .collect();
+    let values: Vec<String> = (1..=n).map(|v| v.to_string()).collect();
+    let _ = writeln!(s, "          {}", letters.join("    "));
     let _ = writeln!(
         s,
-        " value:   1    2    3    4    5    6   | worth   X   O   won"
+        " value:   {}   | worth   X   O   won",
+        values.join("    ")
     );
-    for (row, r) in results[..SIDE].iter().enumerate() {
+    for (row, r) in results[..n].iter().enumerate() {
         let _ = write!(s, "  row {}  ", row + 1);
-        for column in 0..SIDE {
+        for column in 0..n {
             let cell = Cell::new(column, row).expect("on the board");
             let inner = match (game.board.owner(cell), to_come[cell.index()]) {
                 (Some(Seat::P1), _) => 'X',
@@ -166,8 +181,8 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
             line_mark(r)
         );
     }
-    let _ = writeln!(s, "        {:-<31}+", "");
-    let columns = &results[SIDE..];
+    let _ = writeln!(s, "        {:-<width$}+", "", width = 5 * n + 1);
+    let columns = &results[n..];
     let footer = |name: &str, item: &dyn Fn(&LineResult) -> String| {
         let cells: String = columns.iter().map(|r| under(item(r))).collect();
         format!(" {name:>6}  {}", cells.trim_end())
@@ -178,7 +193,8 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
     let _ = writeln!(s, "{}", footer("won:", &|r| line_mark(r)));
     let _ = writeln!(
         s,
-        "A cell counts its column's value (a=1 .. f=6) on its row, and its row's number on its column."
+        "A cell counts its column's value (a=1 .. {}={n}) on its row, and its row's number on its column.",
+        letters[n - 1]
     );
     let _ = writeln!(s);
     let points = game.line_points();
@@ -226,7 +242,7 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
     if let Some((label, cell)) = up {
         let _ = writeln!(
             s,
-            "Up now: {label} = {cell} (value {} in row {}, {} in column {}). Bid a card 1-6 or pass.",
+            "Up now: {label} = {cell} (value {} in row {}, {} in column {}). Bid a card 1-{n} or pass.",
             cell.value_in_row(),
             cell.row() + 1,
             cell.value_in_column(),
