@@ -837,6 +837,7 @@ mod tests {
             ),
             ("square-goofspiel", r#"{"size": 2}"#),
             ("square-goofspiel", r#"{"size": 3}"#),
+            ("square-goofspiel", r#"{"size": 3, "draw": "fixed"}"#),
         ] {
             let options: RawOptions = serde_json::from_str(options).unwrap();
             for seed in 1..4 {

@@ -61,6 +61,7 @@ pub const OPTIONS: &[OptionDoc] = &[
             "who wins when both line points and remaining hand strength are tied (p1 by default); none makes it a draw",
     },
     variant::SIZE,
+    variant::DRAW,
 ];
 
 /// The board's side: 6 rows and 6 columns.
@@ -85,6 +86,11 @@ pub struct SquareGoofspielOptions {
     /// (`variant.rs`), which plays on the top-left `size`×`size` cells.
     #[serde(skip_serializing_if = "variant::is_seed_size")]
     pub size: u8,
+    /// Whether the cells are auctioned in reading order with no chance (option `draw` =
+    /// `fixed`, the small variant), instead of the seed's random draw.
+    #[serde(rename = "draw", serialize_with = "variant::draw_name")]
+    #[serde(skip_serializing_if = "variant::is_random_draw")]
+    pub fixed_draw: bool,
 }
 
 impl Default for SquareGoofspielOptions {
@@ -93,6 +99,7 @@ impl Default for SquareGoofspielOptions {
         SquareGoofspielOptions {
             advantage: Some(Seat::P1),
             size: SIDE as u8,
+            fixed_draw: false,
         }
     }
 }
@@ -106,9 +113,13 @@ impl SquareGoofspielOptions {
             1 => Some(Seat::P1),
             _ => Some(Seat::P2),
         };
-        let size = variant::read(&r)?;
+        let (size, fixed_draw) = variant::read(&r)?;
         r.finish()?;
-        Ok(SquareGoofspielOptions { advantage, size })
+        Ok(SquareGoofspielOptions {
+            advantage,
+            size,
+            fixed_draw,
+        })
     }
 }
 
@@ -175,7 +186,12 @@ impl SquareGoofspiel {
             options,
             board: Board::default(),
             order,
-            drawn: 0,
+            // A fixed draw has drawn every cell, in reading order, from the start: no chance.
+            drawn: if options.fixed_draw {
+                options.size * options.size
+            } else {
+                0
+            },
             position,
             bids: [[Bid::PASS; 2]; CELLS],
             done: 0,
@@ -322,6 +338,11 @@ impl SquareGoofspiel {
     fn resolve(&mut self, p1: Bid, p2: Bid) {
         let i = self.auctions_done();
         let cell = self.order[i];
+        if i.is_multiple_of(self.per_phase()) {
+            // A phase's first auction (the draw has already reset the count, except with a fixed
+            // draw, which has no chance step).
+            self.claimed_this_phase = [0; 2];
+        }
         for (seat, bid) in [(0, p1), (1, p2)] {
             if !bid.is_pass() {
                 self.hands[seat].remove(bid.value());
@@ -333,7 +354,7 @@ impl SquareGoofspiel {
         }
         self.bids[i] = [p1, p2];
         self.done += 1;
-        if self.done == self.drawn {
+        if usize::from(self.done).is_multiple_of(self.per_phase()) {
             // That was the phase's last auction. A phase has six cells (size in the small
             // variant), so the card a seat receives always has a strength 1..6.
             for seat in 0..2 {

@@ -21,12 +21,13 @@ const TENSOR: usize = PHASES
 
 impl Encoded for SquareGoofspiel {
     fn spiel_info(&self) -> SpielInfo {
+        let random = !self.options().fixed_draw;
         crate::spiel::win_loss(SpielInfo {
             num_distinct_actions: 7,
-            max_chance_outcomes: CELLS,
+            max_chance_outcomes: if random { CELLS } else { 0 },
             max_game_length: self.cells(),
-            max_chance_nodes: self.cells(),
-            stochastic: true,
+            max_chance_nodes: if random { self.cells() } else { 0 },
+            stochastic: random,
             tensors: Some((TENSOR, TENSOR)),
             ..crate::spiel::base(
                 "pass is 0, a card of strength s is s; a phase's draw is six chance nodes, each \

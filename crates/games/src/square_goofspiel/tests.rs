@@ -567,7 +567,8 @@ fn options_are_checked() {
             .options(),
         SquareGoofspielOptions {
             advantage: Some(Seat::P1),
-            size: 6
+            size: 6,
+            fixed_draw: false,
         }
     );
     let raw = colosseum_engine::parse_pairs(["advantage=p3"]).unwrap();
@@ -717,4 +718,37 @@ fn random_small_variant_games_auction_every_cell_once() {
             assert_eq!(order.len(), auctions);
         }
     }
+}
+
+#[test]
+fn the_fixed_draw_auctions_in_reading_order_without_chance() {
+    let raw = colosseum_engine::parse_pairs(["size=2", "draw=fixed"]).unwrap();
+    let mut g = SquareGoofspiel::from_raw(&raw).unwrap();
+    let raw = colosseum_engine::parse_pairs(["draw=sometimes"]).unwrap();
+    let e = SquareGoofspiel::from_raw(&raw).unwrap_err().to_string();
+    assert!(e.contains("is not allowed: random or fixed"), "{e}");
+    let view = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
+    assert_eq!(view["options"]["draw"], "fixed");
+    let mut order = Vec::new();
+    while !g.is_over() {
+        assert_eq!(g.pending(), Pending::Both, "no chance step");
+        order.push(g.cell_up().unwrap());
+        // p1 bids a 1 whenever it holds one: it claims a1 and b1 (a 2 comes for phase 2).
+        let p1 = if g.hand(Seat::P1).count(1) > 0 {
+            Bid(1)
+        } else {
+            Bid::PASS
+        };
+        g.apply(Step::Both { p1, p2: Bid::PASS }).unwrap();
+        if g.auctions_done() == 2 {
+            assert_eq!(g.hand(Seat::P1).counts(), [0, 2, 0, 0, 0, 0]);
+            assert_eq!(g.claimed_this_phase(), [2, 0]);
+        }
+    }
+    let names: Vec<String> = order.iter().map(|(l, c)| format!("{l}{c}")).collect();
+    assert_eq!(names, ["Aa1", "Bb1", "Aa2", "Bb2"]);
+    // p1 holds row 1 (worth 2), column a and column b (2 + 1): 5 to 0.
+    assert_eq!(g.line_points(), [5, 0]);
+    let mut rng = colosseum_engine::seeded_rng(0);
+    assert!(g.sample_chance(&mut rng).is_none());
 }

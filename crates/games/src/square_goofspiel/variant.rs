@@ -4,7 +4,9 @@
 //! column's value 1..n on its row and its row's number 1..n on its column; row `r` and the column
 //! of value `c` are worth `n + 1 - r` and `n + 1 - c`; each hand starts with n 1s, n - 1 2s, ..
 //! one n; the game has n phases of n auctions (labels `A`..), and a phase's card is still the
-//! number of cells claimed in it (1..n). With `size` 6 (the default) this is the seed game.
+//! number of cells claimed in it (1..n). Option `draw` = `fixed` removes chance: the cells are
+//! auctioned in reading order (`a1`, `b1`, .. row by row), n to a phase. With `size` 6 and `draw`
+//! `random` (the defaults) this is the seed game.
 
 use super::*;
 
@@ -18,10 +20,27 @@ pub(super) const SIZE: OptionDoc = OptionDoc {
            auctions) scale with it",
 };
 
-/// Reads option `size` (6, the seed's board, when absent).
-pub(super) fn read(r: &OptionReader<'_>) -> Result<u8, OptionsError> {
+/// Option `draw` of the variant.
+pub(super) const DRAW: OptionDoc = OptionDoc {
+    name: "draw",
+    default: "random",
+    allowed: "random or fixed",
+    help: "a variant for research, not in the seed: fixed auctions the cells in reading order \
+           (a1, b1, .. row by row), n to a phase, with no chance; random is the seed's draw",
+};
+
+/// Reads options `size` and `draw` (6 and random, the seed's, when absent): the size and
+/// whether the draw is fixed.
+pub(super) fn read(r: &OptionReader<'_>) -> Result<(u8, bool), OptionsError> {
     // The range keeps the value in a u8.
-    Ok(r.int("size", SIDE as i64, 2, SIDE as i64)? as u8)
+    let size = r.int("size", SIDE as i64, 2, SIDE as i64)? as u8;
+    let fixed = r.choice("draw", 0, &["random", "fixed"])? == 1;
+    Ok((size, fixed))
+}
+
+/// Serde's `skip_serializing_if` for `fixed_draw`: the seed's random draw is left out.
+pub(super) fn is_random_draw(fixed: &bool) -> bool {
+    !*fixed
 }
 
 /// Serde's `skip_serializing_if`: the seed's size is left out, so that the seed game's views and
@@ -89,4 +108,9 @@ impl Board {
 /// Whether `cell` lies on a board of side `size`.
 pub(super) fn on_board(cell: Cell, size: u8) -> bool {
     cell.row() < usize::from(size) && cell.column() < usize::from(size)
+}
+
+/// Option `draw` as written: `fixed` (only serialized when fixed).
+pub(super) fn draw_name<S: serde::Serializer>(fixed: &bool, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(if *fixed { "fixed" } else { "random" })
 }

@@ -223,7 +223,7 @@ pub(super) fn render(game: &SquareGoofspiel, viewer: Viewer) -> String {
             "Last auction (phase {} {}, {}): p1 {}, p2 {} - {result}",
             a.phase, a.label, a.cell, a.p1, a.p2
         );
-        if game.done == game.drawn {
+        if done.is_multiple_of(n) {
             let mut parts = Vec::new();
             for seat in Seat::BOTH {
                 let n = game.claimed_this_phase[seat.index()];
