@@ -16,6 +16,10 @@
   beside CFR on the native game with the same iterations, and the average policy's value lies
   within its NashConv of the exact value Colosseum's own solver gives
   (crates/ai/tests/openspiel_values.rs).
+* OpenSpiel's CFR+ on the small variants for research (Square Goofspiel `size` 2 with `draw`
+  fixed, All-In Goofspiel with hands -1..1 to 3 points): NashConv below a stated bound, and the
+  average policy's value within its NashConv of the exact value (`exact_value`, LPs over the
+  package's game) and of Colosseum's own solver where it applies.
 
 Run after installing the wheel: `python3 tests/openspiel/test_package.py [--quick]`.
 Ends with the line `N passed, N failed`; exit status 1 if anything failed.
@@ -28,6 +32,7 @@ import sys
 import time
 import traceback
 
+import numpy as np
 import pyspiel
 
 import colosseum
@@ -40,8 +45,9 @@ def load(game_id: str, **params) -> pyspiel.Game:
     return pyspiel.load_game(colosseum.short_name(game_id), params)
 
 
-# Small variants: options that exist and make a game small (Square Goofspiel, All-In Goofspiel,
-# Galespiel and The Witch's Brew have no size option; they run at full size).
+# Small variants: options that exist and make a game small (Galespiel and The Witch's Brew have
+# no size option; they run at full size). Square Goofspiel's `size` and All-In Goofspiel's
+# `lowest`/`highest`/`target` are variants for research, not in the seed.
 VARIANTS = [
     ("goofspiel", {"cards": 4}),
     ("goofspiel", {"cards": 5, "order": "descending", "returns": "point_difference"}),
@@ -50,6 +56,11 @@ VARIANTS = [
     ("thwart-omega", {"size": 3}),
     ("thwart-omega", {"size": 1}),
     ("all-in-goofspiel", {"first": "p2"}),
+    ("all-in-goofspiel", {"lowest": -1, "highest": 1, "target": 3}),
+    ("all-in-goofspiel", {"lowest": 0, "highest": 3, "target": 5, "first": "p2"}),
+    ("square-goofspiel", {"size": 2}),
+    ("square-goofspiel", {"size": 3, "advantage": "none"}),
+    ("square-goofspiel", {"size": 2, "draw": "fixed"}),
     ("galespiel", {"items": "elder-tree"}),
     ("witchs-brew", {}),
 ]
@@ -76,8 +87,9 @@ def test_every_game_is_registered():
     assert load("thwart-omega", size=3).num_distinct_actions() == 9 * 8
     assert load("witchs-brew").num_distinct_actions() == 589
     assert load("witchs-brew").max_chance_outcomes() == 391
-    # Tensors where provided: Goofspiel, Square Goofspiel, Thwart Omega; strings elsewhere.
-    with_tensors = {"goofspiel", "square-goofspiel", "thwart-omega"}
+    # Tensors where provided: Goofspiel, Square Goofspiel, Thwart Omega, All-In Goofspiel;
+    # strings elsewhere.
+    with_tensors = {"goofspiel", "square-goofspiel", "thwart-omega", "all-in-goofspiel"}
     for game_id in colosseum.game_ids():
         t = load(game_id).get_type()
         has = game_id in with_tensors
@@ -85,6 +97,16 @@ def test_every_game_is_registered():
         assert t.provides_observation_tensor == has, game_id
     assert load("goofspiel", cards=4).information_state_tensor_size() == 4 * 4 + 2 + 3 * 16
     assert load("thwart-omega", size=2).observation_tensor_size() == 9 * 4 + 2
+    # All-In Goofspiel over k cards: 2k + 2 + 11 + 1 + (k + 1) + k² observed, 1 + 2k² a round.
+    k = 3
+    small = load("all-in-goofspiel", lowest=-1, highest=1, target=3)
+    assert small.observation_tensor_size() == 2 * k + 2 + 11 + 1 + (k + 1) + k * k
+    assert small.information_state_tensor_size() == small.observation_tensor_size() + 11 * (1 + 2 * k * k)
+    assert load("all-in-goofspiel").observation_tensor_size() == 2 * 16 + 2 + 11 + 1 + 17 + 256
+    # The variants' parameters are the options', typed from their defaults.
+    spec = load("all-in-goofspiel").get_type().parameter_specification
+    assert (spec["lowest"], spec["highest"], spec["target"]) == (-3, 12, 28), spec
+    assert load("square-goofspiel").get_type().parameter_specification["size"] == 6
 
 
 def test_random_sim_every_game_defaults():
@@ -314,6 +336,140 @@ def test_cfr_goofspiel_4_beside_native():
     assert abs(a[2] - EXACT[("goofspiel", 4)]) <= a[1] + 1e-9, a
 
 
+def matrix_game(payoff) -> float:
+    """The value for the row player (who maximises) of a zero-sum matrix game: an LP."""
+    from scipy.optimize import linprog
+
+    m = np.asarray(payoff, dtype=float)
+    rows, cols = m.shape
+    # Variables: the row player's mixed strategy x, then the value v; maximise v subject to
+    # v <= x . m[:, j] for every column j.
+    cost = np.zeros(rows + 1)
+    cost[-1] = -1.0
+    a_ub = np.hstack([-m.T, np.ones((cols, 1))])
+    a_eq = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(cols), A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * rows + [(None, None)], method="highs")
+    assert res.status == 0, res.message
+    return -res.fun
+
+
+def face_down_game(groups) -> float:
+    """The value for the starter (who maximises) of a round in which the responder sees only
+    which group the starter's play is in: `groups` lists, per group, the payoff matrix (starter's
+    plays in the group x responder's answers). The responder answers each group on its own, so
+    the starter maximises the sum over groups of min over answers of its weighted payoffs: an LP
+    over the starter's mixed strategy x (all plays) and one bound z per group."""
+    from scipy.optimize import linprog
+
+    plays = sum(len(m) for m in groups)
+    n = plays + len(groups)
+    cost = np.zeros(n)
+    cost[plays:] = -1.0
+    a_ub, at = [], 0
+    for g, m in enumerate(groups):
+        m = np.asarray(m, dtype=float)
+        for j in range(m.shape[1]):
+            row = np.zeros(n)
+            row[at:at + len(m)] = -m[:, j]
+            row[plays + g] = 1.0
+            a_ub.append(row)
+        at += len(m)
+    a_eq = np.zeros((1, n))
+    a_eq[0, :plays] = 1.0
+    res = linprog(cost, A_ub=np.array(a_ub), b_ub=np.zeros(len(a_ub)), A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * plays + [(None, None)] * len(groups), method="highs")
+    assert res.status == 0, res.message
+    return -res.fun
+
+
+def exact_value(state) -> float:
+    """The exact value for p1 of a (simultaneous-move) Colosseum game in which everything is
+    public between rounds: Square Goofspiel (hands, board and bids public; a matrix game at each
+    auction, the average at each chance node) and All-In Goofspiel (a one-seat starter whose
+    play the responder sees only as its count: the responder's information state groups the
+    starter's plays, then the round is public). A small exact computation beside CFR, written
+    independently of OpenSpiel's algorithms."""
+    if state.is_terminal():
+        return state.returns()[0]
+    if state.is_chance_node():
+        return sum(p * exact_value(state.child(a)) for a, p in state.chance_outcomes())
+    if state.is_simultaneous_node():
+        rows, cols = state.legal_actions(0), state.legal_actions(1)
+        m = []
+        for a in rows:
+            line = []
+            for b in cols:
+                child = state.clone()
+                child.apply_actions([a, b])
+                line.append(exact_value(child))
+            m.append(line)
+        return matrix_game(m)
+    starter = state.current_player()
+    responder = 1 - starter
+    sign = 1.0 if starter == 0 else -1.0
+    groups: dict[str, list[list[float]]] = {}
+    for a in state.legal_actions(starter):
+        child = state.child(a)
+        assert child.current_player() == responder, "the responder answers at once"
+        key = child.information_state_string(responder)
+        groups.setdefault(key, []).append(
+            [sign * exact_value(child.child(b)) for b in child.legal_actions(responder)])
+    return sign * face_down_game(list(groups.values()))
+
+
+def test_exact_value_of_known_games():
+    # Matching pennies is 0; a dominated row does not count; the face-down LP with one group per
+    # play is backward induction (the responder sees the play) and with one group the matrix game.
+    assert abs(matrix_game([[1, -1], [-1, 1]])) < 1e-9
+    assert abs(matrix_game([[1, 2], [0, -5]]) - 1) < 1e-9
+    assert abs(face_down_game([[[1, -1]], [[-1, 1]]]) + 1) < 1e-9
+    assert abs(face_down_game([[[1, -1], [-1, 1]]])) < 1e-9
+    # Thwart Omega 2x2: +1 with the default advantage, 0 without (Colosseum's solve_endgame gives
+    # the same); Goofspiel 3 descending, win/loss: 0 by symmetry.
+    assert abs(exact_value(load("thwart-omega", size=2).new_initial_state()) - 1) < 1e-9
+    assert abs(exact_value(load("thwart-omega", size=2, advantage="none").new_initial_state())) < 1e-9
+    assert abs(exact_value(load("goofspiel", cards=3, order="descending").new_initial_state())) < 1e-9
+
+
+# CFR on the small variants for research: OpenSpiel's CFR+ (CFRPlusSolver) on the turn-based
+# game for a stated number of iterations, its NashConv below a stated bound, and the value of
+# its average policy within that NashConv of the exact value (exact_value: LPs over the same
+# game), and of Colosseum's own solver where it applies (solve_endgame, for games of
+# simultaneous decisions without chance: crates/ai/tests/openspiel_values.rs asserts these
+# values). docs/openspiel.md has the table.
+RESEARCH_VARIANTS = [
+    # (game, options, CFR+ iterations, NashConv bound, Colosseum's solver or None)
+    ("all-in-goofspiel", {"lowest": -1, "highest": 1, "target": 3}, 100, 0.01, None),
+    ("square-goofspiel", {"size": 2, "draw": "fixed"}, 100, 0.1, 3 / 7),
+    ("square-goofspiel", {"size": 2, "draw": "fixed", "advantage": "none"}, 100, 0.1, 0.0),
+]
+
+
+def test_cfr_on_the_small_variants_beside_the_exact_value():
+    for game_id, params, iterations, bound, solver_value in RESEARCH_VARIANTS:
+        start = time.perf_counter()
+        base = load(game_id, **params)
+        exact = exact_value(base.new_initial_state())
+        mid = time.perf_counter()
+        game = pyspiel.convert_to_turn_based(base)
+        solver = pyspiel.CFRPlusSolver(game)
+        for _ in range(iterations):
+            solver.evaluate_and_update_policy()
+        policy = solver.average_policy()
+        conv = pyspiel.nash_conv(game, policy)
+        value = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0]
+        end = time.perf_counter()
+        solver = "" if solver_value is None else f", Colosseum's solver {solver_value:+.5f}"
+        print(f"    CFR+ {game_id} {params}: {iterations} iterations, NashConv {conv:.5f} "
+              f"(bound {bound}), value {value:+.5f}, exact {exact:+.5f}{solver} "
+              f"(CFR+ {end - mid:.1f} s, exact {mid - start:.1f} s)")
+        assert conv < bound, (game_id, params, conv)
+        assert abs(value - exact) <= conv + 1e-6, (game_id, params, value, exact, conv)
+        if solver_value is not None:
+            assert abs(exact - solver_value) < 1e-6, (game_id, params, exact, solver_value)
+
+
 def test_the_witchs_brew_ids_are_stable():
     # An id names the same move in every state where it is legal, and chance outcomes too.
     game = load("witchs-brew")
@@ -352,6 +508,9 @@ def test_tensors_from_the_seats_view():
         ("goofspiel", {"cards": 4, "order": "descending"}),
         ("square-goofspiel", {}),
         ("thwart-omega", {"size": 3}),
+        ("all-in-goofspiel", {}),
+        ("all-in-goofspiel", {"lowest": -1, "highest": 1, "target": 3}),
+        ("square-goofspiel", {"size": 2}),
     ]:
         game = load(game_id, **params)
         by_info: dict[tuple[int, str], list[float]] = {}
@@ -378,6 +537,33 @@ def test_tensors_from_the_seats_view():
     assert t1[turn:turn + 3 * n] == [0, 0, 1, 0, 0, 1, 1, 0, 0], t1
     assert t2[turn:turn + 3 * n] == [0, 0, 1, 1, 0, 0, 0, 0, 1], t2
     assert t1[4 * n] == 3 and t2[4 * n + 1] == 3  # p1 took 3 points
+
+
+def test_all_in_goofspiel_tensors_hide_the_face_down_cards():
+    # Hands -1..1 (k = 3). p1 puts down 1 face down: its own tensors show it, p2's do not depend
+    # on which card it is.
+    game = load("all-in-goofspiel", lowest=-1, highest=1, target=3)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    a.apply_action(1 + 4)  # the single card 1
+    b.apply_action(0 + 4)  # the single card 0
+    k, rounds = 3, 11
+    assert a.observation_tensor(1) == b.observation_tensor(1)
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.observation_tensor(0) != b.observation_tensor(0)
+    obs = a.observation_tensor(0)
+    count = 2 * k + 2 + rounds + 1
+    assert obs[count:count + k + 1] == [0, 1, 0, 0], obs  # one card face down
+    own = obs[count + k + 1:]
+    assert own[:k] == [0, 0, 1], own  # the first face-down card is 1 (cards -1, 0, 1)
+    # p2 answers 0; the round is public: both seats' information states hold it, own seat first.
+    a.apply_action(0 + 4)
+    t1, t2 = a.information_state_tensor(0), a.information_state_tensor(1)
+    start = game.observation_tensor_size()
+    r1, r2 = t1[start:start + 1 + 2 * k * k], t2[start:start + 1 + 2 * k * k]
+    assert r1[0] == 1 and r2[0] == 0  # p1 started round 1
+    assert r1[1:1 + k] == [0, 0, 1] and r1[1 + k * k:1 + k * k + k] == [0, 1, 0], r1
+    assert r2[1:1 + k] == [0, 1, 0] and r2[1 + k * k:1 + k * k + k] == [0, 0, 1], r2
+    assert t1[2 * k] == 1 and t2[2 * k + 1] == 1  # p1 took round 1's point
 
 
 def test_information_states_are_cached_not_replayed():

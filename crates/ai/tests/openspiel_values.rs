@@ -2,7 +2,8 @@
 //! package's small variants: Colosseum's own solver on the same games. CFR's average policy must
 //! earn within its NashConv of these values (docs/openspiel.md).
 
-use colosseum_ai::solver::{solve_endgame, GoofspielWinLoss};
+use colosseum_ai::solver::{solve_endgame, square_goofspiel_key, GoofspielWinLoss};
+use colosseum_games::square_goofspiel::SquareGoofspiel;
 use colosseum_games::thwart_omega::{Advantage, ThwartOmega, ThwartOmegaOptions};
 
 /// Thwart Omega on a 2×2 board: exact value for `p1` on OpenSpiel's ±1 scale, as
@@ -31,4 +32,27 @@ fn goofspiel_4_descending_win_loss_exact_value() {
     let value = 2.0 * solved.value(full, full, 0).expect("solved") - 1.0;
     println!("Goofspiel 4 descending, win/loss: value {value} for p1 (±1 scale)");
     assert!(value.abs() < 1e-9, "{value}");
+}
+
+/// Square Goofspiel's small variant for research, `size = 2` with `draw = fixed` (no chance):
+/// exact value for `p1` on OpenSpiel's ±1 scale, as test_package.py states it, with the default
+/// advantage (`p1`) and with `advantage = none`.
+const SQUARE_GOOFSPIEL_2_FIXED: [(&str, f64); 2] = [("p1", SQUARE_P1), ("none", SQUARE_NONE)];
+const SQUARE_P1: f64 = 3.0 / 7.0;
+const SQUARE_NONE: f64 = 0.0;
+
+#[test]
+fn square_goofspiel_size_2_fixed_draw_exact_value() {
+    for (advantage, expected) in SQUARE_GOOFSPIEL_2_FIXED {
+        let options = serde_json::json!({"size": 2, "draw": "fixed", "advantage": advantage});
+        let game = SquareGoofspiel::from_raw(options.as_object().unwrap()).unwrap();
+        let solved = solve_endgame(&game, &square_goofspiel_key, 100_000).expect("solvable");
+        let value = 2.0 * solved.value - 1.0;
+        println!(
+            "Square Goofspiel size 2, fixed draw, advantage {advantage}: value {value} for p1 \
+             (±1 scale), {} positions",
+            solved.nodes
+        );
+        assert!((value - expected).abs() < 1e-9, "{advantage}: {value}");
+    }
 }
