@@ -87,9 +87,8 @@ def test_every_game_is_registered():
     assert load("thwart-omega", size=3).num_distinct_actions() == 9 * 8
     assert load("witchs-brew").num_distinct_actions() == 589
     assert load("witchs-brew").max_chance_outcomes() == 391
-    # Tensors where provided: Goofspiel, Square Goofspiel, Thwart Omega, All-In Goofspiel;
-    # strings elsewhere.
-    with_tensors = {"goofspiel", "square-goofspiel", "thwart-omega", "all-in-goofspiel"}
+    # Tensors: every game provides both.
+    with_tensors = set(colosseum.game_ids())
     for game_id in colosseum.game_ids():
         t = load(game_id).get_type()
         has = game_id in with_tensors
@@ -103,6 +102,11 @@ def test_every_game_is_registered():
     assert small.observation_tensor_size() == 2 * k + 2 + 11 + 1 + (k + 1) + k * k
     assert small.information_state_tensor_size() == small.observation_tensor_size() + 11 * (1 + 2 * k * k)
     assert load("all-in-goofspiel").observation_tensor_size() == 2 * 16 + 2 + 11 + 1 + 17 + 256
+    # Galespiel with 7 card slots; The Witch's Brew (docs/openspiel.md lays both out).
+    assert load("galespiel").observation_tensor_size() == 371
+    assert load("galespiel").information_state_tensor_size() == 371 + 70 * (9 + 2 * 9 + 2 + 61)
+    assert load("witchs-brew").observation_tensor_size() == 518
+    assert load("witchs-brew").information_state_tensor_size() == 2640
     # The variants' parameters are the options', typed from their defaults.
     spec = load("all-in-goofspiel").get_type().parameter_specification
     assert (spec["lowest"], spec["highest"], spec["target"]) == (-3, 12, 28), spec
@@ -511,6 +515,9 @@ def test_tensors_from_the_seats_view():
         ("all-in-goofspiel", {}),
         ("all-in-goofspiel", {"lowest": -1, "highest": 1, "target": 3}),
         ("square-goofspiel", {"size": 2}),
+        ("galespiel", {}),
+        ("galespiel", {"items": "elder-tree"}),
+        ("witchs-brew", {}),
     ]:
         game = load(game_id, **params)
         by_info: dict[tuple[int, str], list[float]] = {}
@@ -564,6 +571,35 @@ def test_all_in_goofspiel_tensors_hide_the_face_down_cards():
     assert r1[1:1 + k] == [0, 0, 1] and r1[1 + k * k:1 + k * k + k] == [0, 1, 0], r1
     assert r2[1:1 + k] == [0, 1, 0] and r2[1 + k * k:1 + k * k + k] == [0, 0, 1], r2
     assert t1[2 * k] == 1 and t2[2 * k + 1] == 1  # p1 took round 1's point
+
+
+def test_galespiel_tensors_hide_the_cycle_order():
+    # Two prize orders with the same first prize look the same to both seats (no Crystal Ball):
+    # their observation strings and tensors agree; the game knows them apart.
+    game = load("galespiel")
+    root = game.new_initial_state()
+    by_view: dict[str, int] = {}
+    pair = None
+    for a, _ in root.chance_outcomes():
+        child = root.child(a)
+        key = child.observation_string(0) + child.observation_string(1)
+        if key in by_view:
+            pair = (by_view[key], a)
+            break
+        by_view[key] = a
+    assert pair is not None
+    a, b = (root.child(x) for x in pair)
+    assert str(a) != str(b) or a.history() != b.history()
+    for p in range(2):
+        assert a.observation_tensor(p) == b.observation_tensor(p)
+        assert a.information_state_tensor(p) == b.information_state_tensor(p)
+    # A round: p1 bids its highest card, p2 its lowest; p1's tensor has its own bid first.
+    while a.is_chance_node() or not a.is_simultaneous_node():
+        a.apply_action(a.chance_outcomes()[0][0] if a.is_chance_node() else a.legal_actions()[0])
+    a.apply_actions([max(a.legal_actions(0)), min(a.legal_actions(1))])
+    t1, t2 = a.observation_tensor(0), a.observation_tensor(1)
+    assert t1 != t2
+    assert len(t1) == game.observation_tensor_size()
 
 
 def test_information_states_are_cached_not_replayed():

@@ -245,9 +245,13 @@ pub(crate) trait Encoded: Registered {
 
     /// Brings `seat`'s information-state tensor (length [`SpielInfo::tensors`]`.1`; zeroed at
     /// the start, then as the last call left it) up to date with its view after a step (and
-    /// with the view at the start); only called for a game with tensors. A game with tensors
-    /// has no decision of several actions.
+    /// with the view at the start); only called for a game with tensors.
     fn update_information_tensor(&self, _view: &Self::View, _seat: Seat, _out: &mut [f32]) {}
+
+    /// Notes `seat`'s own action `id` in its information-state tensor, before it is applied:
+    /// for the parts of a decision of several actions, which the views show only once the
+    /// step is complete ([`Encoded::sub_actions`]). Only called for a game with tensors.
+    fn note_own_tensor(&self, _seat: Seat, _id: i64, _out: &mut [f32]) {}
 }
 
 /// A seat's legal actions with the moves they complete, ascending by id.
@@ -379,10 +383,15 @@ impl<G: Encoded> State<G> {
             return;
         }
         let text = self.action_to_string(seat.index() as i32, action);
+        let with_tensors = self.info.tensors.is_some();
         if let Some(tracked) = self.tracked.as_mut() {
             let s = &mut tracked.strings[seat.index()];
             s.push_str("\nyou: ");
             s.push_str(&text);
+            if with_tensors {
+                self.game
+                    .note_own_tensor(seat, action, &mut tracked.tensors[seat.index()]);
+            }
         }
     }
 
@@ -863,6 +872,8 @@ mod tests {
                     // p1 first; p2 does not act and sees nothing of p1's choices.
                     assert_eq!(player, 0);
                     let before = state.information_state_string(1);
+                    let before_tensor = state.information_state_tensor(1);
+                    let own_tensor = state.information_state_tensor(0);
                     let mut seen = 0;
                     while state.current_player() == 0 {
                         let legal = state.legal_actions(0);
@@ -874,6 +885,9 @@ mod tests {
                     }
                     assert!((1..=9).contains(&seen));
                     assert_eq!(state.information_state_string(1), before);
+                    // The tensors likewise: p1's notes its own parts, p2's sees nothing of them.
+                    assert_eq!(state.information_state_tensor(1), before_tensor);
+                    assert_ne!(state.information_state_tensor(0), own_tensor);
                     assert!(state.information_state_string(0).contains("you: "));
                     assert_eq!(state.current_player(), 1);
                     return;

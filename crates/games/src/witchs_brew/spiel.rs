@@ -23,9 +23,109 @@
 //! Chance outcomes: a card pair `(a, b)`, `a <= b`, is `8 * (a - 1) + (b - 1)` (0..64); a
 //! condition pair `(a, b)`, `a < b`, is `64 + 18 * a + b` (64..388); a race won by `p1`, `p2` or
 //! nobody is 388, 389, 390.
+//!
+//! Tensors, from the seat's view (everything in this game is public once made, so the seat's
+//! view is everyone's), own seat first. The observation: the stage (one-hot), who acts (the
+//! seat, the other, both, chance, nobody), the prize pair (two slots, one-hot over the 8 cards
+//! and 18 conditions), the deck (cards left per card), the conditions not drawn, each seat (its
+//! hand as counts per card, Duplicard, Discard, Tiebreaker, the Diminish penalty, the conditions
+//! held, each one's round once revealed (6, 9, 12), checked, scored, the points), whether the
+//! assignments are revealed, the Placement round, the scoring rounds to come, the grid (own,
+//! other's, gray stone and frozen per cell), the Lock's column and the Cauldron rounds played.
+//! The information state adds the seat's own assignment actions (condition × round, set as it
+//! takes them: the views show an assignment only once both are complete), every Cauldron round
+//! (its pair, who won the race, what the seat received, whether it was discarded) and every
+//! Placement round (each play's card, Duplicard and value, the winner).
 
 use super::*;
-use crate::spiel::{Encoded, SpielInfo, SubActions};
+use crate::spiel::{one_hot, Encoded, SpielInfo, SubActions};
+
+/// A prize slot: the 8 cards, then the 18 conditions.
+const PRIZE: usize = 8 + CONDITION_COUNT as usize;
+/// The stages, one-hot.
+const STAGES: usize = 12;
+/// One seat in the observation.
+const SEAT: usize = 8 + 3 + 1 + 4 * CONDITION_COUNT as usize + 2 * CONDITION_COUNT as usize + 1;
+/// The observation's length.
+const OBSERVATION: usize = STAGES
+    + 5
+    + 2 * PRIZE
+    + 8
+    + CONDITION_COUNT as usize
+    + 2 * SEAT
+    + 1
+    + 1
+    + 3
+    + 4 * CELLS
+    + COLUMNS
+    + 1;
+/// The seat's own assignment actions.
+const OWN_ASSIGNMENT: usize = 3 * CONDITION_COUNT as usize;
+/// One Cauldron round in the information state: pair, race (own, other, nobody), received,
+/// discarded.
+const CAULDRON_ROUND: usize = 2 * PRIZE + 3 + PRIZE + 1;
+/// One Placement round: each play (card one-hot, Duplicard, value), the winner (own, other).
+const PLACEMENT_ROUND: usize = 2 * (8 + 2) + 2;
+/// The information state's length.
+const INFORMATION: usize = OBSERVATION
+    + OWN_ASSIGNMENT
+    + MAX_CAULDRON_ROUNDS * CAULDRON_ROUND
+    + PLACEMENT_ROUNDS as usize * PLACEMENT_ROUND;
+
+fn stage_index(stage: Stage) -> usize {
+    match stage {
+        Stage::DrawPair => 0,
+        Stage::Race => 1,
+        Stage::Pick(_) => 2,
+        Stage::Discard(_) => 3,
+        Stage::Assign => 4,
+        Stage::PlayCards => 5,
+        Stage::WinnerStone => 6,
+        Stage::WinnerMove => 7,
+        Stage::LoserStone => 8,
+        Stage::LoserMove => 9,
+        Stage::GrayStone => 10,
+        Stage::Over => 11,
+    }
+}
+
+fn prize_index(p: Prize) -> usize {
+    match p {
+        Prize::Card(c) => usize::from(c).saturating_sub(1),
+        Prize::Condition(c) => 8 + usize::from(c.index()),
+    }
+}
+
+/// Writes one seat's part of the observation.
+fn write_seat(p: &PlayerView, out: &mut [f32]) {
+    for &c in &p.hand {
+        if let Some(x) = out.get_mut(usize::from(c).saturating_sub(1)) {
+            *x += 1.0;
+        }
+    }
+    out[8] = f32::from(u8::from(p.duplicard));
+    out[9] = f32::from(u8::from(p.discard));
+    out[10] = f32::from(u8::from(p.tiebreaker));
+    out[11] = f32::from(p.diminish_penalty);
+    let n = CONDITION_COUNT as usize;
+    let held = 12;
+    let rounds = held + n;
+    let checked = rounds + 3 * n;
+    let scored = checked + n;
+    for c in &p.conditions {
+        let i = usize::from(c.condition.index());
+        out[held + i] = 1.0;
+        if let Some(r) = c
+            .round
+            .and_then(|r| SCORING_ROUNDS.iter().position(|&x| x == r))
+        {
+            out[rounds + 3 * i + r] = 1.0;
+        }
+        out[checked + i] = f32::from(u8::from(c.checked));
+        out[scored + i] = f32::from(u8::from(c.scored));
+    }
+    out[scored + n] = p.points as f32;
+}
 
 const PLAY_WIDTH: i64 = 63;
 const FREEZE_ONE: i64 = 19;
@@ -155,11 +255,14 @@ impl Encoded for WitchsBrew {
             max_game_length: 418,
             max_chance_nodes: 100,
             stochastic: true,
+            tensors: Some((OBSERVATION, INFORMATION)),
             ..crate::spiel::base(
                 "589 stable ids: card plays by card, Duplicard and secondary choice (Freeze of \
                  at most one stone); stones by cell; Leap and Shift by cell and direction; \
                  picks by prize; keep/discard; the assignment one condition at a time \
-                 (condition x round); chance: card pairs, condition pairs, race winners",
+                 (condition x round); chance: card pairs, condition pairs, race winners; \
+                 tensors: stage, prizes, deck, both seats, grid, every Cauldron and Placement \
+                 round, own assignment actions",
             )
         }
     }
@@ -231,6 +334,130 @@ impl Encoded for WitchsBrew {
             (id, p, Some(c))
         }));
         out.sort_by_key(|(id, _, _)| *id);
+    }
+
+    fn observation_tensor(&self, view: &WitchsBrewView, seat: Seat, out: &mut [f32]) {
+        let (me, other) = (seat, seat.other());
+        let mut at = 0;
+        one_hot(&mut out[..STAGES], stage_index(view.stage));
+        at += STAGES;
+        let acting = match view.pending {
+            Pending::One(s) if s == me => 0,
+            Pending::One(_) => 1,
+            Pending::Both => 2,
+            Pending::Chance => 3,
+            Pending::Over => 4,
+        };
+        out[at + acting] = 1.0;
+        at += 5;
+        if let Some(pair) = view.prize_pair {
+            for (k, p) in pair.into_iter().enumerate() {
+                one_hot(
+                    &mut out[at + k * PRIZE..at + (k + 1) * PRIZE],
+                    prize_index(p),
+                );
+            }
+        }
+        at += 2 * PRIZE;
+        for (i, &n) in view.deck.iter().enumerate() {
+            out[at + i] = f32::from(n);
+        }
+        at += 8;
+        for c in view.conditions_left.iter() {
+            out[at + usize::from(c.index())] = 1.0;
+        }
+        at += CONDITION_COUNT as usize;
+        for who in [me, other] {
+            write_seat(view.players.get(who), &mut out[at..at + SEAT]);
+            at += SEAT;
+        }
+        out[at] = f32::from(u8::from(view.assignments_revealed));
+        out[at + 1] = f32::from(view.placement_round);
+        at += 2;
+        for r in &view.scoring_rounds_to_come {
+            if let Some(k) = SCORING_ROUNDS.iter().position(|x| x == r) {
+                out[at + k] = 1.0;
+            }
+        }
+        at += 3;
+        for (i, cell) in view.grid.iter().flatten().enumerate().take(CELLS) {
+            let plane = match cell.stone {
+                Some(Stone::P1) if me == Seat::P1 => Some(0),
+                Some(Stone::P2) if me == Seat::P2 => Some(0),
+                Some(Stone::P1 | Stone::P2) => Some(1),
+                Some(Stone::Gray) => Some(2),
+                None => None,
+            };
+            if let Some(plane) = plane {
+                out[at + plane * CELLS + i] = 1.0;
+            }
+            out[at + 3 * CELLS + i] = f32::from(u8::from(cell.frozen));
+        }
+        at += 4 * CELLS;
+        if let Some(c) = view.lock_column {
+            one_hot(
+                &mut out[at..at + COLUMNS],
+                (c as u8).wrapping_sub(b'a').into(),
+            );
+        }
+        at += COLUMNS;
+        out[at] = view.cauldron_rounds.len() as f32;
+    }
+
+    fn update_information_tensor(&self, view: &WitchsBrewView, seat: Seat, out: &mut [f32]) {
+        out[..OBSERVATION].fill(0.0);
+        self.observation_tensor(view, seat, &mut out[..OBSERVATION]);
+        // The own assignment actions (after the observation) are kept as noted.
+        let (me, other) = (seat, seat.other());
+        let start = OBSERVATION + OWN_ASSIGNMENT;
+        let cauldron = &mut out[start..start + MAX_CAULDRON_ROUNDS * CAULDRON_ROUND];
+        cauldron.fill(0.0);
+        for (i, r) in view
+            .cauldron_rounds
+            .iter()
+            .enumerate()
+            .take(MAX_CAULDRON_ROUNDS)
+        {
+            let slot = &mut cauldron[i * CAULDRON_ROUND..(i + 1) * CAULDRON_ROUND];
+            for (k, p) in r.pair.into_iter().enumerate() {
+                one_hot(&mut slot[k * PRIZE..(k + 1) * PRIZE], prize_index(p));
+            }
+            let race = match r.winner {
+                Some(w) if w == me => 0,
+                Some(_) => 1,
+                None => 2,
+            };
+            slot[2 * PRIZE + race] = 1.0;
+            if let Some(p) = r.received[me.index()] {
+                one_hot(&mut slot[2 * PRIZE + 3..3 * PRIZE + 3], prize_index(p));
+            }
+            slot[3 * PRIZE + 3] = f32::from(u8::from(r.discarded));
+        }
+        let start = start + MAX_CAULDRON_ROUNDS * CAULDRON_ROUND;
+        let placement = &mut out[start..];
+        placement.fill(0.0);
+        for (i, r) in view
+            .rounds
+            .iter()
+            .enumerate()
+            .take(usize::from(PLACEMENT_ROUNDS))
+        {
+            let slot = &mut placement[i * PLACEMENT_ROUND..(i + 1) * PLACEMENT_ROUND];
+            for (k, who) in [me, other].into_iter().enumerate() {
+                let play = &r.plays[who.index()];
+                let part = &mut slot[k * 10..(k + 1) * 10];
+                one_hot(&mut part[..8], usize::from(play.card).saturating_sub(1));
+                part[8] = f32::from(u8::from(play.duplicard));
+                part[9] = f32::from(r.values[who.index()]);
+            }
+            slot[20 + usize::from(r.winner != me)] = 1.0;
+        }
+    }
+
+    fn note_own_tensor(&self, _seat: Seat, id: i64, out: &mut [f32]) {
+        if let Some((c, r)) = assign_part(id) {
+            out[OBSERVATION + 3 * usize::from(c.index()) + r] = 1.0;
+        }
     }
 }
 

@@ -14,8 +14,7 @@ encoding); ``action_to_string`` gives Colosseum's notation. Information-state an
 strings are built from the seat's own views: the perfect-recall information state lists the
 seat's actions and its view after every decision (cached in Rust: extended by every action, not
 replayed); the observation is its current view (the spectator's view for a public observer).
-Goofspiel, Square Goofspiel, Thwart Omega and All-In Goofspiel also provide tensors, built from
-the seat's view.
+Every game also provides observation and information-state tensors, built from the seat's view.
 """
 
 from __future__ import annotations
