@@ -102,9 +102,11 @@ def test_every_game_is_registered():
     assert small.observation_tensor_size() == 2 * k + 2 + 11 + 1 + (k + 1) + k * k
     assert small.information_state_tensor_size() == small.observation_tensor_size() + 11 * (1 + 2 * k * k)
     assert load("all-in-goofspiel").observation_tensor_size() == 2 * 16 + 2 + 11 + 1 + 17 + 256
-    # Galespiel with 7 card slots; The Witch's Brew (docs/openspiel.md lays both out).
-    assert load("galespiel").observation_tensor_size() == 371
-    assert load("galespiel").information_state_tensor_size() == 371 + 70 * (9 + 2 * 9 + 2 + 61)
+    # Galespiel with its 9 default card slots; The Witch's Brew (docs/openspiel.md lays both out).
+    slots = 9
+    observation = 3 * 61 + 2 * (3 * slots + 12) + 2 + 9 + 7 * 9 + 9 + 5 + (1 + 9 + 2 * (slots + 3) + 4)
+    assert load("galespiel").observation_tensor_size() == observation == 387
+    assert load("galespiel").information_state_tensor_size() == observation + 70 * (9 + 2 * (slots + 2) + 2 + 61)
     assert load("witchs-brew").observation_tensor_size() == 518
     assert load("witchs-brew").information_state_tensor_size() == 2640
     # The variants' parameters are the options', typed from their defaults.
@@ -520,6 +522,8 @@ def test_tensors_from_the_seats_view():
         ("witchs-brew", {}),
     ]:
         game = load(game_id, **params)
+        # Galespiel's and The Witch's Brew's games are long: one each.
+        games = 1 if game_id in ("galespiel", "witchs-brew") else 4
         by_info: dict[tuple[int, str], list[float]] = {}
 
         def check(state):
@@ -532,7 +536,7 @@ def test_tensors_from_the_seats_view():
                 key = (p, state.information_state_string(p))
                 assert by_info.setdefault(key, list(tensor)) == list(tensor), (game_id, key)
 
-        for _ in range(4):
+        for _ in range(games):
             walk(game, rng, check)
     # Goofspiel 3 descending: after p1 bids 3 and p2 bids 1, p1's tensor has the prize 3 turn
     # with its own bid 3 and the other's 1 (own seat first).
