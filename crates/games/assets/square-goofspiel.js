@@ -1,4 +1,4 @@
-// Square Goofspiel in the browser: the 6x6 board, hands, lines and auctions from the view, its
+// Square Goofspiel in the browser: the board (6x6, or n x n in the research variant `size`), hands, lines and auctions from the view, its
 // last reveal and its words. Loaded by the server's pages (boards.js) from
 // /assets/games/square-goofspiel.js; it imports nothing: the shared helpers come in `kit`.
 
@@ -19,7 +19,8 @@ export function lastReveal(v, n) {
 
 export function render(v, ctx, _state, { h, card, grid, table, list, name, col }) {
   const phase = Object.fromEntries((v.phase_cells || []).map((p) => [p.cell, p]));
-  const board = grid(6, 6, (r, c) => {
+  const side = v.board?.length || 6;
+  const board = grid(side, side, (r, c) => {
     const st = v.board?.[r]?.[c];
     const id = `${col(c)}${r + 1}`;
     const p = phase[id];
@@ -32,7 +33,7 @@ export function render(v, ctx, _state, { h, card, grid, table, list, name, col }
       cls: p?.up_now && !owned ? 'highlight' : undefined,
       title: `${owned ? `${name(ctx, st)}\u2019s` : 'free'}${p && !owned ? `, auction ${p.label} of this phase${p.up_now ? ' (up now)' : ''}` : ''}`,
     };
-  }, { ctx, label: 'the 6 by 6 board' });
+  }, { ctx, label: `the ${side} by ${side} board` });
   const you = ctx.you;
   const handOf = (seat) => v.hands?.[seat] || { cards: [], strength: 0 };
   const hand = h('div', {},
