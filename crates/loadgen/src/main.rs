@@ -1,6 +1,7 @@
 //! `colosseum-load`: runs N concurrent matches of bot clients against `colosseum serve` over
 //! WebSocket on loopback and reports the time from a decision's last submission to its reveal
-//! reaching both seats (p50, p90, p99, max), errors, and the server's CPU time and peak memory.
+//! reaching both seats (p50, p90, p99, max), errors, and the server's CPU time (in all and per
+//! decision) and peak memory.
 //!
 //! By default it starts the server itself (the `colosseum` binary next to this one, on a
 //! temporary SQLite file) so that it can read the server's CPU and memory from `/proc`; with
@@ -102,11 +103,13 @@ fn main() -> Result<()> {
     let options: Value =
         serde_json::from_str(&args.options).context("--options is a JSON object")?;
     let mut child = None;
+    let mut db = None;
     let base = match &args.url {
         Some(u) => u.trim_end_matches('/').to_string(),
         None => {
-            let (c, base) = start_server(args.server_bin.clone())?;
+            let (c, base, path) = start_server(args.server_bin.clone())?;
             child = Some(c);
+            db = Some(path);
             base
         }
     };
@@ -134,6 +137,14 @@ fn main() -> Result<()> {
     if let Some(mut c) = child {
         let _ = c.kill();
         let _ = c.wait();
+    }
+    // The temporary database and its WAL files (a few MiB a run) go with the server.
+    if let Some(db) = db {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = db.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
     }
     let totals = outcome?;
     let connected_cpu = play_cpu(*totals.cpu_at_created.lock().unwrap());
@@ -199,7 +210,7 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
+fn start_server(bin: Option<PathBuf>) -> Result<(Child, String, PathBuf)> {
     let bin = match bin {
         Some(b) => b,
         None => std::env::current_exe()?.with_file_name("colosseum"),
@@ -237,7 +248,7 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
     else {
         bail!("the server said `{line}`");
     };
-    Ok((child, format!("http://{addr}")))
+    Ok((child, format!("http://{addr}"), db))
 }
 
 /// CPU seconds over decisions, in ms a decision (`NaN` with no decisions).
