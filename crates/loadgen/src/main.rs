@@ -1,6 +1,7 @@
 //! `colosseum-load`: runs N concurrent matches of bot clients against `colosseum serve` over
 //! WebSocket on loopback and reports the time from a decision's last submission to its reveal
-//! reaching both seats (p50, p90, p99, max), errors, and the server's CPU time and peak memory.
+//! reaching both seats (p50, p90, p99, max), errors, and the server's CPU time (in all and per
+//! decision) and peak memory.
 //!
 //! By default it starts the server itself (the `colosseum` binary next to this one, on a
 //! temporary SQLite file) so that it can read the server's CPU and memory from `/proc`; with
@@ -92,6 +93,9 @@ struct Totals {
     latencies_us: Mutex<Vec<u64>>,
     errors: Mutex<Vec<String>>,
     finished: std::sync::atomic::AtomicUsize,
+    /// The server's CPU seconds when every match had been created (`None` without a server of
+    /// our own).
+    cpu_at_created: Mutex<Option<f64>>,
 }
 
 fn main() -> Result<()> {
@@ -99,18 +103,21 @@ fn main() -> Result<()> {
     let options: Value =
         serde_json::from_str(&args.options).context("--options is a JSON object")?;
     let mut child = None;
+    let mut db = None;
     let base = match &args.url {
         Some(u) => u.trim_end_matches('/').to_string(),
         None => {
-            let (c, base) = start_server(args.server_bin.clone())?;
+            let (c, base, path) = start_server(args.server_bin.clone())?;
             child = Some(c);
+            db = Some(path);
             base
         }
     };
     let runtime = tokio::runtime::Runtime::new()?;
-    let cpu_before = child.as_ref().and_then(|c| cpu_seconds(c.id()));
+    let server_pid = child.as_ref().map(Child::id);
+    let cpu_before = server_pid.and_then(cpu_seconds);
     let started = Instant::now();
-    let outcome = runtime.block_on(run(&args, &base, &options));
+    let outcome = runtime.block_on(run(&args, &base, &options, server_pid));
     let elapsed = started.elapsed();
     let server = child.as_ref().map(|c| {
         (
@@ -118,11 +125,29 @@ fn main() -> Result<()> {
             peak_rss_kib(c.id()),
         )
     });
+    // The server's CPU from the moment every match was created: the WebSockets' handshakes,
+    // the joins and the play, without the HTTP requests that created the matches.
+    let play_cpu = |from: Option<f64>| {
+        server
+            .and_then(|s| s.0)
+            .zip(cpu_before)
+            .zip(from)
+            .map(|((total, before), at)| total + before - at)
+    };
     if let Some(mut c) = child {
         let _ = c.kill();
         let _ = c.wait();
     }
+    // The temporary database and its WAL files (a few MiB a run) go with the server.
+    if let Some(db) = db {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = db.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
     let totals = outcome?;
+    let connected_cpu = play_cpu(*totals.cpu_at_created.lock().unwrap());
     let mut lat = totals.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -146,6 +171,8 @@ fn main() -> Result<()> {
         "first_errors": errors.iter().take(5).collect::<Vec<_>>(),
         "seconds": elapsed.as_secs_f64(),
         "server_cpu_seconds": server.and_then(|s| s.0),
+        "server_cpu_ms_per_decision": server.and_then(|s| s.0).map(|c| per_decision(c, lat.len())),
+        "server_cpu_after_create_ms_per_decision": connected_cpu.map(|c| per_decision(c, lat.len())),
         "server_peak_rss_mib": server.and_then(|s| s.1).map(|k| k as f64 / 1024.0),
         "client_cpu_seconds": own_cpu,
     });
@@ -155,7 +182,8 @@ fn main() -> Result<()> {
         println!(
             "{} matches of {} ({} finished), {} decisions in {:.1} s\n\
              reveal latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
-             errors: {}\nserver: {} CPU s, peak RSS {} MiB; clients: {} CPU s",
+             errors: {}\nserver: {} CPU s, peak RSS {} MiB; clients: {} CPU s\n\
+             server CPU per decision: {} ms in all, {} ms after the matches were created",
             args.matches,
             args.game,
             finished,
@@ -169,6 +197,8 @@ fn main() -> Result<()> {
             report["server_cpu_seconds"],
             report["server_peak_rss_mib"],
             report["client_cpu_seconds"],
+            report["server_cpu_ms_per_decision"],
+            report["server_cpu_after_create_ms_per_decision"],
         );
         for e in errors.iter().take(5) {
             println!("  {e}");
@@ -180,7 +210,7 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
+fn start_server(bin: Option<PathBuf>) -> Result<(Child, String, PathBuf)> {
     let bin = match bin {
         Some(b) => b,
         None => std::env::current_exe()?.with_file_name("colosseum"),
@@ -218,7 +248,15 @@ fn start_server(bin: Option<PathBuf>) -> Result<(Child, String)> {
     else {
         bail!("the server said `{line}`");
     };
-    Ok((child, format!("http://{addr}")))
+    Ok((child, format!("http://{addr}"), db))
+}
+
+/// CPU seconds over decisions, in ms a decision (`NaN` with no decisions).
+fn per_decision(cpu_seconds: f64, decisions: usize) -> f64 {
+    if decisions == 0 {
+        return f64::NAN;
+    }
+    cpu_seconds * 1000.0 / decisions as f64
 }
 
 /// User plus system CPU seconds of a process, from `/proc/PID/stat`.
@@ -240,11 +278,17 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
-async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
+async fn run(
+    args: &Args,
+    base: &str,
+    options: &Value,
+    server_pid: Option<u32>,
+) -> Result<Arc<Totals>> {
     let totals = Arc::new(Totals {
         latencies_us: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
         finished: 0.into(),
+        cpu_at_created: Mutex::new(None),
     });
     // Create the matches first (HTTP, blocking client on the blocking pool).
     let mut created = Vec::new();
@@ -261,6 +305,7 @@ async fn run(args: &Args, base: &str, options: &Value) -> Result<Arc<Totals>> {
         let tokens = [0, 1].map(|s| v["tokens"][s].as_str().unwrap_or_default().to_string());
         created.push((id, tokens));
     }
+    *totals.cpu_at_created.lock().unwrap() = server_pid.and_then(cpu_seconds);
     let ramp = Arc::new(Semaphore::new(args.ramp.max(1)));
     let mut tasks = Vec::new();
     for (i, (id, tokens)) in created.into_iter().enumerate() {

@@ -966,9 +966,10 @@ pub async fn serve_socket<S, W, R, E>(
     let mut updates = Hub::<S>::subscribe(&table);
     updates.mark_changed();
     let mut bucket = Bucket::new(state.limits.ws_burst);
-    // The last state sent, without `server_now` and `match.now` (times that move with every
-    // event): a change this role cannot see sends nothing.
-    let mut last_sent: Option<Value> = None;
+    // The content number of the last state sent (`crate::render`: the same number, the same
+    // message but for `server_now` and `match.now`): a change this role cannot see sends
+    // nothing.
+    let mut last_sent: Option<u64> = None;
     let mut ping = tokio::time::interval_at(
         tokio::time::Instant::now() + state.limits.ws_ping_interval,
         state.limits.ws_ping_interval,
@@ -982,23 +983,11 @@ pub async fn serve_socket<S, W, R, E>(
                 if changed.is_err() {
                     break;
                 }
-                let mut message = state.hub.state(&table, role).await;
-                let server_now = message.as_object_mut().and_then(|m| m.remove("server_now"));
-                let match_now = message["match"].as_object_mut().and_then(|m| m.remove("now"));
-                if last_sent.as_ref() == Some(&message) {
-                    continue;
+                if let Some(text) = state_to_send(&state, &table, role, &mut last_sent).await {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
                 }
-                let seen = message.clone();
-                if let Some(now) = server_now {
-                    message["server_now"] = now;
-                }
-                if let Some(now) = match_now {
-                    message["match"]["now"] = now;
-                }
-                if sink.send(Message::Text(message.to_string().into())).await.is_err() {
-                    break;
-                }
-                last_sent = Some(seen);
             }
             _ = ping.tick() => {
                 if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
@@ -1045,13 +1034,47 @@ pub async fn serve_socket<S, W, R, E>(
                     Some(Ok(_)) => None,
                 };
                 if let Some(reply) = reply {
-                    if sink.send(Message::Text(reply.to_string().into())).await.is_err() {
+                    if sink.feed(Message::Text(reply.to_string().into())).await.is_err() {
+                        break;
+                    }
+                    // The change the message made (if any) goes out in the same write as the
+                    // reply, after it: one system call instead of two.
+                    if updates.has_changed().unwrap_or(false) {
+                        updates.borrow_and_update();
+                        if let Some(text) =
+                            state_to_send(&state, &table, role, &mut last_sent).await
+                        {
+                            if sink.feed(Message::Text(text.into())).await.is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    if sink.flush().await.is_err() {
                         break;
                     }
                 }
             }
         }
     }
+}
+
+/// The state `role` is to be sent now, or `None` if its content is the one last sent
+/// (`last_sent`, updated).
+async fn state_to_send<S: Store>(
+    state: &AppState<S>,
+    table: &Table,
+    role: Viewer,
+    last_sent: &mut Option<u64>,
+) -> Option<String> {
+    let rendered = state.hub.state_rendered(table, role).await;
+    if *last_sent == Some(rendered.content) {
+        return None;
+    }
+    *last_sent = Some(rendered.content);
+    Some(crate::render::with_server_now(
+        &rendered.text,
+        state.hub.server_now(),
+    ))
 }
 
 fn error_message(e: &ApiError, to: Option<&str>) -> Value {

@@ -64,6 +64,8 @@ struct TableState {
     /// it cannot open and gets the timeout treatment at its opening deadline (which is why an
     /// untimed bot commits only once the other seat is in, and then opens at once).
     bot_sealed: [Option<BotOpening>; 2],
+    /// The state last rendered for each viewer kind, with the table version it shows.
+    rendered: crate::render::RenderCache,
 }
 
 /// A bot seat's sealed move in a sealed decision.
@@ -866,6 +868,7 @@ impl<S: Store> Hub<S> {
                 bot_busy: [None, None],
                 race_busy: [None, None],
                 bot_sealed: [None, None],
+                rendered: crate::render::RenderCache::default(),
             }),
             version: watch::Sender::new(0),
             wake: Notify::new(),
@@ -1806,10 +1809,31 @@ impl<S: Store> Hub<S> {
     /// that role.
     pub async fn state(&self, table: &Table, role: Role) -> Value {
         let st = table.state.lock().await;
-        self.state_of(&st, &table.id, role)
+        let mut v = serde_json::to_value(self.state_message(&st, &table.id, role))
+            .expect("a state message serializes");
+        v["server_now"] = json!(self.clock.now_ms());
+        v
     }
 
-    fn state_of(&self, st: &TableState, id: &str, role: Role) -> Value {
+    /// The state message of `role` as text without `server_now` (`crate::render`): rendered
+    /// once per viewer kind and table version, shared by every connection of the kind. Equal
+    /// `content` numbers mean equal messages (the times aside).
+    pub async fn state_rendered(&self, table: &Table, role: Role) -> crate::render::Rendered {
+        let mut st = table.state.lock().await;
+        // Read under the table's lock: a change bumps the version before it unlocks.
+        let version = *table.version.borrow();
+        let mut cache = std::mem::take(&mut st.rendered);
+        let rendered = cache.get(role, version, || self.state_message(&st, &table.id, role));
+        st.rendered = cache;
+        rendered
+    }
+
+    /// The server's clock (ms since the Unix epoch), the `server_now` of a state.
+    pub fn server_now(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    fn state_message(&self, st: &TableState, id: &str, role: Role) -> crate::render::StateMessage {
         let status = if st.meta.finished() {
             "finished"
         } else if st.meta.started_at.is_some() {
@@ -1824,33 +1848,37 @@ impl<S: Store> Hub<S> {
                     && st.game.game().pending().includes(seat) =>
             {
                 let moves = st.game.game().legal_moves(seat);
-                if moves.len() <= MAX_LEGAL_SENT {
-                    json!(moves)
-                } else {
-                    Value::Null
-                }
+                (moves.len() <= MAX_LEGAL_SENT).then_some(moves)
             }
-            _ => Value::Null,
+            _ => None,
         };
-        json!({
-            "type": "state",
-            "id": id,
-            "status": status,
-            "you": match role { Viewer::Seat(s) => json!(s), Viewer::Spectator => Value::Null },
-            "joined": {"p1": st.meta.joined[0], "p2": st.meta.joined[1]},
-            "names": {"p1": st.meta.names[0], "p2": st.meta.names[1]},
-            "created_at": st.meta.created_at,
-            "started_at": st.meta.started_at,
-            "server_now": self.clock.now_ms(),
-            "legal_moves": legal,
-            "steps": st.game.record().steps.len(),
-            "decision": st.game.decision(),
-            "practice": st.meta.practice,
-            "fairness": fairness_view(&st.meta),
-            "tournament": st.meta.tournament,
-            "paused": st.game.paused(),
-            "match": st.game.view(role),
-        })
+        crate::render::StateMessage {
+            kind: "state",
+            id: id.to_string(),
+            status,
+            you: match role {
+                Viewer::Seat(s) => Some(s),
+                Viewer::Spectator => None,
+            },
+            joined: colosseum_engine::SeatPair {
+                p1: st.meta.joined[0],
+                p2: st.meta.joined[1],
+            },
+            names: colosseum_engine::SeatPair {
+                p1: st.meta.names[0].clone(),
+                p2: st.meta.names[1].clone(),
+            },
+            created_at: st.meta.created_at,
+            started_at: st.meta.started_at,
+            legal_moves: legal,
+            steps: st.game.record().steps.len(),
+            decision: st.game.decision(),
+            practice: st.meta.practice,
+            fairness: fairness_view(&st.meta),
+            tournament: st.meta.tournament.clone(),
+            paused: st.game.paused(),
+            view: st.game.view(role),
+        }
     }
 
     /// `role` writes `text` in the match's chat: a seat in the players' chat (its name is the
@@ -2148,15 +2176,17 @@ fn summary(meta: &StoredMatch) -> Value {
 
 /// The fairness data anyone may see: the commitment and the client seeds at once, the server
 /// seed only once the match is over.
-fn fairness_view(meta: &StoredMatch) -> Value {
-    let Some(fair) = &meta.fairness else {
-        return Value::Null;
-    };
-    json!({
-        "commitment": fair.commitment,
-        "client_seeds": fair.client_seeds,
-        "server_seed": if meta.finished() { fair.server_seed.clone() } else { None },
-        "verify": format!("/api/matches/{}/verify", meta.id),
+fn fairness_view(meta: &StoredMatch) -> Option<crate::render::FairnessView> {
+    let fair = meta.fairness.as_ref()?;
+    Some(crate::render::FairnessView {
+        commitment: fair.commitment.clone(),
+        client_seeds: fair.client_seeds.clone(),
+        server_seed: if meta.finished() {
+            fair.server_seed.clone()
+        } else {
+            None
+        },
+        verify: format!("/api/matches/{}/verify", meta.id),
     })
 }
 

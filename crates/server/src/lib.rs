@@ -25,6 +25,7 @@ pub mod error;
 pub mod hub;
 pub mod metrics;
 pub mod pages;
+pub mod render;
 pub mod season_api;
 pub mod seasons;
 pub mod store;

@@ -205,3 +205,60 @@ async fn the_socket_logic_runs_over_channels() {
         .unwrap()
         .unwrap();
 }
+
+/// A state is rendered once per viewer kind and change (`colosseum_server::render`): every
+/// connection of a kind shares the text; a change a kind cannot see keeps its content number
+/// (its connections send nothing); the text is the HTTP state but for `server_now`.
+#[tokio::test]
+async fn a_state_is_rendered_once_per_viewer_kind_and_change() {
+    use colosseum_engine::{Seat, Viewer};
+
+    let s = server_with(Limits::default());
+    let (_, table) = common::begin(
+        &s.hub,
+        json!({"game": "goofspiel", "options": {"cards": "3"}, "seed": 7}),
+    )
+    .await;
+    let p1 = s.hub.state_rendered(&table, Viewer::Seat(Seat::P1)).await;
+    let again = s.hub.state_rendered(&table, Viewer::Seat(Seat::P1)).await;
+    assert!(Arc::ptr_eq(&p1.text, &again.text), "rendered twice");
+    assert_eq!(p1.content, again.content);
+    let p2 = s.hub.state_rendered(&table, Viewer::Seat(Seat::P2)).await;
+    let watcher = s.hub.state_rendered(&table, Viewer::Spectator).await;
+    assert_ne!(p1.content, p2.content);
+    assert_ne!(p1.content, watcher.content);
+    for (rendered, role) in [
+        (&p1, Viewer::Seat(Seat::P1)),
+        (&p2, Viewer::Seat(Seat::P2)),
+        (&watcher, Viewer::Spectator),
+    ] {
+        let mut http = s.hub.state(&table, role).await;
+        assert!(http["server_now"].is_u64());
+        http.as_object_mut().unwrap().remove("server_now");
+        let text: Value = serde_json::from_str(&rendered.text).unwrap();
+        assert_eq!(text, http, "{role:?}");
+        let sent: Value = serde_json::from_str(&colosseum_server::render::with_server_now(
+            &rendered.text,
+            5,
+        ))
+        .unwrap();
+        assert_eq!(sent["server_now"], 5);
+    }
+    // The players' chat: the seats' states change, the spectators' does not.
+    s.hub
+        .chat(&table, Viewer::Seat(Seat::P1), None, "hello".into(), 100)
+        .await
+        .unwrap();
+    let p1_after = s.hub.state_rendered(&table, Viewer::Seat(Seat::P1)).await;
+    let watcher_after = s.hub.state_rendered(&table, Viewer::Spectator).await;
+    assert_ne!(p1_after.content, p1.content);
+    assert!(p1_after.text.contains("hello"));
+    assert_eq!(watcher_after.content, watcher.content);
+    assert!(!watcher_after.text.contains("hello"));
+    // A move: every kind sees that p1 submitted.
+    common::submit(&s.hub, &table, Seat::P1, "1").await;
+    let watcher_moved = s.hub.state_rendered(&table, Viewer::Spectator).await;
+    assert_ne!(watcher_moved.content, watcher.content);
+    let v: Value = serde_json::from_str(&watcher_moved.text).unwrap();
+    assert_eq!(v["match"]["seats"]["p1"]["submitted"], true);
+}

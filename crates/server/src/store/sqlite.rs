@@ -15,8 +15,116 @@ use super::{
 ///
 /// Calls run on the caller's thread under a mutex: SQLite in WAL mode with `synchronous=NORMAL`
 /// commits an append in tens of microseconds, less than handing it to another thread costs.
+///
+/// Appends are committed in groups: an append that arrives while another caller is writing
+/// waits in a queue (its worker thread free for other tasks), and the writer commits everything
+/// queued in one transaction, each append still checked on its own (a conflict refuses that
+/// append only). Each caller returns only after the transaction holding its entries has
+/// committed, so nothing is acknowledged before it is stored.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    appends: Mutex<Appends>,
+}
+
+/// The appends waiting for the next group commit.
+#[derive(Default)]
+struct Appends {
+    queue: Vec<QueuedAppend>,
+    /// Whether a caller is writing the queue (it writes until the queue is empty).
+    writing: bool,
+    /// Transactions and appends committed so far (the appends over the transactions is the
+    /// mean group size).
+    groups: u64,
+    appended: u64,
+}
+
+struct QueuedAppend {
+    id: String,
+    first: usize,
+    texts: Vec<String>,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Gives up the writer's role if the writer panics, so later appends do not wait forever.
+struct Writing<'a>(&'a Mutex<Appends>);
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            lock(self.0).writing = false;
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The same failure for every append of a group whose transaction failed.
+fn copy_error(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Sqlite(rusqlite::Error::SqliteFailure(code, message)) => {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(*code, message.clone()))
+        }
+        other => StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(format!("the group commit failed: {other}")),
+        )),
+    }
+}
+
+/// Inserts one append's entries (in the open transaction `c`): each row only if it continues
+/// the stored log (its seq one past the last), so a second writer or a gap inserts nothing and
+/// is reported as a conflict. Several entries go in under a savepoint: all or none.
+fn insert_append(c: &mut Connection, q: &QueuedAppend) -> Result<(), StoreError> {
+    const INSERT: &str = "INSERT INTO log (match_id, seq, entry)
+         SELECT ?1, ?2, ?3
+         WHERE (SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE match_id = ?1) = ?2";
+    let conflict = |c: &Connection| -> Result<StoreError, StoreError> {
+        let stored: i64 = c
+            .prepare_cached("SELECT COUNT(*) FROM log WHERE match_id = ?1")?
+            .query_row([&q.id], |r| r.get(0))?;
+        Ok(StoreError::Conflict {
+            id: q.id.clone(),
+            stored: stored.unsigned_abs(),
+            first: q.first as u64,
+        })
+    };
+    if let [text] = q.texts.as_slice() {
+        // One statement: SQLite makes it all or nothing without a savepoint.
+        let n = c
+            .prepare_cached(INSERT)?
+            .execute(params![q.id, as_i64(q.first), text])?;
+        return if n == 1 { Ok(()) } else { Err(conflict(c)?) };
+    }
+    let sp = c.savepoint()?;
+    for (i, text) in q.texts.iter().enumerate() {
+        let n = sp
+            .prepare_cached(INSERT)?
+            .execute(params![q.id, as_i64(q.first + i), text])?;
+        if n != 1 {
+            let err = conflict(&sp)?;
+            sp.finish()?;
+            return Err(err);
+        }
+    }
+    sp.commit()?;
+    Ok(())
+}
+
+/// Writes a group of appends in one transaction: each append's own result, or the
+/// transaction's failure for all.
+fn write_group(c: &mut Connection, group: &[QueuedAppend]) -> Vec<Result<(), StoreError>> {
+    let all = |e: StoreError| group.iter().map(|_| Err(copy_error(&e))).collect();
+    if let Err(e) = c.execute_batch("BEGIN") {
+        return all(e.into());
+    }
+    let results: Vec<Result<(), StoreError>> = group.iter().map(|q| insert_append(c, q)).collect();
+    if let Err(e) = c.execute_batch("COMMIT") {
+        let _ = c.execute_batch("ROLLBACK");
+        return all(e.into());
+    }
+    results
 }
 
 impl SqliteStore {
@@ -63,6 +171,7 @@ impl SqliteStore {
         }
         Ok(SqliteStore {
             conn: Mutex::new(conn),
+            appends: Mutex::new(Appends::default()),
         })
     }
 
@@ -75,6 +184,41 @@ impl SqliteStore {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         f(&mut conn)
+    }
+
+    /// Group commits so far: (transactions, appends). Appends over transactions is the mean
+    /// number of appends committed together.
+    pub fn group_commits(&self) -> (u64, u64) {
+        let a = lock(&self.appends);
+        (a.groups, a.appended)
+    }
+
+    /// Writes the queued appends, group after group, until the queue is empty; then gives up
+    /// the writer's role. Called by the append that found no writer.
+    fn write_queue(&self) {
+        let guard = Writing(&self.appends);
+        loop {
+            let group = {
+                let mut a = lock(&self.appends);
+                if a.queue.is_empty() {
+                    a.writing = false;
+                    break;
+                }
+                std::mem::take(&mut a.queue)
+            };
+            let results = self
+                .with(|c| Ok(write_group(c, &group)))
+                .unwrap_or_else(|e| group.iter().map(|_| Err(copy_error(&e))).collect());
+            {
+                let mut a = lock(&self.appends);
+                a.groups += 1;
+                a.appended += group.len() as u64;
+            }
+            for (q, r) in group.into_iter().zip(results) {
+                let _ = q.done.send(r);
+            }
+        }
+        drop(guard);
     }
 
     fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
@@ -118,46 +262,26 @@ impl Store for SqliteStore {
         if entries.is_empty() {
             return Ok(());
         }
-        self.with(|c| {
-            // Each row goes in only if it continues the stored log (its seq is one past the
-            // last): a second writer or a gap inserts nothing and is reported as a conflict.
-            // A single entry (the common case: one submission) needs no explicit transaction.
-            const INSERT: &str = "INSERT INTO log (match_id, seq, entry)
-                 SELECT ?1, ?2, ?3
-                 WHERE (SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE match_id = ?1) = ?2";
-            let conflict = |c: &Connection| -> Result<StoreError, StoreError> {
-                let stored: i64 = c
-                    .prepare_cached("SELECT COUNT(*) FROM log WHERE match_id = ?1")?
-                    .query_row([id], |r| r.get(0))?;
-                Ok(StoreError::Conflict {
-                    id: id.to_string(),
-                    stored: stored.unsigned_abs(),
-                    first: first as u64,
-                })
-            };
-            if let [entry] = entries {
-                let n = c.prepare_cached(INSERT)?.execute(params![
-                    id,
-                    as_i64(first),
-                    to_json(entry)
-                ])?;
-                return if n == 1 { Ok(()) } else { Err(conflict(c)?) };
-            }
-            let tx = c.transaction()?;
-            for (i, e) in entries.iter().enumerate() {
-                let n = tx.prepare_cached(INSERT)?.execute(params![
-                    id,
-                    as_i64(first + i),
-                    to_json(e)
-                ])?;
-                if n != 1 {
-                    let err = conflict(&tx)?;
-                    tx.rollback()?;
-                    return Err(err);
-                }
-            }
-            tx.commit()?;
-            Ok(())
+        let (done, stored) = tokio::sync::oneshot::channel();
+        let queued = QueuedAppend {
+            id: id.to_string(),
+            first,
+            texts: entries.iter().map(to_json).collect(),
+            done,
+        };
+        let write = {
+            let mut a = lock(&self.appends);
+            a.queue.push(queued);
+            !std::mem::replace(&mut a.writing, true)
+        };
+        if write {
+            self.write_queue();
+        }
+        stored.await.unwrap_or_else(|_| {
+            Err(copy_error(&StoreError::Corrupt {
+                id: id.to_string(),
+                error: "the append's group commit was abandoned (its writer panicked)".into(),
+            }))
         })
     }
 
@@ -260,5 +384,116 @@ impl Store for SqliteStore {
                 .collect::<Result<_, _>>()?;
             Ok(rows)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use colosseum_engine::Seat;
+    use colosseum_host::{LogEntry, MatchConfig};
+
+    use super::*;
+
+    fn stored(id: &str) -> StoredMatch {
+        StoredMatch {
+            id: id.to_string(),
+            config: MatchConfig::new("goofspiel"),
+            tokens: [None, None],
+            joined: [true, true],
+            names: [None, None],
+            created_at: 1,
+            started_at: Some(1),
+            result: None,
+            race_bot: None,
+            practice: false,
+            fairness: None,
+            tournament: None,
+            webhook: None,
+        }
+    }
+
+    fn locked(at: u64) -> LogEntry {
+        LogEntry::Locked { at, seat: Seat::P1 }
+    }
+
+    /// Appends that arrive while the connection is busy wait and are committed together, each
+    /// checked on its own: a conflicting one is refused alone, a two-entry one goes in whole,
+    /// and every caller hears only after its entries are stored.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn appends_that_arrive_together_are_committed_together_each_checked() {
+        let store = Arc::new(SqliteStore::in_memory().unwrap());
+        for i in 0..8 {
+            store.create(&stored(&format!("m{i}"))).await.unwrap();
+            store
+                .append(&format!("m{i}"), 0, &[locked(0)])
+                .await
+                .unwrap();
+        }
+        let before = store.group_commits();
+        assert_eq!(before, (8, 8), "one at a time, one group each");
+        // Another user of the connection holds it while the appends arrive.
+        let (held, holding) = std::sync::mpsc::channel();
+        let holder = {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                store.with(|_| {
+                    held.send(()).unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    Ok(())
+                })
+            })
+        };
+        holding.recv().unwrap();
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                let id = format!("m{i}");
+                match i {
+                    // A second writer's append: the log holds 1 entry, not 5.
+                    0 => store.append(&id, 5, &[locked(5)]).await,
+                    1 => store.append(&id, 1, &[locked(1), locked(2)]).await,
+                    _ => store.append(&id, 1, &[locked(1)]).await,
+                }
+            }));
+        }
+        let mut results = Vec::new();
+        for t in tasks {
+            results.push(t.await.unwrap());
+        }
+        holder.join().unwrap().unwrap();
+        assert!(
+            matches!(
+                results[0],
+                Err(StoreError::Conflict {
+                    stored: 1,
+                    first: 5,
+                    ..
+                })
+            ),
+            "{:?}",
+            results[0]
+        );
+        for r in &results[1..] {
+            assert!(r.is_ok(), "{r:?}");
+        }
+        let (groups, appended) = store.group_commits();
+        assert_eq!(appended - before.1, 8);
+        assert!(
+            groups - before.0 < 8,
+            "8 appends waiting together took {} transactions",
+            groups - before.0
+        );
+        for i in 0..8 {
+            let (_, log) = store.load(&format!("m{i}")).await.unwrap().unwrap();
+            let want = match i {
+                0 => 1,
+                1 => 3,
+                _ => 2,
+            };
+            assert_eq!(log.len(), want, "match m{i}");
+        }
     }
 }
