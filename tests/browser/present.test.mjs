@@ -217,3 +217,10 @@ test('The Witch\u2019s Brew: what the game waits for, without notation examples 
   assert.equal(w('`discard` or `keep` from the Discard holder', n), 'discard or keep from the Discard holder');
   assert.equal(w('p2 to pick 4 or 7', n), 'Bob to pick 4 or 7');
 });
+
+test('The Witch\u2019s Brew\u2019s reveal says why a round was won in words', () => {
+  const you = (seat) => (seat === 'p1' ? 'you' : 'Bob');
+  const r = witchsBrew.lastReveal({ rounds: [{ round: 8, plays: ['8', '8'], values: [8, 8], winner: 'p2', reason: 'tie_lost_previous', placed: ['c4'] }] }, you);
+  assert.equal(r.sentence, 'Placement round 8: you played 8 Diminish (value 8), Bob played 8 Diminish (value 8). Bob wins the round (a tie: it goes to the loser of the previous round); stones on c4.');
+  for (const reason of ['snipe', 'guess', 'higher_value', 'tie_lost_previous', 'tie_advantage']) assert.ok(witchsBrew.WB_REASONS[reason], reason);
+});

@@ -94,12 +94,14 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
   const you = ctx.you;
   const pl = v.players || {};
   const cardsOf = (seat) => (pl[seat]?.cards || []);
+  // A plain card's effects read "-": nothing is written under it.
+  const effects = (c) => (c.effects && c.effects.trim() !== '-' ? c.effects : null);
   const hand = h('div', {},
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, `${seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`} (${pl[seat]?.colour ?? ''})`),
       cardsOf(seat).map((c) => (seat === you
-        ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: c.effects || null })
-        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, c.effects ? h('small', { class: 'card-detail' }, c.effects) : null))))),
+        ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: effects(c) })
+        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, effects(c) ? h('small', { class: 'card-detail' }, effects(c)) : null))))),
     building ? h('div', { class: 'hand-row' }, card('done: build nothing', { move: 'done', ctx })) : null,
     building ? h('p', { class: 'hint', 'data-testid': 'build-hint' }, chosen.length
       ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`

@@ -110,6 +110,17 @@ export function moveLabel(move) {
   return describeWitchsBrew(move);
 }
 
+/** Why a Placement round went to its winner, in words (the view's `reason`). */
+export const WB_REASONS = {
+  snipe: 'a Snipe that hit',
+  guess: 'a right Guess',
+  higher_value: 'the higher value',
+  tie_lost_previous: 'a tie: it goes to the loser of the previous round',
+  tie_advantage: 'a tie in round 1: it goes to the advantage holder',
+};
+
+const reasonWords = (r) => WB_REASONS[r] || String(r).replace(/_/g, ' ');
+
 export function lastReveal(v, n) {
   const r = (v.rounds || []).at(-1);
   const cauldron = v.cauldron_rounds || [];
@@ -119,7 +130,7 @@ export function lastReveal(v, n) {
     const placed = (r.placed || []).filter(Boolean);
     const moved = (r.moved || []).filter(Boolean).flat();
     return { key: `w${v.rounds.length}:${cauldron.length}`, moves: { p1: play(0), p2: play(1) }, cells: [...placed, ...moved].map((c) => String(c).toLowerCase()),
-      sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
+      sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${reasonWords(r.reason)})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
   }
   const c = cauldron.at(-1);
   if (!c) return null;
@@ -276,7 +287,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
     if (!r || typeof r !== 'object') return String(r ?? '');
     const plays = r.plays || [];
     const parts = [`round ${r.round}: ${name(ctx, 'p1')} played ${plays[0] ?? '?'}${r.values ? ` (${r.values[0]})` : ''}, ${name(ctx, 'p2')} played ${plays[1] ?? '?'}${r.values ? ` (${r.values[1]})` : ''}`];
-    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'nobody won');
+    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${reasonWords(r.reason)})` : ''}` : 'nobody won');
     if (r.placed?.length) parts.push(`stones ${r.placed.map((x) => x ?? '\u2013').join(', ')} (winner, loser, gray)`);
     ['p1', 'p2'].forEach((seat, i) => {
       if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);

@@ -625,7 +625,8 @@ function renderOffer() {
   if (!you) {
     parts = [`${by} offered a rematch (seats swapped). `, h('a', { href: offer.link, id: 'rematch-watch' }, 'Watch it')];
   } else if (offer.by === you) {
-    parts = [`You offered a rematch (seats swapped); ${seatName(other(you))}’s table shows it. `,
+    const bot = page.state.match.seats[other(you)]?.player?.kind === 'bot';
+    parts = [bot ? 'You started a rematch (seats swapped). ' : `You offered a rematch (seats swapped); ${seatName(other(you))}’s table shows it. `,
       h('a', { href: offer.link, id: 'rematch-go', class: 'button', onclick: (e) => { e.preventDefault(); takeSeat(offer.id, offer.link); } }, 'Go to your seat')];
   } else {
     parts = [h('strong', {}, `${by} offers a rematch`), ` (seats swapped: you play ${offer.seat}) — `,
