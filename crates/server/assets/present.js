@@ -57,7 +57,7 @@ export function placeholderFor(game, decision) {
 }
 
 /** A move's label in `game`: words where the notation is a code, else the move. `kind` is the
- *  decision's kind when known (the move log's lines: a Galespiel "7" is a bid). */
+ *  decision's kind when known (the move log's lines: a "7" may be a bid in one kind, a card in another). */
 export function moveLabel(game, move, kind) {
   return game?.moveLabel ? game.moveLabel(move, kind) : move;
 }
