@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   botLabel, orderedLevels, friendlyError, plain, placeholderFor, lastReveal, resultText, timeoutNotice,
-  clockLevel, statusLine, pageTitle, rematchBody, gridStep, seatName, contrast, seatDoing, moveLabel,
+  clockLevel, statusLine, pageTitle, gridStep, seatName, contrast, seatDoing, moveLabel,
   raceName, raceTitle,
 } from '../../crates/server/assets/present.js';
 import * as goofspiel from '../../crates/games/assets/goofspiel.js';
@@ -146,14 +146,9 @@ test('the status line says what to do now', () => {
   assert.match(statusLine({ ...stateOf(), status: 'waiting', joined: { p1: true, p2: false } }, { invite: 'x' }), /invite link below/);
 });
 
-test('the title says "your move"; a rematch swaps the seats and keeps the options', () => {
+test('the title says "your move"', () => {
   assert.match(pageTitle('Goofspiel', { yourMove: true }), /^\u25cf Your move/);
   assert.equal(pageTitle('Goofspiel'), 'Goofspiel \u00b7 Colosseum');
-  const m = { game: 'goofspiel', options: { cards: '8' }, time_control: { kind: 'untimed' }, sealed: null,
-    seats: { p1: { player: { kind: 'human' } }, p2: { player: { kind: 'bot', level: 'mcts:easy' } } } };
-  const r = rematchBody(m, 'p1');
-  assert.equal(r.seat, 'p2');
-  assert.deepEqual(r.body, { game: 'goofspiel', options: { cards: '8' }, seats: [{ kind: 'bot', level: 'mcts:easy' }, { kind: 'human' }], time: { kind: 'untimed' } });
 });
 
 test('arrow keys on a board stay on the board', () => {
@@ -185,4 +180,47 @@ test('what each seat is doing, as the seat panels say it', () => {
   assert.equal(seatDoing(stateOf({ seats: { p1: { to_act: true, committed: true } }, match: { sealed: { phase: 'commit' } } }), 'p1'), 'has committed (sealed)');
   assert.equal(seatDoing({ ...st, status: 'waiting', joined: { p1: true, p2: false } }, 'p2'), 'not joined yet');
   assert.equal(seatDoing(stateOf({ match: { result: { winner: 'p1' } } }), 'p1'), '');
+});
+
+test('The Witch\u2019s Brew: a card move built from the hand (the Duplicard, Lock\u2019s column, Freeze\u2019s stones)', () => {
+  const { parseCardMove, cardMove, toggleFreeze, moveLabel: label } = witchsBrew;
+  assert.deepEqual(parseCardMove('dup 2 d'), { dup: true, card: 2, rest: 'd' });
+  assert.deepEqual(parseCardMove('5'), { dup: false, card: 5, rest: '' });
+  assert.equal(parseCardMove('d4'), null);
+  assert.equal(parseCardMove(null), null);
+  assert.equal(cardMove(6, false, 'c3 d4'), '6 c3 d4');
+  assert.equal(cardMove(2, true), 'dup 2');
+  assert.equal(toggleFreeze('', 'c3'), 'c3');
+  assert.equal(toggleFreeze('c3 d4', 'c3'), 'd4', 'a second click takes a stone back');
+  assert.equal(toggleFreeze('a1 b1 c1', 'd1'), 'a1 b1 c1', 'at most three stones');
+  assert.equal(label('2'), '2 Lock (choose the column)');
+  assert.equal(label('3'), '3 Guess (choose the card you guess)');
+  assert.equal(label('3 5'), '3 Guess: you guess 5 Leap');
+});
+
+test('Galespiel\u2019s moves in words', () => {
+  assert.equal(galespiel.moveLabel('8+', 'bid'), 'bid 8+');
+  assert.equal(galespiel.moveLabel('aid 7'), 'bid 7 with Specialist\u2019s Aid');
+  assert.equal(galespiel.moveLabel('b2'), 'build a bridge on b2');
+  assert.equal(galespiel.moveLabel('emergency c3 e5'), 'build bridges on c3 and e5 with Emergency Delivery');
+  assert.equal(galespiel.moveLabel('upgrade 4'), 'upgrade card 4');
+  assert.equal(galespiel.moveLabel('skip', 'item'), 'keep the item for later');
+  assert.equal(galespiel.moveLabel('7', 'upgrade'), '7', 'a number is a bid only in a bid');
+});
+
+test('The Witch\u2019s Brew: what the game waits for, without notation examples or backticks, with names', () => {
+  const n = (seat) => (seat === 'p1' ? 'you' : 'Bob');
+  const w = witchsBrew.waitingWords;
+  assert.equal(w("both seats' cards, such as `5`, `2 d`, `3 7`, `6 c3`, `dup 1`", n), 'both seats\u2019 cards');
+  assert.equal(w("p1's stone on an empty cell in column d (p2's Lock), such as `d4`", n), 'your stone on an empty cell in column d (Bob\u2019s Lock)');
+  assert.equal(w("p2's Leap: a stone of theirs and a direction (`c3 up`), or `pass`", n), 'Bob\u2019s Leap: a stone of theirs and a direction, or pass');
+  assert.equal(w('`discard` or `keep` from the Discard holder', n), 'discard or keep from the Discard holder');
+  assert.equal(w('p2 to pick 4 or 7', n), 'Bob to pick 4 or 7');
+});
+
+test('The Witch\u2019s Brew\u2019s reveal says why a round was won in words', () => {
+  const you = (seat) => (seat === 'p1' ? 'you' : 'Bob');
+  const r = witchsBrew.lastReveal({ rounds: [{ round: 8, plays: ['8', '8'], values: [8, 8], winner: 'p2', reason: 'tie_lost_previous', placed: ['c4'] }] }, you);
+  assert.equal(r.sentence, 'Placement round 8: you played 8 Diminish (value 8), Bob played 8 Diminish (value 8). Bob wins the round (a tie: it goes to the loser of the previous round); stones on c4.');
+  for (const reason of ['snipe', 'guess', 'higher_value', 'tie_lost_previous', 'tie_advantage']) assert.ok(witchsBrew.WB_REASONS[reason], reason);
 });

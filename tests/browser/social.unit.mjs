@@ -43,3 +43,19 @@ test('the finished race shown beside the open one is the last finished before it
   assert.equal(previousRace({ opened_at: 0 }, races.slice(0, 1)), null);
   assert.equal(prizeText(['4', '2A']), '4 or 2A');
 });
+
+test('the move log words a game\u2019s moves with its moveLabel, keeping the names', async () => {
+  const brew = await import('../../crates/games/assets/witchs-brew.js');
+  const gale = await import('../../crates/games/assets/galespiel.js');
+  const names = { p1: 'Ann', p2: 'Bob' };
+  const label = (game) => (mv, kind) => game.moveLabel(mv, kind);
+  assert.equal(lineText({ kind: 'move', p1: '2 d', p2: 'dup 6 c3' }, names, brew.kindWords, label(brew)),
+    'Ann: 2 Lock: the opponent must play in column d \u00b7 Bob: Duplicard, then 6 Freeze: freeze c3');
+  assert.equal(lineText({ kind: 'move', p2: 'c3 up' }, names, brew.kindWords, label(brew)), 'Bob: leap the stone on c3 up');
+  assert.equal(lineText({ kind: 'move', p1: 'd4', by_default: ['p1'] }, names, brew.kindWords, label(brew)), 'Ann: a stone on d4 (time ran out: played for them)');
+  assert.equal(lineText({ kind: 'bid', p1: '7 aid', p2: '5' }, names, {}, label(gale)), 'Ann: bid 7 with Specialist\u2019s Aid \u00b7 Bob: bid 5');
+  assert.equal(lineText({ kind: 'build', p1: 'c3 e5' }, names, {}, label(gale)), 'Ann: build bridges on c3 and e5');
+  assert.equal(lineText({ kind: 'build', p2: 'done' }, names, {}, label(gale)), 'Bob: build nothing');
+  assert.equal(lineText({ kind: 'chance', chance: '5 3 8 4 4 6 5' }, names, {}, label(gale)), 'drawn: 5 3 8 4 4 6 5', 'chance is not a move');
+  assert.equal(lineText({ kind: 'move', p1: '7' }, names), 'Ann: 7', 'a game without words keeps its notation');
+});

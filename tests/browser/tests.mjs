@@ -141,6 +141,16 @@ async function clickAMove(page) {
       await (await pickFrom(cells)).click();
       return submitBuilt(page, 'a stone on the grid');
     }
+    // Playing a card: chosen in the hand (sometimes with the Duplicard), then its choice.
+    const cards = page.locator('#hand button.wb-card:not([disabled])');
+    if (await cards.count()) {
+      if (pickRandom(4) === 0 && await page.locator('[data-testid=duplicard]').count()) await page.locator('[data-testid=duplicard]').click();
+      await (await pickFrom(page.locator('#hand button.wb-card:not([disabled])'))).click();
+      const choices = page.locator('[data-testid=wb-choice] button[data-choice]');
+      if (await choices.count()) await (await pickFrom(choices)).click();
+      else if (await page.locator('[data-testid=wb-choice]').count() && pickRandom(2) && await cells.count()) await (await pickFrom(cells)).click();
+      return submitBuilt(page, 'a card from the hand');
+    }
   }
   if (game === 'galespiel' && await page.locator('#board .spot.clickable').count()) {
     // The build step: choose a spot on the board (a legal one when the list is there), then Submit.
@@ -1439,4 +1449,185 @@ test('seasons: create one from /t, add a player, a season tournament rated by it
   for (const p of [page, pub, tp, lobby, ...tables]) await p.context().close();
   const bad = Object.entries(found).filter(([, v]) => v.length);
   assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
+});
+
+// ---------------------------------------------------------------- #18's last gaps
+
+/** Plays by clicking until `ready(page)` holds at this seat's turn; false if the match ended. */
+async function clickUntil(page, ready, max = 80) {
+  for (let i = 0; i < max; i++) {
+    if (!(await myTurn(page, 'p1'))) return false;
+    if (await ready(page)) return true;
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    await clickAMove(page);
+    await page.waitForFunction((st) => document.body.dataset.steps !== st || document.querySelector('#message.error:not([hidden])'), before);
+    assert.equal(await page.locator('#message.error:not([hidden])').count(), 0, await page.locator('#message').innerText());
+  }
+  return false;
+}
+
+const moveLines = (page) => page.locator('[data-testid=movelog] li').allInnerTexts();
+
+for (const size of Object.keys(SIZES)) {
+  test(`The Witch\u2019s Brew at ${size} size: a card is chosen by clicking it in the hand (select, preview, change, Clear, Submit); the log in words`, async () => {
+    const { page } = await seatAt('witchs-brew', size);
+    const cards = page.locator('#hand button.wb-card:not([disabled])');
+    assert.ok(await clickUntil(page, async () => (await cards.count()) >= 2), 'a card decision with two cards or more');
+    const st = await page.evaluate(() => document.body.dataset.steps);
+    assert.match(await page.locator('[data-testid=wb-hint]').innerText(), /Click a card of yours/);
+    const waiting = await page.locator('[data-testid=waiting-for]').innerText();
+    assert.doesNotMatch(waiting, /`|such as|\bp[12]\b/, `what the game waits for, in words: ${waiting}`);
+    const held = await cards.evaluateAll((xs) => xs.map((x) => x.dataset.card));
+    const button = (n) => page.locator(`#hand button.wb-card[data-card="${n}"]`);
+    const NAMES = { 1: 'Snipe', 2: 'Lock', 3: 'Guess', 4: 'Copy', 5: 'Leap', 6: 'Freeze', 7: 'Shift', 8: 'Diminish' };
+    // Select: the card is marked and previewed in words; nothing is sent.
+    await button(held[0]).click();
+    assert.equal(await button(held[0]).getAttribute('aria-pressed'), 'true');
+    assert.match(await page.locator('[data-testid=draft]').innerText(), new RegExp(`^${held[0]} ${NAMES[held[0]]}`));
+    assert.match(await page.locator('[data-testid=wb-hint]').innerText(), new RegExp(`${held[0]} ${NAMES[held[0]]}.* chosen`));
+    // Change: another card replaces it.
+    await button(held[1]).click();
+    assert.equal(await button(held[0]).getAttribute('aria-pressed'), 'false');
+    assert.equal(await button(held[1]).getAttribute('aria-pressed'), 'true');
+    assert.match(await page.locator('[data-testid=draft]').innerText(), new RegExp(`^${held[1]} ${NAMES[held[1]]}`));
+    // A second click takes it back; Clear empties a choice.
+    await button(held[1]).click();
+    assert.equal(await page.locator('[data-testid=draft]').count(), 0, 'a second click takes the card back');
+    await button(held[0]).click();
+    await page.locator('#clear-move').click();
+    assert.equal(await page.locator('[data-testid=draft]').count(), 0, 'Clear empties the move');
+    assert.equal(await page.locator('#hand button.wb-card[aria-pressed=true]').count(), 0);
+    assert.equal(await page.evaluate(() => document.body.dataset.steps), st, 'no click sent anything');
+    // A card with a choice (Lock's column, Guess's card) asks for it under the hand.
+    const choosy = held.find((n) => n === '2' || n === '3');
+    const simple = held.find((n) => !['2', '3', '6'].includes(n));
+    const pick = choosy || simple || held[0];
+    await button(pick).click();
+    if (choosy) {
+      assert.match(await page.locator('[data-testid=wb-choice]').innerText(), choosy === '2' ? /Lock: choose the column/ : /Guess: choose the card/);
+      assert.match(await page.locator('[data-testid=draft]').innerText(), /\(choose/);
+      await page.locator('[data-testid=wb-choice] button[data-choice]').first().click();
+      assert.match(await page.locator('[data-testid=draft]').innerText(), choosy === '2' ? /must play in column [a-g]$/ : /you guess [1-8] [A-Z][a-z]+$/);
+    }
+    if (SHOTS && size === 'phone') await page.screenshot({ path: joinPath(SHOTS, 'witchs-brew-hand-phone.png') });
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], violations.join('\n'));
+    const words = await submitBuilt(page, 'a card from the hand');
+    // The move log says it in the same words, under the player's name, once both cards are shown.
+    await page.waitForFunction((w) => [...document.querySelectorAll('[data-testid=movelog] li')].some((li) => li.textContent.includes(`Ada: ${w}`)), words, { timeout: 20000 });
+    const lines = await moveLines(page);
+    for (const l of lines) assert.doesNotMatch(l, /: (\d [a-g]|dup \d|[a-g]\d [a-g]\d|[a-g]\d (up|down|left|right))( |$)/, `a move shown as a code: ${l}`);
+    // More rounds: stones on the grid are logged in words too.
+    await clickUntil(page, async () => (await moveLines(page)).some((l) => /a stone on [a-g]\d/.test(l)), 30);
+    assert.ok((await moveLines(page)).some((l) => /(Ada|Computer: random moves|bot random): a stone on [a-g]\d/.test(l)), (await moveLines(page)).join('\n'));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('Galespiel on a phone: while building, every free spot\u2019s touch target holds a 44x44 px square; a bridge built from the board; the log in words', async () => {
+  const { page } = await seatAt('galespiel', 'phone');
+  // Bid the highest card until this seat wins a round and builds.
+  let building = false;
+  for (let i = 0; i < 40 && !building; i++) {
+    assert.ok(await myTurn(page, 'p1'), 'the match runs until a build');
+    if (await page.locator('#board .spot.clickable').count()) { building = true; break; }
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    const moves = await page.locator('#hand button[data-move]:not([disabled])').evaluateAll((xs) => xs.map((x) => x.dataset.move));
+    const numeric = moves.filter((m) => /^\d+$/.test(m)).sort((a, b) => b - a);
+    if (numeric.length) await play(page, numeric[0]);
+    else await clickAMove(page);
+    await page.waitForFunction((st) => document.body.dataset.steps !== st || document.querySelector('#message.error:not([hidden])'), before);
+  }
+  assert.ok(building, 'a build step within 40 moves');
+  assert.ok(await page.locator('[data-testid=gale-zoom]').count(), 'the lattice is enlarged while building');
+  // Every free spot: a 44x44 px square around it (corners and centre) hits that spot alone.
+  const { n, bad } = await page.evaluate(() => {
+    const out = [];
+    let count = 0;
+    for (const g of document.querySelectorAll('#board .spot.clickable')) {
+      g.scrollIntoView({ block: 'center', inline: 'center' });
+      const c = g.querySelector('.spot-free').getBoundingClientRect();
+      const [x, y] = [c.x + c.width / 2, c.y + c.height / 2];
+      for (const [dx, dy] of [[0, 0], [-21.9, -21.9], [21.9, -21.9], [-21.9, 21.9], [21.9, 21.9], [0, -21.9], [21.9, 0]]) {
+        const hit = document.elementFromPoint(x + dx, y + dy)?.closest('[data-cell]');
+        if (hit !== g) out.push(`${g.dataset.cell} (${dx}, ${dy}): ${hit?.dataset.cell ?? 'nothing'}`);
+      }
+      count += 1;
+    }
+    return { n: count, bad: out };
+  });
+  assert.ok(n > 40, `free spots: ${n}`);
+  assert.deepEqual(bad, [], `points of a spot's 44x44 square that miss it:\n${bad.slice(0, 10).join('\n')}`);
+  // A spot chosen on the board stays where it was (the enlarged lattice keeps its scroll).
+  const legal = await page.evaluate(() => [...document.querySelectorAll('#legal button[data-move]')].map((b) => b.dataset.move));
+  const spot = legal.filter((m) => /^[a-m]\d+$/.test(m))[0];
+  assert.ok(spot, `an affordable single bridge: ${legal.join(' ')}`);
+  const target = page.locator(`#board .spot.clickable[data-cell="${spot}"]`);
+  await target.scrollIntoViewIfNeeded();
+  const before = await target.boundingBox();
+  await target.click();
+  assert.match(await page.locator('[data-testid=build-hint]').innerText(), new RegExp(`Chosen: ${spot}\\b`));
+  await page.waitForTimeout(100);
+  const after = await page.locator(`#board .spot[data-cell="${spot}"]`).boundingBox();
+  assert.ok(Math.abs(after.x - before.x) < 2 && Math.abs(after.y - before.y) < 2, `the board did not jump: ${JSON.stringify([before, after])}`);
+  assert.match(await page.locator('[data-testid=draft]').innerText(), new RegExp(`^build a bridge on ${spot}$`));
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'galespiel-build-phone.png') });
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], violations.join('\n'));
+  const st = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('#submit-move').click();
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  await page.waitForFunction((s) => [...document.querySelectorAll('[data-testid=movelog] li')].some((li) => li.textContent.includes(`Ada: build a bridge on ${s}`)), spot);
+  const lines = await moveLines(page);
+  assert.ok(lines.some((l) => /Ada: bid \d+/.test(l)), `bids in words: ${lines.join('\n')}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a rematch against a friend: the friend\u2019s table offers it ("Ann offers a rematch"), both land at their seats, a spectator is shown it', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const a = await newPage(SIZES.laptop);
+  await a.goto(`${BASE}${c.links.p1}`);
+  await join(a, 'Ann');
+  const b = await newPage(SIZES.phone);
+  await b.goto(`${BASE}${c.links.p2}`);
+  await join(b, 'Bob');
+  const watcher = await newPage(SIZES.laptop);
+  await watcher.goto(`${BASE}${c.links.spectator}`);
+  await b.waitForFunction(() => document.body.dataset.status === 'live');
+  await b.locator('#resign').click();
+  await b.locator('#resign-yes').click();
+  for (const p of [a, b, watcher]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
+  assert.equal(await b.locator('#rematch-offer').isHidden(), true, 'no offer before one is made');
+  // Ann asks for a rematch and lands at her new seat (p2), joined.
+  await a.locator('#rematch').click();
+  await a.waitForURL((u) => u.pathname !== `/m/${c.id}` && u.hash.startsWith('#seat='), { timeout: 10000 });
+  const fresh = new URL(a.url()).pathname.split('/')[2];
+  // Bob's table is told, with his own seat, in the first viewport.
+  await b.waitForFunction(() => !document.querySelector('#rematch-offer')?.hidden);
+  assert.match(await b.locator('#rematch-offer').innerText(), /^Ann offers a rematch \(seats swapped: you play p1\) \u2014 Take your seat$/);
+  await assertInFirstViewport(b, '#rematch-take');
+  assert.match(await b.locator('#rematch-take').getAttribute('href'), new RegExp(`^/m/${fresh}#seat=[0-9a-f]+$`));
+  await watcher.waitForFunction(() => !document.querySelector('#rematch-offer')?.hidden);
+  assert.match(await watcher.locator('#rematch-offer').innerText(), /^Ann offered a rematch \(seats swapped\)\. Watch it$/);
+  assert.equal(await watcher.locator('#rematch-watch').getAttribute('href'), `/m/${fresh}`);
+  if (SHOTS) await b.screenshot({ path: joinPath(SHOTS, 'rematch-offer-phone.png') });
+  const violations = await axe(b);
+  assert.deepEqual(violations, [], violations.join('\n'));
+  // Bob takes his seat: joined as Bob at p1; the match starts on both pages.
+  await b.locator('#rematch-take').click();
+  await b.waitForURL((u) => u.pathname === `/m/${fresh}` && u.hash.startsWith('#seat='));
+  for (const p of [a, b]) await p.waitForFunction(() => document.body.dataset.status === 'live');
+  assert.equal(await b.locator('#join').isHidden(), true, 'no second Join');
+  assert.match(await b.locator('[data-seat=p1] .seat-name').innerText(), /^Bob/);
+  assert.match(await a.locator('[data-seat=p2] .seat-name').innerText(), /^Ann/);
+  // Back on the finished table, Ann's own seat link points to her new seat.
+  const old = await newPage(SIZES.laptop);
+  await old.goto(`${BASE}${c.links.p1}`);
+  await old.waitForFunction(() => !document.querySelector('#rematch-offer')?.hidden);
+  assert.match(await old.locator('#rematch-offer').innerText(), /^You offered a rematch \(seats swapped\); Bob\u2019s table shows it\. Go to your seat$/);
+  assert.equal(await old.locator('#rematch-go').getAttribute('href'), new URL(a.url()).pathname + new URL(a.url()).hash);
+  for (const p of [a, b, watcher, old]) assert.deepEqual(p.errors, []);
+  for (const p of [a, b, watcher, old]) await p.context().close();
 });

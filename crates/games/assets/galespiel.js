@@ -9,6 +9,29 @@ export function placeholder(decision) {
   return decision === 'build' ? 'spots, e.g. b2 d2, or done' : 'a card, e.g. 5';
 }
 
+const spotList = (t) => {
+  const spots = t.split(/[\s,]+/).filter(Boolean);
+  return `${spots.length > 1 ? 'bridges on' : 'a bridge on'} ${spots.length > 1 ? `${spots.slice(0, -1).join(', ')} and ${spots.at(-1)}` : spots[0]}`;
+};
+
+/** A move in words (the move log, the list of moves): "bid 7 with Specialist's Aid", "build
+ *  bridges on c3 and e5", "build nothing". `kind` is the decision's kind when known. */
+export function moveLabel(move, kind) {
+  const t = String(move ?? '').trim();
+  let m;
+  if (/^(done|none)$/i.test(t)) return 'build nothing';
+  if ((m = /^upgrade\s+(.+)$/i.exec(t))) {
+    const cards = m[1].split(/[\s,]+/).filter(Boolean);
+    return `upgrade ${cards.length > 1 ? `cards ${cards.slice(0, -1).join(', ')} and ${cards.at(-1)}` : `card ${cards[0]}`}`;
+  }
+  if (/^(use|yes)$/i.test(t)) return 'use the item';
+  if (/^(skip|no|pass)$/i.test(t)) return kind === 'build' ? 'build nothing' : 'keep the item for later';
+  if ((m = /^emergency(?:\s+(.+))?$/i.exec(t))) return m[1] ? `build ${spotList(m[1])} with Emergency Delivery` : 'Emergency Delivery, building nothing';
+  if ((m = /^(?:build\s+)?([a-m]\d{1,2}(?:[\s,]+[a-m]\d{1,2})*)$/i.exec(t))) return `build ${spotList(m[1])}`;
+  if ((m = /^(?:aid\s+)?(\d{1,2}\+?)(?:\s+aid)?$/i.exec(t)) && (!kind || kind === 'bid')) return `bid ${m[1]}${/aid/i.test(t) ? ' with Specialist\u2019s Aid' : ''}`;
+  return t;
+}
+
 export const optionLabels = { advantage: 'Ties go to', items: 'Items', board: 'Spot costs', cards: 'Cards' };
 
 export function lastReveal(v, n) {
@@ -71,12 +94,14 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
   const you = ctx.you;
   const pl = v.players || {};
   const cardsOf = (seat) => (pl[seat]?.cards || []);
+  // A plain card's effects read "-": nothing is written under it.
+  const effects = (c) => (c.effects && c.effects.trim() !== '-' ? c.effects : null);
   const hand = h('div', {},
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, `${seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`} (${pl[seat]?.colour ?? ''})`),
       cardsOf(seat).map((c) => (seat === you
-        ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: c.effects || null })
-        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, c.effects ? h('small', { class: 'card-detail' }, c.effects) : null))))),
+        ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: effects(c) })
+        : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, effects(c) ? h('small', { class: 'card-detail' }, effects(c)) : null))))),
     building ? h('div', { class: 'hand-row' }, card('done: build nothing', { move: 'done', ctx })) : null,
     building ? h('p', { class: 'hint', 'data-testid': 'build-hint' }, chosen.length
       ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`
@@ -84,8 +109,22 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
   const lr = v.last_round;
   const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
   const row = (k, f) => [k, f(pl.p1 || {}), f(pl.p2 || {})];
+  // While this seat builds on a phone, the lattice is drawn larger (galespiel.css: a step of
+  // 48 px) in a box that scrolls, so that every free spot's touch target (the diamond between
+  // its four neighbours) holds a square of more than 44x44 px; the scroll is kept between clicks.
+  let board = svg;
+  if (building) {
+    board = h('div', { class: 'gale-zoom', 'data-testid': 'gale-zoom' }, svg);
+    board.addEventListener('scroll', () => { state.galeScroll = [board.scrollLeft, board.scrollTop]; }, { passive: true });
+    requestAnimationFrame(() => {
+      if (!board.isConnected || board.scrollWidth <= board.clientWidth) return;
+      const [left, top] = state.galeScroll || [(board.scrollWidth - board.clientWidth) / 2, 0];
+      board.scrollLeft = left;
+      board.scrollTop = top;
+    });
+  }
   return {
-    board: svg,
+    board,
     builds: true,
     legend: `Brown (${name(ctx, 'p1')}) joins left to right, blue (${name(ctx, 'p2')}) top to bottom; circles are free spots with their cost in M.`,
     hand,

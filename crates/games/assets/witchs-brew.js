@@ -94,6 +94,8 @@ export function describeWitchsBrew(move) {
   if ((m = /^([1-8])(?:\s+(.*))?$/.exec(t))) {
     const card = wbCard(m[1]);
     const rest = m[2];
+    if (!rest && m[1] === '2') return `${card} (choose the column)`;
+    if (!rest && m[1] === '3') return `${card} (choose the card you guess)`;
     if (!rest) return card;
     if (m[1] === '2') return `${card}: the opponent must play in column ${rest}`;
     if (m[1] === '3') return `${card}: you guess ${wbCard(rest)}`;
@@ -108,6 +110,17 @@ export function moveLabel(move) {
   return describeWitchsBrew(move);
 }
 
+/** Why a Placement round went to its winner, in words (the view's `reason`). */
+export const WB_REASONS = {
+  snipe: 'a Snipe that hit',
+  guess: 'a right Guess',
+  higher_value: 'the higher value',
+  tie_lost_previous: 'a tie: it goes to the loser of the previous round',
+  tie_advantage: 'a tie in round 1: it goes to the advantage holder',
+};
+
+const reasonWords = (r) => WB_REASONS[r] || String(r).replace(/_/g, ' ');
+
 export function lastReveal(v, n) {
   const r = (v.rounds || []).at(-1);
   const cauldron = v.cauldron_rounds || [];
@@ -117,7 +130,7 @@ export function lastReveal(v, n) {
     const placed = (r.placed || []).filter(Boolean);
     const moved = (r.moved || []).filter(Boolean).flat();
     return { key: `w${v.rounds.length}:${cauldron.length}`, moves: { p1: play(0), p2: play(1) }, cells: [...placed, ...moved].map((c) => String(c).toLowerCase()),
-      sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
+      sentence: `Placement round ${r.round}: ${n('p1')} played ${play(0)}, ${n('p2')} played ${play(1)}. ${r.winner ? `${cap(n(r.winner))} ${n(r.winner) === 'you' ? 'win' : 'wins'} the round${r.reason ? ` (${reasonWords(r.reason)})` : ''}` : 'Nobody wins the round'}${placed.length ? `; stones on ${placed.join(', ')}` : ''}.` };
   }
   const c = cauldron.at(-1);
   if (!c) return null;
@@ -125,37 +138,113 @@ export function lastReveal(v, n) {
     sentence: `Cauldron round ${c.round}: ${c.winner ? `${cap(n(c.winner))} won the race for ${(c.pair || []).join(' or ')}` : 'nobody won the race'}${c.discarded ? ' (discarded)' : ''}.` };
 }
 
-export function render(v, ctx, state, { h, s, grid, table, list, name, col, withNames }) {
+/** The view's `waiting_for` (written for the terminal: notation examples in backticks) in a
+ *  page's words: no examples, no backticks, names for seats ("your stone", "Bob's Leap"). `n`
+ *  names a seat ("you" for the viewer's). */
+export function waitingWords(text, n) {
+  return String(text ?? '')
+    .replace(/,? such as `[^`]*`(, `[^`]*`)*/g, '')
+    .replace(/ \(`[^`]*`\)/g, '')
+    .replace(/`/g, '')
+    .replace(/\bp([12])'s\b/g, (_, k) => (n(`p${k}`) === 'you' ? 'your' : `${n(`p${k}`)}\u2019s`))
+    .replace(/\bp([12])\b/g, (_, k) => n(`p${k}`))
+    .replace(/'/g, '\u2019');
+}
+
+/** A card move being built, "dup 6 c3 d4", as {dup, card, rest}; null if the text is none. */
+export function parseCardMove(text) {
+  const m = /^(dup\s+)?([1-8])(?:\s+(.*))?$/i.exec(String(text ?? '').trim());
+  return m ? { dup: !!m[1], card: Number(m[2]), rest: (m[3] || '').trim() } : null;
+}
+
+/** The card move for `card` with the Duplicard (`dup`) and a choice (`rest`): "dup 2 d". */
+export function cardMove(card, dup, rest = '') {
+  return `${dup ? 'dup ' : ''}${card}${rest ? ` ${rest}` : ''}`;
+}
+
+/** Freeze's stones after a click on `cell`: taken back if chosen, else added (at most three). */
+export function toggleFreeze(rest, cell) {
+  const cells = String(rest || '').split(/\s+/).filter(Boolean);
+  const at = cells.indexOf(cell);
+  if (at >= 0) cells.splice(at, 1);
+  else if (cells.length < 3) cells.push(cell);
+  return cells.join(' ');
+}
+
+export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
   const gridRows = v.grid || [];
   const you = ctx.you;
   const stage = v.stage?.stage;
   const cellMove = ctx.canAct && ctx.legal && ctx.legal.some((m) => /^[a-g]\d$/.test(m));
+  // Playing a card: chosen in the hand (with the Duplicard if toggled), its choice below the
+  // hand (Lock's column, Guess's card) or on the board (Freeze's stones, Lock's column).
+  const playing = !!(ctx.canAct && you && stage === 'play_cards');
+  const legal = ctx.legal || [];
+  const drafted = playing ? parseCardMove(ctx.draft) : null;
+  // The card marked in the hand: the one being chosen, else the one already submitted.
+  const shown = drafted || (playing ? parseCardMove(ctx.submission) : null);
+  const dup = drafted ? drafted.dup : !!state.wbDup;
+  const needs = (n) => !legal.includes(cardMove(n, dup)) && legal.some((m) => m.startsWith(`${cardMove(n, dup)} `));
+  const playable = (n) => !ctx.legal || legal.some((m) => m === cardMove(n, dup) || m.startsWith(`${cardMove(n, dup)} `));
+  const chooseCard = (n) => {
+    if (drafted && drafted.card === n) { ctx.pick(null); return; }
+    ctx.pick(cardMove(n, dup));
+  };
+  const freezing = playing && drafted?.card === 6;
+  const locking = playing && drafted?.card === 2;
   const board = grid(gridRows.length, gridRows[0]?.length || 7, (r, c) => {
     const cell = gridRows[r][c];
     const id = `${col(c)}${r + 1}`;
     const st = cell.stone;
     const fill = cell.frozen ? 'var(--frozen)' : 'var(--cell)';
-    const clickable = ctx.canAct && (cellMove ? ctx.legal.includes(id) : true);
+    const clickable = ctx.canAct && (cellMove ? ctx.legal.includes(id) : freezing ? !!st && !cell.frozen : locking ? legal.includes(cardMove(2, dup, col(c))) : !playing);
+    const frozenPick = freezing && drafted.rest.split(/\s+/).includes(id);
     const owner = st === 'p1' || st === 'p2' ? `${name(ctx, st)}\u2019s stone` : st ? 'a neutral (gray) stone' : 'empty';
     return {
       fill,
       rectClass: cell.frozen ? 'frozen' : undefined,
-      cls: `${v.lock_column === col(c) ? 'locked-col' : ''}${ctx.draft === id ? ' drafted' : ''}`.trim() || undefined,
+      cls: `${v.lock_column === col(c) ? 'locked-col' : ''}${ctx.draft === id || frozenPick || (locking && drafted.rest === col(c)) ? ' drafted' : ''}`.trim() || undefined,
       stone: st ? (x, y, size) => s('circle', { cx: x, cy: y, r: size * 0.34, class: `stone ${st}` })
         : ctx.draft === id ? (x, y, size) => s('circle', { cx: x, cy: y, r: size * 0.3, class: 'stone ghost' }) : null,
       label: cell.frozen ? '\u2744' : undefined,
       labelClass: 'frozen-mark',
       title: `${owner}${cell.frozen ? ', frozen' : ''}`,
-      click: clickable ? () => (cellMove ? ctx.pick(ctx.draft === id ? null : id) : ctx.addToBox(id)) : undefined,
+      click: !clickable ? undefined
+        : cellMove ? () => ctx.pick(ctx.draft === id ? null : id)
+          : freezing ? () => ctx.pick(cardMove(6, dup, toggleFreeze(drafted.rest, id)))
+            : locking ? () => ctx.pick(cardMove(2, dup, drafted.rest === col(c) ? '' : col(c)))
+              : () => ctx.addToBox(id),
     };
   }, { ctx, label: 'the 7 by 6 grid' });
   const pl = v.players || {};
   const hand = h('div', {},
-    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${withNames(v.waiting_for, { ...ctx.names, ...(you ? { [you]: 'you' } : {}) })}.`) : null,
+    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${waitingWords(v.waiting_for, (seat) => (seat === you ? 'you' : name(ctx, seat)))}.`) : null,
+    playing ? h('p', { class: 'hint', 'data-testid': 'wb-hint' }, drafted
+      ? `${wbCard(drafted.card)}${drafted.dup ? ' with the Duplicard' : ''} chosen: ${WB_CARDS[drafted.card]?.[1] ?? ''}. Click another card to change it, or Clear.`
+      : shown ? `You played ${describeWitchsBrew(ctx.submission)}; click a card to change it before the reveal.`
+        : 'Click a card of yours to play it (its effect is written on it), then Submit.') : null,
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`),
-      (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini wb-card' }, wbCard(c), WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null)),
-      pl[seat]?.duplicard ? h('span', { class: 'tag' }, 'Duplicard') : null,
+      seat === you && playing
+        // One button a card (a second copy is counted on it): a click chooses it.
+        ? [...new Set(pl[seat]?.hand || [])].map((c) => h('button', {
+          type: 'button', class: `pcard wb-card with-detail${shown?.card === Number(c) ? ' chosen' : ''}`, 'data-card': c,
+          'aria-pressed': String(shown?.card === Number(c)), disabled: !playable(Number(c)),
+          onclick: () => chooseCard(Number(c)),
+        }, wbCard(c), pl[seat].hand.filter((x) => x === c).length > 1 ? ` \u00d7${pl[seat].hand.filter((x) => x === c).length}` : '',
+        WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null))
+        : (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini wb-card' }, wbCard(c), WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null)),
+      pl[seat]?.duplicard && seat === you && playing && legal.some((m) => m.startsWith('dup '))
+        ? h('button', {
+          type: 'button', class: `pcard wb-dup${dup ? ' chosen' : ''}`, 'aria-pressed': String(dup), 'data-testid': 'duplicard',
+          title: 'play the Duplicard as a copy of the card you choose (the card stays in your hand)',
+          onclick: () => {
+            state.wbDup = !dup;
+            if (drafted) ctx.pick(legal.some((m) => m === cardMove(drafted.card, !dup, drafted.rest) || m.startsWith(`${cardMove(drafted.card, !dup)} `)) ? cardMove(drafted.card, !dup, drafted.rest) : null);
+            else ctx.rerender();
+          },
+        }, `Duplicard${dup ? ': on' : ''}`, h('small', { class: 'card-detail' }, 'play it as a copy of the card you choose; the card stays in your hand'))
+        : pl[seat]?.duplicard ? h('span', { class: 'tag' }, 'Duplicard') : null,
       pl[seat]?.discard ? h('span', { class: 'tag' }, 'Discard') : null)));
   // Intermission: assign each condition to round 6, 9 or 12.
   let tools = null;
@@ -170,6 +259,17 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col, with
     tools = h('div', { class: 'assign' }, h('p', {}, 'Assign each victory condition to a scoring round (at most three each), then Submit:'),
       conds.map((c) => h('div', { class: 'option' }, h('label', { for: `assign-${c}` }, h('strong', {}, c), ` ${textOf(c)}`), h('select', { id: `assign-${c}`, 'data-condition': c, onchange: (e) => { choice[c] = e.target.value; ctx.pick(text()); } },
         ['6', '9', '12'].map((r) => h('option', { value: r, selected: choice[c] === r }, `round ${r}`))))));
+  }
+  // A chosen card's choice: Lock's column, Guess's card (buttons), Freeze's stones (the board).
+  if (playing && drafted && (needs(drafted.card) || drafted.card === 6)) {
+    const options = legal.filter((m) => m.startsWith(`${cardMove(drafted.card, dup)} `)).map((m) => m.slice(cardMove(drafted.card, dup).length + 1));
+    const words = { 2: 'Lock: choose the column your opponent must play in (or click it on the grid)', 3: 'Guess: choose the card you think your opponent plays', 6: 'Freeze: click up to three stones on the grid (none is allowed too)' }[drafted.card];
+    tools = h('div', { class: 'wb-choice', 'data-testid': 'wb-choice' }, h('p', {}, words),
+      drafted.card === 6 ? h('p', { class: 'hint' }, drafted.rest ? `Stones to freeze: ${drafted.rest.split(/\s+/).join(', ')}.` : 'No stone chosen yet.')
+        : h('div', { class: 'legal-list' }, options.map((o) => h('button', {
+          type: 'button', class: `move${drafted.rest === o ? ' chosen' : ''}`, 'data-choice': o, 'aria-pressed': String(drafted.rest === o),
+          onclick: () => ctx.pick(cardMove(drafted.card, dup, drafted.rest === o ? '' : o)),
+        }, drafted.card === 2 ? `column ${o}` : wbCard(o)))));
   }
   const condTable = (seat) => {
     const cs = pl[seat]?.conditions || [];
@@ -187,7 +287,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col, with
     if (!r || typeof r !== 'object') return String(r ?? '');
     const plays = r.plays || [];
     const parts = [`round ${r.round}: ${name(ctx, 'p1')} played ${plays[0] ?? '?'}${r.values ? ` (${r.values[0]})` : ''}, ${name(ctx, 'p2')} played ${plays[1] ?? '?'}${r.values ? ` (${r.values[1]})` : ''}`];
-    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${String(r.reason).replace(/_/g, ' ')})` : ''}` : 'nobody won');
+    parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${reasonWords(r.reason)})` : ''}` : 'nobody won');
     if (r.placed?.length) parts.push(`stones ${r.placed.map((x) => x ?? '\u2013').join(', ')} (winner, loser, gray)`);
     ['p1', 'p2'].forEach((seat, i) => {
       if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);
@@ -197,7 +297,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col, with
   };
   return {
     board,
-    builds: cellMove || stage === 'assign',
+    builds: cellMove || stage === 'assign' || playing,
     legend: `Blue stones: ${name(ctx, 'p1')}; red: ${name(ctx, 'p2')}; gray: neutral. Frozen cells are blue with a thick border and \u2744.`,
     hand,
     tools,

@@ -21,9 +21,10 @@ function kindText(kind, words) {
   return kind || 'move';
 }
 
-/** One log line's words: "Ann 7 · Bob 5", "chance: 3", "live race: Ann won". `words` are the
- *  game's words for its decision kinds (a game module's `kindWords`). */
-export function lineText(line, names, words = {}) {
+/** One log line's words: "Ann: 7 · Bob: 5", "chance: 3", "live race: Ann won". `words` are the
+ *  game's words for its decision kinds (a game module's `kindWords`); `label(move, kind)` words a
+ *  move where its notation is a code (a game module's `moveLabel`: "Ann: a stone on d4"). */
+export function lineText(line, names, words = {}, label = null) {
   const kind = kindText(line.kind, words);
   const late = new Set(line.by_default || []);
   if (line.kind === 'race') {
@@ -36,7 +37,8 @@ export function lineText(line, names, words = {}) {
   const faceDown = new Set(line.face_down || []);
   for (const seat of ['p1', 'p2']) {
     if (line[seat] !== undefined && line[seat] !== null) {
-      parts.push(`${seatName(names, seat)}: ${line[seat]}${late.has(seat) ? ' (time ran out: played for them)' : ''}`);
+      const move = label ? label(line[seat], line.kind) : line[seat];
+      parts.push(`${seatName(names, seat)}: ${move}${late.has(seat) ? ' (time ran out: played for them)' : ''}`);
     } else if (faceDown.has(seat)) {
       parts.push(`${seatName(names, seat)}: face down until answered`);
     }
@@ -51,7 +53,7 @@ export function lineText(line, names, words = {}) {
 }
 
 /** The log as {key, at, text} rows, oldest first; a new game's first step says so. */
-export function logRows(moves, names, words = {}) {
+export function logRows(moves, names, words = {}, label = null) {
   const rows = [];
   let game = 1;
   for (const line of moves || []) {
@@ -59,15 +61,15 @@ export function logRows(moves, names, words = {}) {
       game = line.game;
       rows.push({ key: `g${game}`, at: line.at, text: `Game ${game} begins (the earlier game was drawn)`, game, step: -1 });
     }
-    rows.push({ key: `${line.game}.${line.step}`, at: line.at, text: lineText(line, names, words), game: line.game, step: line.step, hidden: !!line.hidden });
+    rows.push({ key: `${line.game}.${line.step}`, at: line.at, text: lineText(line, names, words, label), game: line.game, step: line.step, hidden: !!line.hidden });
   }
   return rows;
 }
 
 /** The log as a list (an `ol.log`), or null when there is nothing yet. (The replay words its
  *  own step list with `lineText`: replay.js.) */
-export function moveLog(moves, names, words = {}) {
-  const rows = logRows(moves, names, words);
+export function moveLog(moves, names, words = {}, label = null) {
+  const rows = logRows(moves, names, words, label);
   if (!rows.length) return null;
   return h('ol', { class: 'log movelog', 'data-testid': 'movelog', tabindex: '0', 'aria-label': 'Moves so far' }, rows.map((r) => h('li', { 'data-step': r.key, class: r.hidden ? 'hidden-step' : undefined },
     h('span', { class: 'log-time muted' }, `${clockText(r.at)} `), h('span', {}, r.text))));

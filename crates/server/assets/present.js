@@ -56,9 +56,10 @@ export function placeholderFor(game, decision) {
   return `or type a move: ${game?.placeholder?.(decision) || 'see the rules'}`;
 }
 
-/** A legal move's label in `game`: words where the notation is a code, else the move. */
-export function moveLabel(game, move) {
-  return game?.moveLabel ? game.moveLabel(move) : move;
+/** A move's label in `game`: words where the notation is a code, else the move. `kind` is the
+ *  decision's kind when known (the move log's lines: a "7" may be a bid in one kind, a card in another). */
+export function moveLabel(game, move, kind) {
+  return game?.moveLabel ? game.moveLabel(move, kind) : move;
 }
 
 /**
@@ -149,18 +150,6 @@ export function seatDoing(state, seat, race = 'live') {
 /** The page title: "Your move" first when this seat must act. */
 export function pageTitle(title, { yourMove = false, finished = false } = {}) {
   return `${yourMove ? '\u25cf Your move \u00b7 ' : finished ? 'Finished \u00b7 ' : ''}${title} \u00b7 Colosseum`;
-}
-
-/** The body of a rematch: the same game and options, the seats swapped. */
-export function rematchBody(match, you) {
-  const seats = ['p1', 'p2'].map((seat) => {
-    const p = match.seats[seat]?.player;
-    return p?.kind === 'bot' ? { kind: 'bot', level: p.level } : { kind: 'human' };
-  });
-  const body = { game: match.game, options: { ...(match.options || {}) }, seats: [seats[1], seats[0]] };
-  if (match.time_control) body.time = match.time_control;
-  if (match.sealed) body.sealed = true;
-  return { body, seat: other(you) };
 }
 
 /** Roving focus on a grid: the cell an arrow key moves to from (r, c), or null. */

@@ -1,7 +1,7 @@
 // The replay viewer, /replay/{id}: a finished match, frame by frame, as a spectator saw it.
 import { h, api, errorText, gameName, mount, notice, endedBy, clockText } from './common.js';
 import { render, loadGame } from './boards.js';
-import { plain } from './present.js';
+import { plain, moveLabel } from './present.js';
 import { lineText } from './movelog.js'; // social: the server's move log words each step
 import { analysisPanel } from './analysis.js'; // the analysis after the game, its graph
 
@@ -39,7 +39,7 @@ async function main() {
   const frameText = (g, k) => {
     if (k === 0) return 'the start';
     const line = lineAt(g, k);
-    return line ? lineText(line, names, game.kindWords) : stepText(g.frames[k].step, names);
+    return line ? lineText(line, names, game.kindWords, (mv, kind) => moveLabel(game, mv, kind)) : stepText(g.frames[k].step, names);
   };
   const show = () => {
     const g = data.games[gameIndex];

@@ -2,7 +2,7 @@
 // It shows only what the server's state messages hold (built from this viewer's view).
 import { h, api, errorText, gameName, mount, notice, clockText, other, copy } from './common.js';
 import { render, loadGame } from './boards.js';
-import { resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, rematchBody, seatDoing, seatName as nameOf, raceName, raceTitle } from './present.js';
+import { moveLabel, resultText, statusLine, timeoutNotice, clockLevel, friendlyError, placeholderFor, pageTitle, seatDoing, seatName as nameOf, raceName, raceTitle } from './present.js';
 // social: the server's move log, the chats, a game's live races (movelog.js, chat.js, race.js)
 import { moveLog } from './movelog.js';
 import { createChat } from './chat.js';
@@ -39,6 +39,7 @@ const el = {
   paused: h('p', { id: 'paused', class: 'notice warn', role: 'status', hidden: true }, 'Paused by the host: no move is taken and the clocks are stopped until the host resumes the match.'),
   message: h('p', { id: 'message', class: 'notice', role: 'alert', hidden: true }),
   result: h('section', { id: 'result', hidden: true }),
+  offer: h('p', { id: 'rematch-offer', class: 'notice ok', role: 'status', hidden: true }),
   join: h('section', { id: 'join', hidden: true }),
   players: h('div', { class: 'players' }),
   board: h('div', { id: 'board', class: 'board-box' }),
@@ -516,9 +517,11 @@ function renderAll() {
       const rematch = you ? h('button', { type: 'button', id: 'rematch', class: 'button primary', onclick: () => startRematch(rematchNote) }, 'Rematch (seats swapped)') : null;
       el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
         h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
+        el.offer,
         h('p', { class: 'buttons' }, rematch, h('a', { href: `/replay/${page.state.id}`, class: 'button' }, 'Replay this match'), h('a', { href: '/', class: 'button' }, 'Lobby'),
           page.state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance') : null, rematchNote)));
     }
+    renderOffer();
     el.result.hidden = false;
   } else {
     el.result.hidden = true;
@@ -531,7 +534,7 @@ function renderAll() {
   el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
   // social: the server's complete move log (every step this viewer may know, with names).
-  el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }, page.game.kindWords) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
+  el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }, page.game.kindWords, (mv, kind) => moveLabel(page.game, mv, kind)) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
   const ol = el.log.querySelector('ol.log');
   if (ol) ol.scrollTop = ol.scrollHeight;
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
@@ -591,18 +594,46 @@ function renderAll() {
   document.body.dataset.canAct = String(canAct && !m.seats[you]?.submitted);
 }
 
-/** A rematch: the same game and options, seats swapped; this browser goes to its new seat. */
+/** A rematch: the same game and options, seats swapped (`POST /api/matches/{id}/rematch`, made
+ *  once: the other seat's page is told and offers its seat). This browser goes to its new seat,
+ *  joined under its name. */
 async function startRematch(note) {
-  const { body, seat } = rematchBody(page.state.match, page.state.you);
-  const n = page.state.names?.[page.state.you];
-  if (n) body.seats[seat === 'p1' ? 0 : 1].name = n;
-  let res = await api('/api/matches', { body });
-  if (!res.ok && body.time) { delete body.time; res = await api('/api/matches', { body }); }
+  const res = await api(`/api/matches/${encodeURIComponent(id)}/rematch`, { token, method: 'POST' });
   if (!res.ok) { note.textContent = ` Rematch not created: ${friendlyError(errorText(res))}`; return; }
-  const friend = other(seat);
-  rememberSeat(res.data.id, res.data.links[seat], res.data.links[friend]);
-  sessionStorage.setItem(`colosseum.autojoin.${res.data.id}`, n || localStorage.getItem('colosseum.name') || '');
-  location.assign(res.data.links[seat]);
+  const seat = res.data.seat;
+  rememberSeat(res.data.id, res.data.links[seat], res.data.links[other(seat)]);
+  takeSeat(res.data.id, res.data.link);
+}
+
+/** Goes to a seat of the rematch `matchId`, joined at once under this seat's name. */
+function takeSeat(matchId, link) {
+  const n = page.state.names?.[page.state.you];
+  sessionStorage.setItem(`colosseum.autojoin.${matchId}`, n || localStorage.getItem('colosseum.name') || '');
+  location.assign(link);
+}
+
+/** The rematch a seat offered (the state's `rematch`), in the result card: the other player is
+ *  told and given their seat; the one who offered it, and spectators, get a link too. */
+function renderOffer() {
+  const offer = page.state.rematch;
+  const you = page.state.you;
+  if (!offer) { el.offer.hidden = true; el.offer.replaceChildren(); return; }
+  if (el.offer.dataset.for === `${offer.id}:${you}` && el.offer.firstChild) { el.offer.hidden = false; return; }
+  el.offer.dataset.for = `${offer.id}:${you}`;
+  const by = offer.by === you ? 'You' : seatName(offer.by);
+  let parts;
+  if (!you) {
+    parts = [`${by} offered a rematch (seats swapped). `, h('a', { href: offer.link, id: 'rematch-watch' }, 'Watch it')];
+  } else if (offer.by === you) {
+    const bot = page.state.match.seats[other(you)]?.player?.kind === 'bot';
+    parts = [bot ? 'You started a rematch (seats swapped). ' : `You offered a rematch (seats swapped); ${seatName(other(you))}’s table shows it. `,
+      h('a', { href: offer.link, id: 'rematch-go', class: 'button', onclick: (e) => { e.preventDefault(); takeSeat(offer.id, offer.link); } }, 'Go to your seat')];
+  } else {
+    parts = [h('strong', {}, `${by} offers a rematch`), ` (seats swapped: you play ${offer.seat}) — `,
+      h('a', { href: offer.link, id: 'rematch-take', class: 'button primary', onclick: (e) => { e.preventDefault(); takeSeat(offer.id, offer.link); } }, 'Take your seat')];
+  }
+  el.offer.replaceChildren(...parts);
+  el.offer.hidden = false;
 }
 
 /** Remembers a seat this browser made, as the lobby does (its "Your seats" list). */

@@ -312,6 +312,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/resign", post(resign::<S>))
         .route("/api/matches/{id}/answer", post(answer::<S>))
         .route("/api/matches/{id}/chat", post(chat::<S>))
+        .route("/api/matches/{id}/rematch", post(rematch::<S>))
         .route("/api/matches/{id}/record", get(record::<S>))
         .route("/api/matches/{id}/replay", get(replay::<S>))
         .route("/api/matches/{id}/verify", get(verify::<S>))
@@ -778,6 +779,26 @@ async fn chat<S: Store>(
         .chat(&table, role, &address, body.name, body.text)
         .await?;
     Ok(Json(state.hub.state(&table, role).await))
+}
+
+/// A seat of a finished match offers a rematch (seats swapped); a second call, by either seat,
+/// gets the same new match. 201 with the new match's id and links.
+async fn rematch<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let (table, seat) = seat_of(&state, &id, &headers).await?;
+    let created = state.hub.rematch(&table, seat).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": created.id,
+            "seat": seat.other(),
+            "link": created.links[seat.other().to_string()],
+            "links": created.links,
+        })),
+    ))
 }
 
 async fn season_questions<S: Store>(

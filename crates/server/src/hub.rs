@@ -975,6 +975,7 @@ impl<S: Store> Hub<S> {
             fairness,
             tournament: req.tournament,
             webhook,
+            rematch: None,
         };
         self.store
             .create(&meta)
@@ -1878,7 +1879,78 @@ impl<S: Store> Hub<S> {
             tournament: st.meta.tournament.clone(),
             paused: st.game.paused(),
             view: st.game.view(role),
+            rematch: rematch_view(st.meta.rematch.as_ref(), role),
         }
+    }
+
+    /// A rematch of the finished match at `table`, offered by `seat`: a new match with the
+    /// same game, options, time control, question bank and players' kinds (a bot keeps its
+    /// level), the seats swapped, chance fresh. The first offer is kept in the finished match
+    /// (stored with it) and every later call, by either seat, gets the same new match: both
+    /// players' tables show it (`rematch` in their states, each with its own seat link).
+    /// Returns the new match's id and links (both seats', as creating a match does).
+    pub async fn rematch(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: Seat,
+    ) -> Result<Created, ApiError> {
+        let mut st = table.state.lock().await;
+        if !st.meta.finished() {
+            return Err(ApiError::conflict(
+                ErrorCode::NotFinished,
+                "a rematch is offered once the match is over",
+            ));
+        }
+        if st.meta.rematch.is_none() {
+            let config = &st.meta.config;
+            // A person keeps the name they played under; a bot its level.
+            let fresh = |seat: Seat| match config.player(seat) {
+                Player::Bot { level } => Player::Bot {
+                    level: level.clone(),
+                },
+                Player::Human { .. } => Player::Human {
+                    name: st.meta.names[seat.index()].clone(),
+                },
+            };
+            let req = CreateMatch {
+                game: config.game.clone(),
+                options: config.options.clone(),
+                seed: None,
+                seats: Some([fresh(Seat::P2), fresh(Seat::P1)]),
+                time: config.time.clone(),
+                replay_on_draw: config.replay_on_draw,
+                trivia: config.trivia.clone(),
+                race_bot: st.meta.race_bot,
+                sealed: config.sealed,
+                advantage: None,
+                tournament: None,
+                webhook: None,
+            };
+            let created = self.create(req).await?;
+            st.meta.rematch = Some(crate::store::RematchOffer {
+                id: created.id,
+                by: seat,
+                tokens: created.tokens,
+            });
+            self.store
+                .update(&st.meta)
+                .await
+                .map_err(|e| ApiError::internal("storing the rematch", e))?;
+            tracing::info!(match_id = %table.id, by = %seat, "rematch offered");
+            table.version.send_modify(|v| *v += 1);
+        }
+        let offer = st.meta.rematch.as_ref().expect("set above");
+        let id = offer.id.clone();
+        let link = |t: &Option<String>| t.as_ref().map(|t| format!("/m/{id}#seat={t}"));
+        Ok(Created {
+            links: json!({
+                "p1": link(&offer.tokens[0]),
+                "p2": link(&offer.tokens[1]),
+                "spectator": format!("/m/{id}"),
+            }),
+            tokens: offer.tokens.clone(),
+            id: id.clone(),
+        })
     }
 
     /// `role` writes `text` in the match's chat: a seat in the players' chat (its name is the
@@ -2192,4 +2264,25 @@ fn fairness_view(meta: &StoredMatch) -> Option<crate::render::FairnessView> {
 
 fn truncate(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
+}
+
+/// The `rematch` of a state message: the new match and who offered it, with the viewer's own
+/// seat link in it (a player of the finished match in seat S plays the other seat there);
+/// spectators get the spectator link. `null` until a seat offers one.
+fn rematch_view(offer: Option<&crate::store::RematchOffer>, role: Role) -> Value {
+    let Some(offer) = offer else {
+        return Value::Null;
+    };
+    let id = &offer.id;
+    let (seat, link) = match role {
+        Viewer::Seat(s) => {
+            let new_seat = s.other();
+            let link = offer.tokens[new_seat.index()]
+                .as_ref()
+                .map_or_else(|| format!("/m/{id}"), |t| format!("/m/{id}#seat={t}"));
+            (json!(new_seat), link)
+        }
+        Viewer::Spectator => (Value::Null, format!("/m/{id}")),
+    };
+    json!({"id": id, "by": offer.by, "seat": seat, "link": link})
 }

@@ -58,6 +58,9 @@ pub struct StateMessage {
     /// The match as the role may see it.
     #[serde(rename = "match")]
     pub view: MatchView,
+    /// The rematch offered after the match, with the viewer's own seat link (`null` until a
+    /// seat offers one).
+    pub rematch: serde_json::Value,
 }
 
 /// The state's `fairness`: the commitment, the client seeds, the server seed once the match is

@@ -33,6 +33,7 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         fairness: None,
         tournament: None,
         webhook: None,
+        rematch: None,
     }
 }
 

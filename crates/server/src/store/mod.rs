@@ -64,6 +64,23 @@ pub struct StoredMatch {
     /// Where the match is announced (`crate::webhooks`): a secret, never shown to anyone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<crate::webhooks::WebhookConfig>,
+    /// The rematch a seat offered once the match was over (`Hub::rematch`): the new match,
+    /// who offered it and the new match's seat tokens (each shown only to its own player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<RematchOffer>,
+}
+
+/// A rematch offered at the end of a match: a new match with the same game, options and time
+/// control, the seats swapped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RematchOffer {
+    /// The new match's id.
+    pub id: String,
+    /// The seat (of the finished match) that offered it.
+    pub by: colosseum_engine::Seat,
+    /// The new match's seat tokens (`None` for a bot seat). A player of the finished match in
+    /// seat S plays the other seat in the new one.
+    pub tokens: [Option<String>; 2],
 }
 
 impl StoredMatch {

@@ -411,6 +411,7 @@ mod tests {
             fairness: None,
             tournament: None,
             webhook: None,
+            rematch: None,
         }
     }
 
