@@ -173,7 +173,7 @@ async function tournamentPage(id) {
     h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
     t.season ? h('p', { id: 'season' }, 'Part of the season ', h('a', { href: t.season.link }, t.season.name), ': its players’ games are rated.') : null,
     status,
-    f.register && t.registration ? registerForm(id, f.register, status) : null,
+    f.register && t.registration ? registerForm(id, f.register, status, t.season) : null,
     t.you ? youSection(t) : null,
     t.admin ? hostSection(t, token, status) : null,
     standingsSection(t),
@@ -196,19 +196,29 @@ let lastOutcome = null;
 /** When the host last changed a field of the Host panel: the page is not redrawn under them. */
 let hostTouched = 0;
 
-function registerForm(id, reg, status) {
-  const name = h('input', { type: 'text', maxlength: 40, required: true, autocomplete: 'nickname' });
+function registerForm(id, reg, status, season) {
+  const name = h('input', { type: 'text', maxlength: 40, required: !season, autocomplete: 'nickname' });
+  // A season's tournament: a roster player pastes their season link instead of a name; a
+  // newcomer joins the season's roster too.
+  const seasonLink = season ? h('input', { type: 'text', placeholder: '/s/…#player=…' }) : null;
   return h('section', { class: 'card' }, h('h2', {}, 'Register'),
     h('form', {
       onsubmit: async (e) => {
         e.preventDefault();
-        const res = await api(`/api/tournaments/${id}/register`, { token: reg, body: { name: name.value } });
+        const pasted = seasonLink && seasonLink.value.trim();
+        const body = pasted ? { season_token: pasted.split('#player=').pop() } : { name: name.value };
+        const res = await api(`/api/tournaments/${id}/register`, { token: reg, body });
         if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
         location.hash = `player=${res.data.token}`;
-        status.replaceChildren(notice('ok', 'You are in. Bookmark this page: its link is your own for the whole tournament.'));
+        const joined = res.data.season
+          ? h('span', {}, ' You joined the season too; your season link: ', h('a', { href: res.data.season.link }, location.origin + res.data.season.link), ' (keep it).')
+          : null;
+        status.replaceChildren(notice('ok', h('span', {}, 'You are in. Bookmark this page: its link is your own for the whole tournament.', joined)));
         tournamentPage(id);
       },
-    }, labelled('reg-name', 'Your name', name), h('button', { type: 'submit', class: 'primary' }, 'Register')));
+    }, labelled('reg-name', season ? 'Your name (new to the season)' : 'Your name', name),
+    seasonLink ? labelled('reg-season', 'Or, on the season\'s roster: your season link', seasonLink) : null,
+    h('button', { type: 'submit', class: 'primary' }, 'Register')));
 }
 
 function youSection(t) {
