@@ -11,14 +11,9 @@ const FORMATS = {
   double_elimination: 'Double elimination',
 };
 
-// The pairing rules, stated on the page (the server's colosseum-tournament follows them).
-const SWISS_RULES = [
-  'Players are ranked by points, then seed (entry order). Each round pairs players with the same points, the top half against the bottom half; a player who cannot be paired there floats to the nearest score group.',
-  'Nobody meets the same opponent twice while the round can be paired otherwise.',
-  'Seats stay balanced within one: the player who has sat in p1 less often takes p1.',
-  'With an odd number of players the lowest-ranked player who has not had a bye sits out and scores a point. Nobody gets a second bye.',
-  'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.',
-];
+// The Swiss pairing rules come with the tournament (`pairing_rules`: colosseum-tournament's
+// swiss::RULES, the code's own statement); the standings' order is stated here.
+const SWISS_STANDINGS = 'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.';
 const OTHER_RULES = {
   round_robin: ['Everyone plays everyone (twice in a double round robin, seats swapped), by the Berger tables; an odd number of players gives one bye a round.', 'Standings: points, then head to head, then Sonneborn-Berger.'],
   single_elimination: ['A bracket with byes for the top seeds when the count is not a power of two; the loser of a game is out. A drawn game goes to the player holding the advantage (more garnets).'],
@@ -287,8 +282,12 @@ function roundsSection(t) {
 }
 
 function rulesSection(t) {
-  const rules = t.format.kind === 'swiss' ? SWISS_RULES : OTHER_RULES[t.format.kind] || [];
+  const swiss = t.format.kind === 'swiss';
+  const rules = swiss ? [SWISS_STANDINGS] : OTHER_RULES[t.format.kind] || [];
+  // The Swiss rules refer to each other by number ("rule 3"): an ordered list.
   return h('section', { class: 'card', id: 'rules' }, h('h2', {}, 'How pairing works'),
+    swiss ? h('p', {}, 'Swiss rounds are paired by the FIDE (Dutch) System:') : null,
+    swiss ? h('ol', { class: 'pairing-rules' }, (t.pairing_rules || []).map((r) => h('li', {}, r))) : null,
     h('ul', {}, rules.map((r) => h('li', {}, r)),
       h('li', {}, 'In each game the player with more garnets holds the game\u2019s DM advantage (equal garnets: p1).')));
 }

@@ -2048,6 +2048,10 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
         "you": you,
         "admin": admin,
     });
+    if matches!(t.config.format, Format::Swiss { .. }) {
+        // The pairing rules as the pairing code states them, for the page.
+        out["pairing_rules"] = json!(colosseum_tournament::swiss::RULES);
+    }
     if admin {
         out["webhook"] = json!(t
             .webhook

@@ -1,53 +1,34 @@
 //! Swiss pairing by the FIDE (Dutch) System (FIDE Handbook C.04.3, the 2017 text), with the
-//! differences listed at the end. The rules as implemented, which the tournament page and
-//! `docs/tournaments.md` state too:
+//! differences listed below. The rules as implemented are [`RULES`], which the tournament page
+//! shows and `docs/tournaments.md` states word for word (a test checks it):
 //!
-//! 1. **Order.** Players are ranked by points, then seed. A *score group* is the players with
-//!    the same points; groups are paired from the top down. A *bracket* is a score group
-//!    together with the players who floated down to it from the groups above (the *moved-down
-//!    players*, MDPs).
-//! 2. **The bye.** With an odd number of players, the lowest-ranked player of the lowest score
-//!    group who has not had a bye (nor a point without a game) sits out and scores a point,
-//!    provided the others can then be paired under rule 3. Nobody gets a second bye unless all
-//!    have had one.
-//! 3. **Absolute criteria**, never broken while the round can be paired otherwise: no two
-//!    players meet twice; no two players with the same *absolute* seat preference meet (so
-//!    nobody sits in the same seat three games in a row, and nobody's seat difference, `p1`
-//!    games minus `p2` games, goes past 2); and the *completion* criterion: a bracket is paired
-//!    only in a way that lets all the players below it (with its downfloaters) be paired.
-//! 4. **Quality criteria**, in this order of precedence: (a) the most pairs in the bracket (the
-//!    fewest downfloaters); (b) the smallest score differences (the differences of the pairs
-//!    and of the downfloaters, compared from the largest down: MDPs are paired first and the
-//!    highest of them first); (c) the fewest players who do not get their seat preference; (d)
-//!    the fewest who do not get a strong one; (e) the fewest who float down, then (f) up, in two
-//!    rounds in a row; (g) the fewest who float down, then (h) up, as they did two rounds
-//!    before.
-//! 5. **Candidate order.** Among pairings equal on all of 4, the first in the Dutch order wins:
-//!    the MDPs, highest first, take the residents from the top down (or float on); the rest of
-//!    the bracket is split into a top half S1 and a bottom half S2, S1's first player meets S2's
-//!    first, and so on (in a group of eight, 1st v 5th, 2nd v 6th, ...); then S2 is transposed
-//!    (the next permutation of S2 in order), then players are exchanged between S1 and S2
-//!    (fewest exchanged first, then the smallest difference of their ranks).
-//! 6. **Seats.** Each player's seat preference: *absolute* when their seat difference is beyond
-//!    ±1 or their last two games were in the same seat (for the other seat); *strong* when the
-//!    difference is ±1 (for the seat they had less); *mild* when it is 0 (the seat they did not
-//!    have last); none before their first game. A pair gets both preferences when it can; else
-//!    the stronger preference; else seats alternate from the last round in which the two sat in
-//!    different seats; else the higher-ranked player's preference; else the higher-ranked player
-//!    takes `p1` when their seed number (1-based) is odd, `p2` when even (in round 1: 1-5, 6-2,
-//!    3-7, 8-4).
+//! 1. Players are ranked by points, then seed; score groups are paired from the top down, each
+//!    as a *bracket* with the players who floated down to it (moved-down players, MDPs).
+//! 2. The bye: the lowest-ranked player of the lowest score group without one, provided the
+//!    others can be paired by the absolute criteria.
+//! 3. Absolute criteria (C.1 to C.4): no repeat; no two players with the same absolute seat
+//!    preference; the completion criterion (the players below a bracket, with its downfloaters,
+//!    can be paired), checked with a maximum matching (Edmonds' blossom algorithm).
+//! 4. Quality criteria in order: C.5 (pairs), C.6 (score differences, compared from the
+//!    largest), C.10 and C.11 (seat preferences), C.12 to C.15 (repeated floats).
+//! 5. The first candidate in the Dutch order (D.1, D.2) among those equal on 4: MDPs take
+//!    residents from the top down, then S1 v S2 with S2's transpositions in order, then
+//!    exchanges between S1 and S2, then (beyond the Dutch order) any pairing in rank order. The
+//!    search is a depth-first search in that order with branch and bound: a branch that cannot
+//!    beat the best candidate so far is cut.
+//! 6. Seats by E.1 to E.5.
 //!
-//! A downfloat is a game against a player with fewer points (as the one with more) or a round
-//! without a game (a bye, or absent); an upfloat is a game against a player with more points.
-//!
-//! Differences from C.04.3: no exception for topscorers in the last round (rule 3 holds in every
-//! round, so C.8 and C.9 never apply); C.7 (choosing downfloaters for the next bracket's sake)
-//! and C.16 to C.19 (score differences of repeated floats) are not used; exchanges beyond two
-//! players per side are tried only in brackets of at most twelve, after which any pairing of
-//! the bracket is tried in rank order; the search of one bracket stops after
-//! [`SEARCH_BUDGET`] steps with the best pairing found. When the round cannot be paired under
-//! rule 3, the seat constraint is dropped first, then the no-repeat rule (see
-//! [`Relaxed`]).
+//! Differences from C.04.3: no exception for topscorers in the last round (the seat criterion
+//! holds in every round, so C.8 and C.9 never apply); C.7 (choosing downfloaters for the next
+//! bracket's sake) and C.16 to C.19 (score differences of repeated floats) are not used; an MDP
+//! meets residents only (two MDPs meet each other only when the last bracket, finding nothing
+//! else, is paired by a maximum matching); exchanges of two
+//! players a side are tried only where the players left after the MDPs are at most 24, of more
+//! than two only where they are at most 12; the search of one bracket stops after [`SEARCH_BUDGET`] steps with the best
+//! candidate found (a bracket with nothing found floats whole to the next, and the last is
+//! paired by a maximum matching). When the round cannot be paired by the absolute criteria,
+//! the seat criterion is given up first, then the no-repeat rule (see [`Relaxed`]); a second
+//! bye is given only when no level pairs the round without one.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -57,6 +38,44 @@ use crate::{Bracket, Pairing, PlayedRound, PlayerId, Round};
 /// How many steps the search of one bracket may take (so that 64 players pair in well under a
 /// second whatever the past).
 pub const SEARCH_BUDGET: usize = 50_000;
+
+/// The pairing rules as implemented, in plain words: the tournament page shows them and
+/// `docs/tournaments.md` states them word for word.
+pub const RULES: [&str; 7] = [
+    "Players are ranked by points, then seed. A score group is the players with the same points; \
+     the groups are paired from the top down, each with the players who floated down to it from \
+     the groups above.",
+    "With an odd number of players, the lowest-ranked player of the lowest score group who has \
+     not had a bye sits out and scores a point, provided the others can then be paired by rule \
+     3. Nobody gets a second bye unless everyone has had one.",
+    "Never, while the round can be paired otherwise: two players meeting twice; two players \
+     meeting who must both have the same seat (a player must have the other seat after two \
+     games in a row in one seat, or after two more games in one seat than in the other), so \
+     nobody sits in one seat three games in a row or two games more often than in the other; \
+     a score group paired so that the players below it cannot all be paired.",
+    "Then, in this order: the most pairs in the score group; the smallest differences in points \
+     within pairs and of those who float down (the highest of those who came down are paired \
+     first); the fewest players who do not get the seat they prefer (the one they had less \
+     often; with equal counts, the one they did not have last); the fewest who do not get it \
+     having had the other seat once more; the fewest who float down, then up, as they did the \
+     round before; the fewest who float down, then up, as they did two rounds before. A player \
+     floats down when they meet someone with fewer points or have no game, up when they meet \
+     someone with more points.",
+    "Among pairings equal by rules 3 and 4, the first in this order wins: the players who came \
+     down, highest first, meet the score group's players from the top down; the rest split \
+     into a top half and a bottom half, the top half's first meeting the bottom half's first, \
+     and so on (in a group of eight: 1st v 5th, 2nd v 6th, 3rd v 7th, 4th v 8th); then the \
+     bottom half is taken in its other orders, then players are exchanged between the halves, \
+     fewest first.",
+    "Seats: both players get the seat they prefer if they can; otherwise the stronger \
+     preference wins (strongest after two games in a row in the other seat or two more games in \
+     it, then after one more game in it, weakest when only the last game was in it); otherwise \
+     seats alternate from the last round in which the two sat in different seats; otherwise the \
+     higher-ranked player gets the seat they prefer; otherwise the higher-ranked player sits in \
+     p1 if their seed number is odd, in p2 if it is even (round 1: 1-5, 6-2, 3-7, 8-4).",
+    "If the round cannot be paired by rule 3, the seat rule is given up first, then the rule \
+     against meeting twice.",
+];
 
 /// Exchanges of more than two players per side are tried only in brackets of at most this many.
 const FULL_EXCHANGES: usize = 12;

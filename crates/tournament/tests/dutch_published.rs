@@ -203,3 +203,19 @@ fn held_example_tournament_of_the_arbiters_manual_is_reproduced_round_by_round()
         None,
     );
 }
+
+#[test]
+fn the_rules_page_states_the_implemented_rules_word_for_word() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/tournaments.md");
+    let text = std::fs::read_to_string(path).expect("docs/tournaments.md");
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let docs = flat(&text);
+    for (i, rule) in swiss::RULES.iter().enumerate() {
+        let numbered = format!("{}. {}", i + 1, flat(rule));
+        assert!(
+            docs.contains(&numbered),
+            "docs/tournaments.md lacks rule {}: {numbered}",
+            i + 1
+        );
+    }
+}
