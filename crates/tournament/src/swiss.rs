@@ -22,9 +22,9 @@
 //! holds in every round, so C.8 and C.9 never apply); C.7 (choosing downfloaters for the next
 //! bracket's sake) and C.16 to C.19 (score differences of repeated floats) are not used; an MDP
 //! meets residents only (two MDPs meet each other only when the last bracket, finding nothing
-//! else, is paired by a maximum matching); exchanges of two
-//! players a side are tried only where the players left after the MDPs are at most 24, of more
-//! than two only where they are at most 12; the search of one bracket stops after [`SEARCH_BUDGET`] steps with the best
+//! else, is paired by a maximum matching); exchanges of two players a side are tried only
+//! where the players left after the MDPs are at most 24, of more than two only where they are
+//! at most 12; the search of one bracket stops after [`SEARCH_BUDGET`] steps with the best
 //! candidate found (a bracket with nothing found floats whole to the next, and the last is
 //! paired by a maximum matching). When the round cannot be paired by the absolute criteria,
 //! the seat criterion is given up first, then the no-repeat rule (see [`Relaxed`]); a second
