@@ -204,15 +204,16 @@ function registerForm(id, reg, status, season) {
         const body = pasted ? { season_token: pasted.split('#player=').pop() } : { name: name.value };
         const res = await api(`/api/tournaments/${id}/register`, { token: reg, body });
         if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
-        location.hash = `player=${res.data.token}`;
         const joined = res.data.season
           ? h('span', {}, ' You joined the season too; your season link: ', h('a', { href: res.data.season.link }, location.origin + res.data.season.link), ' (keep it).')
           : null;
-        status.replaceChildren(notice('ok', h('span', {}, 'You are in. Bookmark this page: its link is your own for the whole tournament.', joined)));
+        // Said over the redraws that follow (a newcomer's season link is shown only here).
+        lastOutcome = { nodes: [notice('ok', h('span', {}, 'You are in. Bookmark this page: its link is your own for the whole tournament.', joined))], until: Date.now() + 10 * 60 * 1000 };
+        location.hash = `player=${res.data.token}`;
         tournamentPage(id);
       },
     }, labelled('reg-name', season ? 'Your name (new to the season)' : 'Your name', name),
-    seasonLink ? labelled('reg-season', 'Or, on the season\'s roster: your season link', seasonLink) : null,
+    seasonLink ? labelled('reg-season', 'Or, on the season\u2019s roster: your season link', seasonLink) : null,
     h('button', { type: 'submit', class: 'primary' }, 'Register')));
 }
 
