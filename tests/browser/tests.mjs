@@ -1631,3 +1631,38 @@ test('a rematch against a friend: the friend\u2019s table offers it ("Ann offers
   for (const p of [a, b, watcher, old]) assert.deepEqual(p.errors, []);
   for (const p of [a, b, watcher, old]) await p.context().close();
 });
+
+test('a Swiss shows the pairing rules the code states; a season tournament takes a roster player\u2019s season link and a newcomer by its registration link', async () => {
+  const post = async (path, body, token) => {
+    const headers = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const data = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(data));
+    return data;
+  };
+  const s = await post('/api/seasons', { name: 'Open season', players: ['Ann', 'Bo'] });
+  const bo = s.links.players[1].link;
+  const t = await post('/api/tournaments', { name: 'Open Swiss', game: 'goofspiel', season: s.id, format: { kind: 'swiss', rounds: 2 },
+    registration: true, cap: 4, players: [{ season_player: 0 }] }, s.admin_token);
+  const page = await newPage();
+  await page.goto(`${BASE}${t.links.register}`);
+  const rules = page.locator('#rules ol.pairing-rules li');
+  await rules.first().waitFor();
+  assert.equal(await rules.count(), 7);
+  assert.match(await rules.nth(4).innerText(), /1st v 5th, 2nd v 6th/);
+  await page.getByLabel('Or, on the season\u2019s roster: your season link').fill(`${BASE}${bo}`);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByText('You are in.').waitFor();
+  await page.locator('#you').waitFor();
+  const other = await newPage({ width: 390, height: 844 });
+  await other.goto(`${BASE}${t.links.register}`);
+  await other.getByLabel('Your name (new to the season)').fill('Cy');
+  await other.getByRole('button', { name: 'Register' }).click();
+  await other.getByText('You joined the season too').waitFor();
+  assert.match(await other.locator('.notice.ok a').getAttribute('href'), new RegExp(`^/s/${s.id}#player=`));
+  const season = await (await fetch(`${BASE}/api/seasons/${s.id}`)).json();
+  assert.deepEqual(season.players.map((p) => p.name), ['Ann', 'Bo', 'Cy']);
+  for (const p of [page, other]) assert.deepEqual(p.errors, []);
+  for (const p of [page, other]) await p.context().close();
+});

@@ -344,6 +344,20 @@ struct ServeLimits {
     /// Analyse; at most --bot-max-iters), each decision searched 3 times.
     #[arg(long, default_value_t = colosseum_server::analysis::ANALYSIS_ITERS)]
     analysis_iters: u64,
+    /// Chat webhook posts waiting per webhook URL; a post beyond it is dropped (counted,
+    /// logged).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    webhook_queue: u64,
+    /// Attempts per webhook post (the first and its retries) before it is dropped.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    webhook_attempts: u32,
+    /// The wait before a webhook post's first retry, in ms; each later retry waits twice as
+    /// long (a 429's retry_after wins).
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    webhook_backoff_ms: u64,
+    /// How long one webhook request may take before it counts as failed, in ms.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    webhook_timeout_ms: u64,
 }
 
 impl ServeLimits {
@@ -375,6 +389,10 @@ impl ServeLimits {
             ws_idle_timeout: Duration::from_secs(self.ws_idle_secs.max(1)),
             logged_refusals: self.logged_refusals,
             analysis_iters: self.analysis_iters,
+            webhook_queue: usize::try_from(self.webhook_queue).unwrap_or(usize::MAX),
+            webhook_attempts: self.webhook_attempts,
+            webhook_backoff_ms: self.webhook_backoff_ms,
+            webhook_timeout_ms: self.webhook_timeout_ms,
             ..limits
         }
     }
@@ -667,4 +685,84 @@ fn summary_json(replayed: &Replay) -> Value {
         "steps": replayed.applied.len(),
         "pending": pending,
     })
+}
+
+#[cfg(test)]
+mod serve_flags {
+    use super::*;
+
+    fn limits(args: &[&str]) -> Result<colosseum_server::Limits, String> {
+        let cli = Cli::try_parse_from(["colosseum", "serve"].iter().chain(args))
+            .map_err(|e| e.to_string())?;
+        match cli.command {
+            Command::Serve { limits, .. } => Ok(limits.apply(colosseum_server::Limits::default())),
+            _ => unreachable!("serve parses as serve"),
+        }
+    }
+
+    #[test]
+    fn webhook_limits_are_flags_with_the_documented_defaults() {
+        let d = limits(&[]).unwrap();
+        let server = colosseum_server::Limits::default();
+        assert_eq!(
+            (
+                d.webhook_queue,
+                d.webhook_attempts,
+                d.webhook_backoff_ms,
+                d.webhook_timeout_ms
+            ),
+            (64, 5, 1_000, 10_000)
+        );
+        assert_eq!(
+            (
+                d.webhook_queue,
+                d.webhook_attempts,
+                d.webhook_backoff_ms,
+                d.webhook_timeout_ms
+            ),
+            (
+                server.webhook_queue,
+                server.webhook_attempts,
+                server.webhook_backoff_ms,
+                server.webhook_timeout_ms
+            )
+        );
+        let l = limits(&[
+            "--webhook-queue",
+            "8",
+            "--webhook-attempts",
+            "2",
+            "--webhook-backoff-ms",
+            "50",
+            "--webhook-timeout-ms",
+            "300",
+        ])
+        .unwrap();
+        assert_eq!(
+            (
+                l.webhook_queue,
+                l.webhook_attempts,
+                l.webhook_backoff_ms,
+                l.webhook_timeout_ms
+            ),
+            (8, 2, 50, 300)
+        );
+    }
+
+    #[test]
+    fn webhook_limits_out_of_range_are_refused_saying_what_is_allowed() {
+        for (flag, value, allowed) in [
+            ("--webhook-queue", "0", "1..=100000"),
+            ("--webhook-attempts", "0", "1..=100"),
+            ("--webhook-backoff-ms", "0", "1..=3600000"),
+            ("--webhook-timeout-ms", "0", "1..=600000"),
+            ("--webhook-timeout-ms", "soon", "invalid digit"),
+        ] {
+            let e = limits(&[flag, value]).unwrap_err();
+            assert!(
+                e.contains(flag) && e.contains(allowed),
+                "{flag} {value}: {e}"
+            );
+        }
+    }
 }

@@ -157,6 +157,8 @@ function hostSection(s, token, status, list) {
     h('option', { value: 'single_elimination' }, 'Single elimination'), h('option', { value: 'double_elimination' }, 'Double elimination'));
   const tRounds = h('input', { type: 'number', min: 1, max: 63, value: 3 });
   const boxes = s.players.map((p) => h('label', { class: 'radio' }, h('input', { type: 'checkbox', value: p.player, checked: true }), p.name));
+  const tRegistration = h('input', { type: 'checkbox' });
+  const tCap = h('input', { type: 'number', min: 2, max: 64, value: 16 });
   return h('section', { class: 'card', id: 'host' }, h('h2', {}, 'Host'),
     h('form', {
       onsubmit: async (e) => {
@@ -173,16 +175,21 @@ function hostSection(s, token, status, list) {
         e.preventDefault();
         const players = boxes.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => ({ season_player: Number(i.value) }));
         const format = tFormat.value === 'swiss' ? { kind: 'swiss', rounds: Number(tRounds.value) } : { kind: tFormat.value };
-        const res = await api('/api/tournaments', { token, body: { name: tName.value, game: tGame.value, format, players, season: s.id } });
+        const body = { name: tName.value, game: tGame.value, format, players, season: s.id };
+        if (tRegistration.checked) Object.assign(body, { registration: true, cap: Number(tCap.value) });
+        const res = await api('/api/tournaments', { token, body });
         if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
         const l = res.data.links;
         status.replaceChildren(h('div', { class: 'card' }, h('h3', {}, 'Tournament created'),
           notice('info', 'Keep the tournament\u2019s admin link to run it; each player has their own tournament link.'),
-          h('ul', { class: 'links' }, linkRow('Admin (host)', l.admin), linkRow('Public page', l.page), l.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))));
+          h('ul', { class: 'links' }, linkRow('Admin (host)', l.admin), linkRow('Public page', l.page), l.register ? linkRow('Registration', l.register) : null,
+            l.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))));
       },
     }, h('h3', {}, 'New tournament of this season'),
     labelled('h-t-name', 'Name', tName), labelled('h-t-game', 'Game', tGame), labelled('h-t-format', 'Format', tFormat), labelled('h-t-rounds', 'Swiss rounds', tRounds),
     h('fieldset', {}, h('legend', {}, 'Players from the roster'), boxes),
+    h('div', { class: 'field' }, h('label', { class: 'radio' }, tRegistration, ' Players may register by a link (newcomers join the roster)')),
+    labelled('h-t-cap', 'Most players', tCap),
     h('button', { type: 'submit', class: 'primary' }, 'Create the tournament')),
     h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' }, linkRow('Admin (host)', s.links.admin),
       s.links.players.map((p) => linkRow(p.name, p.link)))));

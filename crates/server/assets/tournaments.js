@@ -11,14 +11,9 @@ const FORMATS = {
   double_elimination: 'Double elimination',
 };
 
-// The pairing rules, stated on the page (the server's colosseum-tournament follows them).
-const SWISS_RULES = [
-  'Players are ranked by points, then seed (entry order). Each round pairs players with the same points, the top half against the bottom half; a player who cannot be paired there floats to the nearest score group.',
-  'Nobody meets the same opponent twice while the round can be paired otherwise.',
-  'Seats stay balanced within one: the player who has sat in p1 less often takes p1.',
-  'With an odd number of players the lowest-ranked player who has not had a bye sits out and scores a point. Nobody gets a second bye.',
-  'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.',
-];
+// The Swiss pairing rules come with the tournament (`pairing_rules`: colosseum-tournament's
+// swiss::RULES, the code's own statement); the standings' order is stated here.
+const SWISS_STANDINGS = 'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.';
 const OTHER_RULES = {
   round_robin: ['Everyone plays everyone (twice in a double round robin, seats swapped), by the Berger tables; an odd number of players gives one bye a round.', 'Standings: points, then head to head, then Sonneborn-Berger.'],
   single_elimination: ['A bracket with byes for the top seeds when the count is not a power of two; the loser of a game is out. A drawn game goes to the player holding the advantage (more garnets).'],
@@ -173,7 +168,7 @@ async function tournamentPage(id) {
     h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
     t.season ? h('p', { id: 'season' }, 'Part of the season ', h('a', { href: t.season.link }, t.season.name), ': its players’ games are rated.') : null,
     status,
-    f.register && t.registration ? registerForm(id, f.register, status) : null,
+    f.register && t.registration ? registerForm(id, f.register, status, t.season) : null,
     t.you ? youSection(t) : null,
     t.admin ? hostSection(t, token, status) : null,
     standingsSection(t),
@@ -196,19 +191,30 @@ let lastOutcome = null;
 /** When the host last changed a field of the Host panel: the page is not redrawn under them. */
 let hostTouched = 0;
 
-function registerForm(id, reg, status) {
-  const name = h('input', { type: 'text', maxlength: 40, required: true, autocomplete: 'nickname' });
+function registerForm(id, reg, status, season) {
+  const name = h('input', { type: 'text', maxlength: 40, required: !season, autocomplete: 'nickname' });
+  // A season's tournament: a roster player pastes their season link instead of a name; a
+  // newcomer joins the season's roster too.
+  const seasonLink = season ? h('input', { type: 'text', placeholder: '/s/…#player=…' }) : null;
   return h('section', { class: 'card' }, h('h2', {}, 'Register'),
     h('form', {
       onsubmit: async (e) => {
         e.preventDefault();
-        const res = await api(`/api/tournaments/${id}/register`, { token: reg, body: { name: name.value } });
+        const pasted = seasonLink && seasonLink.value.trim();
+        const body = pasted ? { season_token: pasted.split('#player=').pop() } : { name: name.value };
+        const res = await api(`/api/tournaments/${id}/register`, { token: reg, body });
         if (!res.ok) { status.replaceChildren(notice('error', errorText(res))); return; }
+        const joined = res.data.season
+          ? h('span', {}, ' You joined the season too; your season link: ', h('a', { href: res.data.season.link }, location.origin + res.data.season.link), ' (keep it).')
+          : null;
+        // Said over the redraws that follow (a newcomer's season link is shown only here).
+        lastOutcome = { nodes: [notice('ok', h('span', {}, 'You are in. Bookmark this page: its link is your own for the whole tournament.', joined))], until: Date.now() + 10 * 60 * 1000 };
         location.hash = `player=${res.data.token}`;
-        status.replaceChildren(notice('ok', 'You are in. Bookmark this page: its link is your own for the whole tournament.'));
         tournamentPage(id);
       },
-    }, labelled('reg-name', 'Your name', name), h('button', { type: 'submit', class: 'primary' }, 'Register')));
+    }, labelled('reg-name', season ? 'Your name (new to the season)' : 'Your name', name),
+    seasonLink ? labelled('reg-season', 'Or, on the season\u2019s roster: your season link', seasonLink) : null,
+    h('button', { type: 'submit', class: 'primary' }, 'Register')));
 }
 
 function youSection(t) {
@@ -277,8 +283,12 @@ function roundsSection(t) {
 }
 
 function rulesSection(t) {
-  const rules = t.format.kind === 'swiss' ? SWISS_RULES : OTHER_RULES[t.format.kind] || [];
+  const swiss = t.format.kind === 'swiss';
+  const rules = swiss ? [SWISS_STANDINGS] : OTHER_RULES[t.format.kind] || [];
+  // The Swiss rules refer to each other by number ("rule 3"): an ordered list.
   return h('section', { class: 'card', id: 'rules' }, h('h2', {}, 'How pairing works'),
+    swiss ? h('p', {}, 'Swiss rounds are paired by the FIDE (Dutch) System:') : null,
+    swiss ? h('ol', { class: 'pairing-rules' }, (t.pairing_rules || []).map((r) => h('li', {}, r))) : null,
     h('ul', {}, rules.map((r) => h('li', {}, r)),
       h('li', {}, 'In each game the player with more garnets holds the game\u2019s DM advantage (equal garnets: p1).')));
 }

@@ -624,6 +624,52 @@ impl<S: Store> Seasons<S> {
         Ok(json!({ "players": added }))
     }
 
+    /// Adds a player who registers for one of season `id`'s tournaments by its registration
+    /// link (the caller checked the link) to the roster; answers their id and season token.
+    pub async fn join_by_registration(
+        self: &Arc<Self>,
+        id: &str,
+        name: &str,
+    ) -> Result<(SeasonPlayerId, String), ApiError> {
+        let live = self.live(id).await?;
+        let mut s = live.lock().await;
+        let name = check_name(name)?;
+        if s.players.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+            return Err(ApiError::bad_request(format!(
+                "`{name}` is on the season's roster already: a roster player registers with their \
+                 season link (`season_token`: the token of /s/ID#player=TOKEN), or pick another name"
+            )));
+        }
+        let name = Self::check_new_name(&s, &name)?;
+        let token = random_token();
+        let e = SeasonEvent::PlayerAdded {
+            at: self.hub.now(),
+            player: SeasonPlayer {
+                name,
+                token: token.clone(),
+            },
+        };
+        self.record(&mut s, vec![e]).await?;
+        Ok((s.players.len() - 1, token))
+    }
+
+    /// The roster player of season `id` whose season link's token is `token`: their id and name.
+    pub async fn roster_player(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Result<(SeasonPlayerId, String), ApiError> {
+        let live = self.live(id).await?;
+        let s = live.lock().await;
+        let player = s.player_of(token).ok_or_else(|| {
+            ApiError::forbidden(
+                "`season_token` is not a player's link of this tournament's season \
+                 (/s/ID#player=TOKEN)",
+            )
+        })?;
+        Ok((player, s.players[player].name.clone()))
+    }
+
     /// The names of roster players `ids` for a tournament of season `id`, which only its host
     /// (`token`) may create.
     pub async fn roster_for_tournament(

@@ -60,7 +60,12 @@ async fn view<S: Store>(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Register {
-    name: String,
+    /// The player's name (a newcomer).
+    #[serde(default)]
+    name: Option<String>,
+    /// In a season's tournament, a roster player's season link token.
+    #[serde(default)]
+    season_token: Option<String>,
 }
 
 async fn register<S: Store>(
@@ -72,7 +77,12 @@ async fn register<S: Store>(
     Ok(Json(
         state
             .tournaments
-            .register(&id, bearer(&headers), &req.name)
+            .register(
+                &id,
+                bearer(&headers),
+                req.name.as_deref(),
+                req.season_token.as_deref(),
+            )
             .await?,
     ))
 }

@@ -998,8 +998,8 @@ impl<S: Store> Tournaments<S> {
     /// token, each player's link their personal token, in the URL fragment).
     ///
     /// A season's tournament (`req.season`) is created by the season's host (`token`, the
-    /// season's admin token); its human players come from the roster (`season_player`), and it
-    /// takes no registration.
+    /// season's admin token); its human players come from the roster (`season_player`) or
+    /// register by its link (see [`Tournaments::register`]).
     pub async fn create(
         self: &Arc<Self>,
         req: CreateTournament,
@@ -1061,12 +1061,6 @@ impl<S: Store> Tournaments<S> {
             req.players.iter().filter_map(|p| p.season_player).collect();
         let roster_names = match &req.season {
             Some(season) => {
-                if req.registration {
-                    return Err(ApiError::bad_request(
-                        "a season's tournament takes its players from the roster \
-                         (`season_player`), not by registration",
-                    ));
-                }
                 if let Some(p) = req
                     .players
                     .iter()
@@ -1218,11 +1212,16 @@ impl<S: Store> Tournaments<S> {
     }
 
     /// Registers a player by the registration link; answers their personal link.
+    ///
+    /// In a season's tournament a newcomer (`name`) joins the season's roster too and gets a
+    /// season link; a roster player registers with their season link's token (`season_token`)
+    /// instead of a name.
     pub async fn register(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-        name: &str,
+        name: Option<&str>,
+        season_token: Option<&str>,
     ) -> Result<Value, ApiError> {
         let live = self.live(id).await?;
         let mut t = live.state.lock().await;
@@ -1248,16 +1247,58 @@ impl<S: Store> Tournaments<S> {
             ));
         }
         let games = t.config.games.clone();
-        let player = self.entrant(&games, &t.players, name, None, 0)?;
+        let mut season_link = None;
+        let player = match (t.config.season.clone(), season_token, name) {
+            (None, Some(_), _) => {
+                return Err(ApiError::bad_request(
+                    "`season_token` is for a season's tournament; this one has no season: \
+                     register with `name`",
+                ))
+            }
+            (None, None, Some(name)) => self.entrant(&games, &t.players, name, None, 0)?,
+            (Some(season), Some(st), _) => {
+                let (roster_id, roster_name) = self.seasons.roster_player(&season, st).await?;
+                if t.players.iter().any(|p| p.season_player == Some(roster_id)) {
+                    return Err(ApiError::bad_request(format!(
+                        "{roster_name} is entered in this tournament already"
+                    )));
+                }
+                let mut e = self.entrant(&games, &t.players, &roster_name, None, 0)?;
+                e.season_player = Some(roster_id);
+                e
+            }
+            (Some(season), None, Some(name)) => {
+                // Checked against the tournament before the roster grows.
+                let mut e = self.entrant(&games, &t.players, name, None, 0)?;
+                let (roster_id, season_token) =
+                    self.seasons.join_by_registration(&season, &e.name).await?;
+                e.season_player = Some(roster_id);
+                season_link = Some(json!({
+                    "season_player": roster_id,
+                    "link": format!("/s/{season}#player={season_token}"),
+                }));
+                e
+            }
+            (_, None, None) => {
+                return Err(ApiError::bad_request(
+                    "give `name` (your name as entered), or in a season's tournament \
+                     `season_token` (the token of your season link) if you are on its roster",
+                ))
+            }
+        };
         let token = player.token.clone().expect("a human");
         let at = self.hub.now();
         self.record(&mut t, vec![Event::Entered { at, player }])
             .await?;
-        Ok(json!({
+        let mut answer = json!({
             "player": t.players.len() - 1,
             "token": token,
             "link": format!("/t/{id}#player={token}"),
-        }))
+        });
+        if let Some(season) = season_link {
+            answer["season"] = season;
+        }
+        Ok(answer)
     }
 
     /// Checks the host's token.
@@ -2007,6 +2048,10 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
         "you": you,
         "admin": admin,
     });
+    if matches!(t.config.format, Format::Swiss { .. }) {
+        // The pairing rules as the pairing code states them, for the page.
+        out["pairing_rules"] = json!(colosseum_tournament::swiss::RULES);
+    }
     if admin {
         out["webhook"] = json!(t
             .webhook

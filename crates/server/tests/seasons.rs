@@ -132,8 +132,8 @@ async fn bad_requests_say_what_is_wrong() {
     let (status, v) = s.call("POST", &players, Some(admin), Some(json!({}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(message(&v).contains("give `name`"), "{v}");
-    // A season's tournament: the season's host creates it, from the roster, without
-    // registration.
+    // A season's tournament: the season's host creates it, from the roster (registration by
+    // link: see the test below).
     let tournament = |extra: Value| {
         let mut body = json!({"name": "T", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 1},
             "season": id, "players": [{"season_player": 0}, {"season_player": 1}]});
@@ -166,12 +166,6 @@ async fn bad_requests_say_what_is_wrong() {
             tournament(json!({"players": [{"season_player": 0}, {"season_player": 0}]})),
             StatusCode::BAD_REQUEST,
             "entered twice",
-        ),
-        (
-            Some(admin),
-            tournament(json!({"registration": true})),
-            StatusCode::BAD_REQUEST,
-            "not by registration",
         ),
         (
             Some(admin),
@@ -540,4 +534,162 @@ async fn a_result_stored_but_not_rated_before_a_crash_is_rated_at_restart() {
     close(row(&v, "goofspiel", "Ann"), ann);
     close(row(&v, "goofspiel", "Bo"), bo);
     assert_eq!(row(&v, "goofspiel", "Ann")["games"], 1);
+}
+
+#[tokio::test]
+async fn a_season_tournament_takes_registrations_by_its_link_and_grows_the_roster() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/seasons",
+            None,
+            Some(json!({"name": "Open season", "players": ["Ann", "Bo"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let bo = created["links"]["players"][1]["link"]
+        .as_str()
+        .unwrap()
+        .split("#player=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // Ann entered by the host; the rest register, up to a cap of four.
+    let (status, t) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            Some(&admin),
+            Some(json!({"name": "Open", "game": "goofspiel", "season": id,
+                "format": {"kind": "swiss", "rounds": 1}, "registration": true, "cap": 4,
+                "players": [{"season_player": 0}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    let tid = t["id"].as_str().unwrap().to_string();
+    let t_admin = t["admin_token"].as_str().unwrap().to_string();
+    let reg = t["links"]["register"]
+        .as_str()
+        .unwrap()
+        .split("#register=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let path = format!("/api/tournaments/{tid}/register");
+    // A newcomer joins the tournament and the roster, with a season link of their own.
+    let (status, cy) = s
+        .call("POST", &path, Some(&reg), Some(json!({"name": "Cy"})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{cy}");
+    assert_eq!(cy["season"]["season_player"], 2);
+    let cy_season = cy["season"]["link"].as_str().unwrap();
+    assert!(cy_season.starts_with(&format!("/s/{id}#player=")), "{cy}");
+    let cy_season_token = cy_season.split("#player=").nth(1).unwrap();
+    let mine = season(&s, &id, Some(cy_season_token)).await;
+    assert_eq!(mine["you"]["name"], "Cy", "{mine}");
+    // A roster player's name is theirs: they register with their season link, once.
+    let (status, v) = s
+        .call("POST", &path, Some(&reg), Some(json!({"name": "bo"})))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(
+        message(&v).contains("on the season's roster already"),
+        "{v}"
+    );
+    let (status, answer) = s
+        .call("POST", &path, Some(&reg), Some(json!({"season_token": bo})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer["season"].is_null(), "{answer}");
+    let refused = [
+        (
+            json!({"season_token": bo}),
+            StatusCode::BAD_REQUEST,
+            "entered in this tournament already",
+        ),
+        (
+            json!({"season_token": "nope"}),
+            StatusCode::FORBIDDEN,
+            "not a player's link of this tournament's season",
+        ),
+        (json!({}), StatusCode::BAD_REQUEST, "give `name`"),
+    ];
+    for (body, want, text) in refused {
+        let (status, v) = s.call("POST", &path, Some(&reg), Some(body.clone())).await;
+        assert_eq!(status, want, "{body}: {v}");
+        assert!(message(&v).contains(text), "{body}: {v}");
+    }
+    let (status, answer) = s
+        .call("POST", &path, Some(&reg), Some(json!({"name": "Dee"})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["season"]["season_player"], 3);
+    // The cap holds, and nobody joined the roster by the refused attempt.
+    let (status, v) = s
+        .call("POST", &path, Some(&reg), Some(json!({"name": "Eve"})))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(message(&v).contains("full (4 players)"), "{v}");
+    let view = season(&s, &id, None).await;
+    let roster: Vec<&str> = view["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(roster, ["Ann", "Bo", "Cy", "Dee"], "{view}");
+    // Played: every registered player is rated as a roster player.
+    let (status, v) = s
+        .call(
+            "POST",
+            &format!("/api/tournaments/{tid}/start"),
+            Some(&t_admin),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    adjudicate_round(&s, &tid, &t_admin, 0, &["p1", "p2"]).await;
+    let rated = wait_for(&s, &format!("/api/seasons/{id}"), None, |v| {
+        v["ratings"]["goofspiel"]
+            .as_array()
+            .is_some_and(|r| r.len() == 4)
+    })
+    .await;
+    for name in ["Ann", "Bo", "Cy", "Dee"] {
+        assert_ne!(row(&rated, "goofspiel", name)["rating"], 1500.0, "{name}");
+    }
+    // A plain tournament takes no season link.
+    let (status, plain) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            None,
+            Some(json!({"name": "Plain", "game": "goofspiel",
+                "format": {"kind": "round_robin"}, "registration": true, "cap": 2})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{plain}");
+    let plain_reg = plain["links"]["register"]
+        .as_str()
+        .unwrap()
+        .split("#register=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let (status, v) = s
+        .call(
+            "POST",
+            &format!(
+                "/api/tournaments/{}/register",
+                plain["id"].as_str().unwrap()
+            ),
+            Some(&plain_reg),
+            Some(json!({"season_token": bo})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(message(&v).contains("has no season"), "{v}");
 }

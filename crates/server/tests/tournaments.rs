@@ -733,3 +733,40 @@ async fn the_host_pauses_gives_time_and_adjudicates_a_match_in_its_own_log() {
     assert_eq!(powers, ["pause", "resume", "30 s to p2"]);
     assert_eq!(view["rounds"][0]["boards"][0]["how"]["kind"], "adjudicated");
 }
+
+#[tokio::test]
+async fn a_swiss_states_the_pairing_rules_of_the_pairing_code() {
+    let s = server();
+    let (status, created) = create(
+        &s,
+        json!({"name": "Rules", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 2},
+               "players": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}], "start": false}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let (status, view) = s
+        .call("GET", &format!("/api/tournaments/{id}"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        view["pairing_rules"],
+        json!(colosseum_tournament::swiss::RULES),
+        "{view}"
+    );
+    let (_, created) = create(
+        &s,
+        json!({"name": "Cycle", "game": "goofspiel", "format": {"kind": "round_robin"},
+               "players": [{"name": "Ann"}, {"name": "Bo"}], "start": false}),
+    )
+    .await;
+    let (_, view) = s
+        .call(
+            "GET",
+            &format!("/api/tournaments/{}", created["id"].as_str().unwrap()),
+            None,
+            None,
+        )
+        .await;
+    assert!(view["pairing_rules"].is_null(), "{view}");
+}

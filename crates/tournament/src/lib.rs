@@ -8,7 +8,8 @@
 //! past and asks again after every result, so a restart rebuilds everything from the record.
 //!
 //! * [`round_robin`]: Berger tables, single or double (the second cycle with seats swapped).
-//! * [`swiss`]: the Dutch system's principles, stated in [`swiss`]'s own documentation.
+//! * [`swiss`]: the FIDE (Dutch) System, its rules as implemented stated in [`swiss`]'s own
+//!   documentation.
 //! * [`elimination`]: single and double elimination brackets with byes for any count.
 //! * [`rating`]: Glicko-2 ratings (one rated game is one rating period for each player).
 
