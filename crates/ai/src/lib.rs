@@ -215,6 +215,21 @@ pub trait BotGame: Game {
         None
     }
 
+    /// Where `seat` must answer the other seat's face-down move (All-In Goofspiel's responder):
+    /// the position before that move, the other seat to act, with that seat's search candidates
+    /// there that `seat` could not tell apart from the move made put in `out` (search with
+    /// [`MctsConfig::search_withheld`] lets the other seat choose among them). The position must
+    /// be the same for every determinization `seat` may be given. Called only in games with
+    /// [`BotGame::FACE_DOWN_MOVES`]. Default: `None`.
+    fn withheld_root(
+        &self,
+        _seat: Seat,
+        _rng: &mut SeededRng,
+        _out: &mut Vec<Self::Move>,
+    ) -> Option<Self> {
+        None
+    }
+
     /// A move of `seat` consistent with `view` (the JSON view of the seat about to act) for a
     /// move the protocol withheld from it (see [`protocol`]). Default: `None`, for games without
     /// such moves.

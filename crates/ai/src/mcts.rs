@@ -73,6 +73,13 @@ pub struct MctsConfig {
     /// regret-matching iterations is still far from an equilibrium of what the search has
     /// learned, and an opponent who knows it gains from the difference.
     pub root_solve: bool,
+    /// Where this seat answers the other seat's face-down move (All-In Goofspiel's responder),
+    /// plan from the position before that move: the other seat chooses it in the tree by its own
+    /// regret matching, among the moves this seat cannot tell apart from the one made
+    /// ([`BotGame::withheld_root`]), so the face-down move is believed to be drawn from that
+    /// seat's searched strategy rather than uniformly among the moves of its count. Only without
+    /// an opponent model (which has its own belief, [`BotGame::model_withheld`]).
+    pub search_withheld: bool,
 }
 
 impl MctsConfig {
@@ -86,6 +93,7 @@ impl MctsConfig {
             opponent_model: 0.0,
             exact: false,
             root_solve: false,
+            search_withheld: false,
         }
     }
 
@@ -102,6 +110,7 @@ impl MctsConfig {
             opponent_model: 0.0,
             exact: false,
             root_solve: false,
+            search_withheld: false,
         }
     }
 }
@@ -178,7 +187,7 @@ impl Mcts {
     ) -> Vec<(G::Move, f64)> {
         let tree = self.search(observation, rng, target, None);
         let seat = observation.seat();
-        let stats = &tree.nodes[0].seats[seat.index()];
+        let stats = &tree.nodes[tree.decision].seats[seat.index()];
         stats
             .moves
             .iter()
@@ -200,7 +209,7 @@ impl Mcts {
     ) -> Vec<RootMove<G::Move>> {
         let tree = self.search(observation, rng, None, include);
         let seat = observation.seat();
-        let stats = &tree.nodes[0].seats[seat.index()];
+        let stats = &tree.nodes[tree.decision].seats[seat.index()];
         let weights = root_weights(&tree, seat, self.config.selection);
         stats
             .moves
@@ -239,10 +248,37 @@ impl Mcts {
                 && G::ROOT_SOLVE
                 && !G::HIDDEN_INFORMATION
                 && observation.pending() == Pending::Both,
+            decision: 0,
         };
+        // Answering a face-down move: the tree starts before it, the other seat's node at the
+        // root holding only the moves this seat cannot tell from the one made, and this seat's
+        // decision is the node they all lead to (keyed by what it sees).
+        let mut before = None;
+        if self.config.search_withheld
+            && G::FACE_DOWN_MOVES
+            && self.config.opponent_model == 0.0
+            && target.is_none()
+        {
+            let state = observation.determinize(rng);
+            let mut moves = Vec::new();
+            if let Some(earlier) = state.withheld_root(seat, rng, &mut moves) {
+                if !moves.is_empty() {
+                    let stats = &mut tree.nodes[0].seats[seat.other().index()];
+                    for m in moves {
+                        stats.push(m);
+                    }
+                    let child = tree.new_node();
+                    tree.nodes[0]
+                        .information
+                        .insert(information_key(&state), child);
+                    tree.decision = child;
+                    before = Some(earlier);
+                }
+            }
+        }
         if let Some(mv) = include {
             let state = observation.determinize(rng);
-            let stats = &mut tree.nodes[0].seats[seat.index()];
+            let stats = &mut tree.nodes[tree.decision].seats[seat.index()];
             let mut moves = Vec::new();
             state.search_moves(seat, rng, &mut moves);
             for m in moves {
@@ -257,7 +293,10 @@ impl Mcts {
                 Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
                 _ => {}
             }
-            let mut state = observation.determinize(rng);
+            let mut state = match &before {
+                Some(earlier) => earlier.clone(),
+                None => observation.determinize(rng),
+            };
             if G::FACE_DOWN_MOVES
                 && self.config.opponent_model > 0.0
                 && rng.random_bool(self.config.opponent_model.min(1.0))
@@ -295,7 +334,7 @@ pub struct RootMove<M> {
 /// matrix game ([`MctsConfig::root_solve`]) where there is one, else visit counts (UCT) or the
 /// average strategy (regret matching).
 fn root_weights<G: BotGame>(tree: &Tree<G>, seat: Seat, selection: Selection) -> Vec<f64> {
-    let stats = &tree.nodes[0].seats[seat.index()];
+    let stats = &tree.nodes[tree.decision].seats[seat.index()];
     let solved = if tree.root_solve {
         root_equilibrium(tree, seat)
     } else {
@@ -536,6 +575,9 @@ struct Tree<G: Game> {
     root_joint: HashMap<(u32, u32), (f64, u32)>,
     /// Whether `root_joint` is kept: only a search that will solve its root pays for it.
     root_solve: bool,
+    /// The node of the searching seat's decision: the root, or below it where the search
+    /// starts before the other seat's face-down move ([`MctsConfig::search_withheld`]).
+    decision: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -1097,6 +1139,7 @@ mod tests {
             allowed: Vec::new(),
             root_joint: HashMap::new(),
             root_solve: true,
+            decision: 0,
         };
         for seat in 0..2 {
             for m in &moves[..2] {

@@ -62,6 +62,7 @@ fn level(iterations: u32, hard: bool) -> MctsConfig {
         },
         exact: hard,
         root_solve: hard,
+        search_withheld: true,
         ..MctsConfig::regret_matching(Budget::Iterations(iterations))
     }
 }
@@ -94,7 +95,7 @@ pub enum BotSpec {
 
 /// A bot name that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P], cmd:PROGRAM ARGS, exploiter:[iters=N,][depth=D,]target=BOT")]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P][,exact=B][,solve=B][,withheld=search|uniform], cmd:PROGRAM ARGS, exploiter:[iters=N,][depth=D,]target=BOT")]
 pub struct BotSpecError {
     /// The text given.
     pub given: String,
@@ -142,6 +143,7 @@ impl FromStr for BotSpec {
                 let mut purify = None;
                 let mut exact = false;
                 let mut solve = false;
+                let mut withheld = false;
                 for part in rest.split(',') {
                     let (key, value) = part
                         .split_once('=')
@@ -191,6 +193,13 @@ impl FromStr for BotSpec {
                                 _ => return Err(err("solve is true or false")),
                             };
                         }
+                        "withheld" => {
+                            withheld = match value.trim() {
+                                "search" => true,
+                                "uniform" => false,
+                                _ => return Err(err("withheld is search or uniform")),
+                            };
+                        }
                         "gamma" => {
                             gamma = Some(
                                 value
@@ -202,7 +211,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(err(
-                                "mcts settings are iters, ms, algo, gamma, model, purify, exact and solve",
+                                "mcts settings are iters, ms, algo, gamma, model, purify, exact, solve and withheld",
                             ))
                         }
                     }
@@ -223,6 +232,7 @@ impl FromStr for BotSpec {
                     purify,
                     exact,
                     root_solve: solve,
+                    search_withheld: withheld,
                     ..config
                 }
             }
@@ -250,8 +260,13 @@ impl BotSpec {
                     }
                 };
                 let purify = c.purify.map(|p| format!(",purify={p}")).unwrap_or_default();
+                let withheld = if c.search_withheld {
+                    ",withheld=search"
+                } else {
+                    ""
+                };
                 format!(
-                    "mcts:{budget},{algo},model={}{purify},exact={},solve={}",
+                    "mcts:{budget},{algo},model={}{purify},exact={},solve={}{withheld}",
                     c.opponent_model, c.exact, c.root_solve
                 )
             }
@@ -743,7 +758,7 @@ mod tests {
         }
         assert_eq!(
             "mcts:hard".parse::<BotSpec>().unwrap().canonical(),
-            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=true"
+            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=true,withheld=search"
         );
     }
 }
