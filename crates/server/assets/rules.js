@@ -71,7 +71,7 @@ export function balanceSection(g, data) {
   const endings = r.points.map((p) => h('li', {}, `${r.sweep ? `${r.sweep}=${p.value}: ` : ''}`,
     Object.entries(p.endings).map(([kind, [n, i]]) => `${kind}: ${n} (${interval(i)})`).join('; ')));
   const titles = { shares: 'Wins, score and draws', endings: 'How games end', length: 'Game length' };
-  const plots = Object.entries(data.plots || {}).map(([name, src]) => h('figure', { class: 'balance-plot' },
+  const plots = ['shares', 'endings', 'length'].filter((name) => data.plots?.[name]).map((name) => [name, data.plots[name]]).map(([name, src]) => h('figure', { class: 'balance-plot' },
     h('img', { src, alt: `${titles[name] || name} (the numbers are in the table above)`, loading: 'lazy', 'data-testid': `balance-plot-${name}` }),
     h('figcaption', {}, titles[name] || name)));
   return h('section', { class: 'card', 'data-testid': 'balance' },
