@@ -559,14 +559,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             // A table file named is read now: a bad one stops the server before it listens,
             // and the first game does not wait for it.
             match colosseum_ai::shared_table::load_file().map_err(anyhow::Error::msg)? {
-                Some(cards) => eprintln!(
-                    "colosseum: solved table read: {cards} cards, from {}",
-                    colosseum_ai::shared_table::file()
+                Some(cards) => tracing::info!(
+                    cards,
+                    file = %colosseum_ai::shared_table::file()
                         .map(|p| p.display().to_string())
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
+                    "solved table read"
                 ),
-                None => eprintln!(
-                    "colosseum: no solved table named (--{} or {}): tables up to {} cards are solved when first needed",
+                None => tracing::info!(
+                    solved_up_to = colosseum_ai::shared_table::SOLVE_MAX,
+                    "no solved table named (--{} or {}): tables up to {} cards are solved when first needed",
                     colosseum_ai::shared_table::FLAG,
                     colosseum_ai::shared_table::ENV,
                     colosseum_ai::shared_table::SOLVE_MAX
