@@ -34,8 +34,10 @@ fi
 
 tmp="$(mktemp -d)"
 out="$tmp/serve.out"
+# A small balance report for the rules page's test (docs/analysis.md): classic Goofspiel, 4 cards.
+"$bin" balance goofspiel -o cards=4 -o order=descending --games 20 --engine mcts:iters=200 --out "$tmp/balance/goofspiel" >/dev/null
 # Every browser of the tests comes from 127.0.0.1: lift the per-address limits.
-"$bin" serve --addr 127.0.0.1:0 --db "$tmp/browser.db" --create-rate 1000 --max-connections-per-ip 1000 >"$out" 2>"$tmp/serve.err" &
+"$bin" serve --addr 127.0.0.1:0 --db "$tmp/browser.db" --create-rate 1000 --max-connections-per-ip 1000 --balance-dir "$tmp/balance" >"$out" 2>"$tmp/serve.err" &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true

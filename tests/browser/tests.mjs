@@ -1666,3 +1666,42 @@ test('a Swiss shows the pairing rules the code states; a season tournament takes
   for (const p of [page, other]) assert.deepEqual(p.errors, []);
   for (const p of [page, other]) await p.context().close();
 });
+
+// ---------------------------------------------------------------- balance reports on the rules page (issue 21)
+
+test('balance: the rules page shows the game\'s latest balance report (run.sh writes one for Goofspiel) with its intervals and plots; none for a game without one; axe', async () => {
+  const res = await fetch(`${BASE}/api/games/goofspiel/balance`);
+  assert.equal(res.status, 200, 'run.sh writes a Goofspiel balance report under --balance-dir');
+  const data = await res.json();
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}/rules/goofspiel`);
+  const section = page.locator('[data-testid=balance]');
+  await section.waitFor();
+  assert.match(await section.innerText(), new RegExp(`played Goofspiel against itself: ${data.report.points[0].games} games`));
+  const rows = await page.locator('[data-testid=balance-table] tbody tr').allInnerTexts();
+  assert.equal(rows.length, data.report.points.length, 'one row per option value');
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const p = data.report.points[0];
+  for (const i of [p.first_seat_wins, p.first_seat_score, p.draw_rate]) {
+    const text = `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]`;
+    assert.ok(rows[0].includes(text), `${rows[0]} shows ${text}`);
+  }
+  for (const name of ['shares', 'endings', 'length']) {
+    const img = page.locator(`[data-testid=balance-plot-${name}]`);
+    assert.equal(await img.getAttribute('src'), data.plots[name]);
+    await img.scrollIntoViewIfNeeded();
+    await page.waitForFunction((n) => {
+      const el = document.querySelector(`[data-testid=balance-plot-${n}]`);
+      return el && el.complete && el.naturalWidth > 0;
+    }, name);
+  }
+  if (SHOTS) await section.screenshot({ path: joinPath(SHOTS, 'balance.png') });
+  assert.deepEqual(await axe(page), []);
+  // A game without a report: no card.
+  await page.goto(`${BASE}/rules/thwart-omega`);
+  await page.locator('article.rules').waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.locator('[data-testid=balance]').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

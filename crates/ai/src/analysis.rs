@@ -39,6 +39,12 @@ pub const TURNING_POINTS: usize = 3;
 /// What the analysis says about where its information comes from.
 pub const INFORMATION: &str = "each seat's decisions are analysed from that seat's view only: the search plans on states consistent with what the seat had seen, as the bots do";
 
+/// The unit of results that are a win, a draw or a loss.
+pub const WIN_UNIT: &str = "expected result for the seat: a win 1, a draw 1/2, a loss 0";
+
+/// The unit of results that are a points difference ([`BotGame::points_range`]).
+pub const POINTS_UNIT: &str = "expected points difference for the seat d, as 1/2 + d / points_range (a loss by every point 0, a draw 1/2, a win by every point 1); the same in points in expected_points, played_points and cost_points";
+
 /// How to analyse.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnalysisConfig {
@@ -125,6 +131,16 @@ pub struct SeatDecision {
     pub cost_error: Option<f64>,
     /// The mark, if any.
     pub mark: Option<Mark>,
+    /// Where the result is a points difference ([`BotGame::points_range`]): `expected` in
+    /// points, the seat's expected final difference (its points minus the other's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_points: Option<f64>,
+    /// `played_value` in points, likewise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_points: Option<f64>,
+    /// `cost` in points, likewise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_points: Option<f64>,
 }
 
 /// One decision of the match.
@@ -176,6 +192,10 @@ pub struct Analysis {
     pub runs: u32,
     /// The result's unit.
     pub unit: &'static str,
+    /// Where the result is a points difference ([`BotGame::points_range`]): its range `R` in
+    /// points; an expected result `e` is the difference `(e − ½) · R` for the seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_range: Option<f64>,
     /// Where each seat's information comes from ([`INFORMATION`]).
     pub information: &'static str,
     /// The marks' thresholds.
@@ -189,13 +209,24 @@ pub struct Analysis {
 impl Analysis {
     /// An analysis of `decisions` with its turning points.
     #[must_use]
-    pub fn new(game: &str, engine: String, runs: u32, decisions: Vec<Decision>) -> Self {
+    pub fn new(
+        game: &str,
+        engine: String,
+        runs: u32,
+        points_range: Option<f64>,
+        decisions: Vec<Decision>,
+    ) -> Self {
         let turning_points = turning_points(&decisions);
         Analysis {
             game: game.to_string(),
             engine,
             runs,
-            unit: "expected result for the seat: a win 1, a draw 1/2, a loss 0",
+            unit: if points_range.is_some() {
+                POINTS_UNIT
+            } else {
+                WIN_UNIT
+            },
+            points_range,
             information: INFORMATION,
             thresholds: Thresholds {
                 inaccuracy: INACCURACY,
@@ -302,6 +333,8 @@ fn exact_child<G: BotGame>(state: &G, p1: &G::Move, p2: &G::Move) -> Option<f64>
     })
     .ok()?;
     match next.pending() {
+        // A result in points is the points difference, not the win.
+        Pending::Over if next.points_range().is_some() => next.exact_value(),
         Pending::Over => next.outcome().map(|o| crate::p1_value(&o)),
         _ => next.exact_value(),
     }
@@ -345,6 +378,8 @@ fn exact_seat<G: BotGame>(state: &G, seat: Seat, played: &G::Move) -> Option<Sea
     let cost = (expected - played_value).max(0.0);
     // Below the LP's accuracy a cost is no cost.
     let cost = if cost < 1e-7 { 0.0 } else { cost };
+    let range = state.points_range();
+    let points = |v: f64| range.map(|r| (v - 0.5) * r);
     Some(SeatDecision {
         seat,
         method: Method::Exact,
@@ -360,6 +395,9 @@ fn exact_seat<G: BotGame>(state: &G, seat: Seat, played: &G::Move) -> Option<Sea
         cost,
         cost_error: None,
         mark: Mark::of(cost),
+        expected_points: points(expected),
+        played_points: points(played_value),
+        cost_points: range.map(|r| cost * r),
     })
 }
 
@@ -465,5 +503,8 @@ fn search_seat<G: BotGame>(
         cost,
         cost_error: Some(cost_error),
         mark: Mark::of(cost - cost_error),
+        expected_points: None,
+        played_points: None,
+        cost_points: None,
     }
 }

@@ -3,7 +3,7 @@
 use colosseum_engine::{AnyGame, Erased, Game, Pending, Seat, SeededRng, Step, TextStep, Viewer};
 use colosseum_games::all_in_goofspiel::{self, AllInGoofspiel, Play};
 use colosseum_games::galespiel::{Galespiel, Move as GaleMove, PrizeOrder};
-use colosseum_games::goofspiel::{Goofspiel, PrizeOrder as GoofspielOrder};
+use colosseum_games::goofspiel::{Goofspiel, PrizeOrder as GoofspielOrder, ReturnsType};
 use colosseum_games::square_goofspiel::{Bid, SquareGoofspiel, CELLS, SIDE};
 
 /// The most positions Square Goofspiel's endgame solver may meet before search takes over.
@@ -117,7 +117,19 @@ impl BotGame for Goofspiel {
     /// the solved equilibrium (played to win) at this position: both hands and the points are
     /// public, so the position is what the seat sees. Where the result is already certain, every
     /// card is equally good (uniform).
+    ///
+    /// With descending prizes and point-difference returns, at any number of cards up to
+    /// [`crate::table::MAX_CARDS`], the solved table's strategy at the pair of hands
+    /// ([`crate::shared_table`]; the points won so far do not matter then).
     fn equilibrium(&self, seat: Seat) -> Option<Vec<(u8, f64)>> {
+        if let Some(cards) = goofspiel_table_cards(self) {
+            if self.pending() != Pending::Both {
+                return None;
+            }
+            let table = goofspiel_table(cards)?;
+            let strategy = table.strategy(hand_bits(self, seat), hand_bits(self, seat.other()))?;
+            return Some(strategy.into_iter().map(|(c, p)| (c as u8, p)).collect());
+        }
         let options = self.options();
         let ascending = match options.order {
             GoofspielOrder::Descending => false,
@@ -147,7 +159,22 @@ impl BotGame for Goofspiel {
 
     /// The solved value (played to win) where [`BotGame::equilibrium`] has a solution: the
     /// node's value, or the certain result where the difference exceeds the prizes left.
+    ///
+    /// With descending prizes and point-difference returns, the table's value plus the points
+    /// difference so far, mapped onto 0 to 1 by [`BotGame::points_range`] (also once the game
+    /// is over).
     fn exact_value(&self) -> Option<f64> {
+        if let Some(cards) = goofspiel_table_cards(self) {
+            let rest = match self.pending() {
+                Pending::Over => 0.0,
+                Pending::Both => goofspiel_table(cards)?
+                    .value(hand_bits(self, Seat::P1), hand_bits(self, Seat::P2))?,
+                _ => return None,
+            };
+            let [a, b] = self.points();
+            let difference = f64::from(a) - f64::from(b) + rest;
+            return Some(0.5 + difference / self.points_range()?);
+        }
         let options = self.options();
         let ascending = match options.order {
             GoofspielOrder::Descending => false,
@@ -169,6 +196,25 @@ impl BotGame for Goofspiel {
                 None => 0.0,
             },
         )
+    }
+
+    /// With descending prizes and point-difference returns, the table for the number of cards
+    /// (read from the file named, or solved here up to [`crate::shared_table::SOLVE_MAX`]
+    /// cards); its error says what to do.
+    fn prepare_exact(&self) -> Result<(), String> {
+        match goofspiel_table_cards(self) {
+            Some(cards) => crate::shared_table::table(cards).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// With point-difference returns: twice the points of all the prizes, N (N + 1).
+    fn points_range(&self) -> Option<f64> {
+        let options = self.options();
+        (options.returns == ReturnsType::PointDifference).then(|| {
+            let n = f64::from(options.cards);
+            n * (n + 1.0)
+        })
     }
 
     fn heuristic_move(observation: &Observation<'_, Self>, rng: &mut SeededRng) -> u8 {
@@ -204,6 +250,35 @@ impl BotGame for Goofspiel {
 /// misjudged what a card kept is worth. `hard` against the heuristic, the same 20 seeds: 13 wins
 /// at 0.5, 16 at 0.9 (docs/strength.md, seventh session).
 const SQUARE_ROLLOUT_HEURISTIC: f64 = 0.9;
+
+/// The number of cards when `game` is played from the solved table: descending prizes,
+/// point-difference returns, at most [`crate::table::MAX_CARDS`] cards.
+fn goofspiel_table_cards(game: &Goofspiel) -> Option<u32> {
+    let options = game.options();
+    (options.order == GoofspielOrder::Descending
+        && options.returns == ReturnsType::PointDifference
+        && u32::from(options.cards) <= crate::table::MAX_CARDS)
+        .then_some(u32::from(options.cards))
+}
+
+/// The table of `cards` cards, or `None` after saying once on standard error why it is missing
+/// (the command line and the server refuse a `hard` bot or an analysis before this, through
+/// [`BotGame::prepare_exact`]; this is for the bot protocol's games, whose options come later).
+fn goofspiel_table(cards: u32) -> Option<std::sync::Arc<crate::table::GoofspielTable>> {
+    match crate::shared_table::table(cards) {
+        Ok(table) => Some(table),
+        Err(e) => {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| eprintln!("colosseum: {e}; searching instead"));
+            None
+        }
+    }
+}
+
+/// A seat's hand as bits (bit c − 1 for card c), as the table takes it.
+fn hand_bits(game: &Goofspiel, seat: Seat) -> crate::solver::Cards {
+    game.hand(seat).iter().fold(0, |b, c| b | 1 << (c - 1))
+}
 
 /// Square Goofspiel: value per card.
 impl BotGame for SquareGoofspiel {

@@ -36,6 +36,7 @@ mod mcts;
 mod observation;
 pub mod protocol;
 pub mod registry;
+pub mod shared_table;
 pub mod solver;
 pub mod table;
 
@@ -254,6 +255,26 @@ pub trait BotGame: Game {
     /// it instead of searching. Called on a determinization; a game that answers must have no
     /// hidden information. Default: `None`.
     fn exact_value(&self) -> Option<f64> {
+        None
+    }
+
+    /// Makes ready what [`BotGame::equilibrium`] and [`BotGame::exact_value`] need for this
+    /// game's options, where they are meant to answer for every position, and says why they
+    /// cannot (classic Goofspiel with descending prizes and point-difference returns: the solved
+    /// table, [`shared_table::table`], which is read or solved here). A `hard` bot and the
+    /// analysis refuse to start on an error rather than fall back to search silently. Default:
+    /// nothing to prepare.
+    fn prepare_exact(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Where the game's result is a points difference rather than a win, a draw or a loss
+    /// (classic Goofspiel with point-difference returns and its table): the range of the
+    /// difference, `R`. Then [`BotGame::exact_value`] (also at the end of the game) is the
+    /// expected final difference `d` for `p1` mapped onto the 0 to 1 scale as `½ + d / R`, so
+    /// that a loss by every point is 0 and a win by every point 1, and the analysis reports
+    /// points beside it. Default: `None` (the result is a win, a draw or a loss).
+    fn points_range(&self) -> Option<f64> {
         None
     }
 }

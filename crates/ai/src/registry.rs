@@ -38,7 +38,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, a fifth in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards",
+        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, a fifth in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
     ),
 ];
 
@@ -422,6 +422,29 @@ pub enum BotError {
     /// The bot protocol failed.
     #[error(transparent)]
     Engine(#[from] protocol::EngineError),
+    /// What an exact strategy needs is missing ([`BotGame::prepare_exact`]: classic Goofspiel's
+    /// solved table).
+    #[error("{0}")]
+    Exact(String),
+}
+
+/// Whether `spec` plays a solved game's exact equilibrium ([`MctsConfig::exact`], the `hard`
+/// level), itself or as an exploiter's target.
+#[must_use]
+pub fn wants_exact(spec: &BotSpec) -> bool {
+    match spec {
+        BotSpec::Mcts(config) => config.exact,
+        BotSpec::Exploiter { search, target, .. } => search.exact || wants_exact(target),
+        _ => false,
+    }
+}
+
+/// Makes ready what `spec` needs in `game` ([`BotGame::prepare_exact`] where it plays exactly).
+fn prepare<G: BotGame>(game: &G, spec: &BotSpec) -> Result<(), BotError> {
+    if wants_exact(spec) {
+        game.prepare_exact().map_err(BotError::Exact)?;
+    }
+    Ok(())
 }
 
 /// A bot that follows a game through its text steps and moves for a seat on request (the
@@ -452,6 +475,11 @@ pub trait GameBots: Sync {
         config: ArenaConfig,
         progress: &(dyn Fn(&GameResult) + Sync),
     ) -> Result<(ArenaReport, Vec<GameResult>), BotError>;
+    /// Checks that the bot `spec` can play this game with `options` as it should, making ready
+    /// what it needs (classic Goofspiel's table for `hard`: read or solved here, so it may take
+    /// a moment the first time); the error says what is missing. The arena and the seat players
+    /// check this themselves.
+    fn check(&self, options: &RawOptions, spec: &BotSpec) -> Result<(), BotError>;
     /// A bot that plays this game for the terminal.
     fn seat_player(
         &self,
@@ -531,6 +559,8 @@ impl<G: BotGame> GameBots for Typed<G> {
         progress: &(dyn Fn(&GameResult) + Sync),
     ) -> Result<(ArenaReport, Vec<GameResult>), BotError> {
         let first = (self.new)(options)?;
+        prepare(&first, a)?;
+        prepare(&first, b)?;
         let names = [
             make_bot::<G>(a, self.id, options)?.name(),
             make_bot::<G>(b, self.id, options)?.name(),
@@ -545,14 +575,20 @@ impl<G: BotGame> GameBots for Typed<G> {
         Ok((report, results))
     }
 
+    fn check(&self, options: &RawOptions, spec: &BotSpec) -> Result<(), BotError> {
+        prepare(&(self.new)(options)?, spec)
+    }
+
     fn seat_player(
         &self,
         options: &RawOptions,
         spec: &BotSpec,
         seed: u64,
     ) -> Result<Box<dyn SeatPlayer>, BotError> {
+        let game = (self.new)(options)?;
+        prepare(&game, spec)?;
         Ok(Box::new(TypedSeatPlayer {
-            game: Erased((self.new)(options)?),
+            game: Erased(game),
             bot: make_bot::<G>(spec, self.id, options)?,
             steps: Vec::new(),
             rng: seeded_rng(seed),
@@ -597,6 +633,8 @@ impl<G: BotGame> Typed<G> {
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Analysis, BotError> {
         let initial = (self.new)(&record.options)?;
+        initial.prepare_exact().map_err(BotError::Exact)?;
+        let points_range = initial.points_range();
         let replayed = colosseum_engine::replay(Box::new(Erased(initial.clone())), record)
             .map_err(|f| BotError::Step(f.error.to_string()))?;
         let decisions = crate::analysis::analyse(initial, &replayed.applied, config, progress)
@@ -605,6 +643,7 @@ impl<G: BotGame> Typed<G> {
             self.id,
             BotSpec::Mcts(config.engine).canonical(),
             config.runs.max(1),
+            points_range,
             decisions,
         ))
     }

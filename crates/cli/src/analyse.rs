@@ -99,6 +99,10 @@ pub fn table(a: &Analysis) -> String {
                 .mark
                 .map(|m| format!("  {m:?}").to_lowercase())
                 .unwrap_or_default();
+            let points = match (seat.expected_points, seat.cost_points) {
+                (Some(e), Some(c)) => format!(" [{e:+.3} points, cost {c:.3} points]"),
+                _ => String::new(),
+            };
             let engine: Vec<String> = seat
                 .recommended
                 .iter()
@@ -106,7 +110,7 @@ pub fn table(a: &Analysis) -> String {
                 .map(|c| format!("{} {:.0}%", c.mv, 100.0 * c.probability))
                 .collect();
             s.push_str(&format!(
-                "#{:<3} {}  expects {:.3}{}  played {}  engine {}  cost {:.3}{} ({method}){mark}\n",
+                "#{:<3} {}  expects {:.3}{}  played {}  engine {}  cost {:.3}{}{points} ({method}){mark}\n",
                 d.index + 1,
                 seat.seat,
                 seat.expected,

@@ -30,6 +30,12 @@ use serde_json::{json, Value};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The solved table of classic Goofspiel (descending prizes, point-difference returns) that
+    /// `hard` plays and the analysis values moves from, as `colosseum solve` writes it (default:
+    /// the file named by COLOSSEUM_GOOFSPIEL_TABLE; up to 10 cards it is solved in the process
+    /// when no file holds it; docs/goofspiel-solution.md).
+    #[arg(long = colosseum_ai::shared_table::FLAG, global = true, value_name = "FILE")]
+    solved_table: Option<PathBuf>,
 }
 
 /// How `colosseum serve` writes its logs.
@@ -225,6 +231,11 @@ enum Command {
         /// the admin endpoints are off.
         #[arg(long, value_name = "TOKEN")]
         admin_token: Option<String>,
+        /// Show each game's latest balance report on its rules page: the directory under
+        /// which `colosseum balance GAME --out DIR/NAME` writes them (or set
+        /// COLOSSEUM_BALANCE_DIR); see docs/analysis.md.
+        #[arg(long, value_name = "DIR")]
+        balance_dir: Option<PathBuf>,
         /// How logs are written to stderr: `text` (for people) or `json` (one object a line).
         /// Levels come from RUST_LOG (default `info`).
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -412,6 +423,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             return Ok(ExitCode::from(code));
         }
     };
+    colosseum_ai::shared_table::use_file(cli.solved_table);
     match cli.command {
         Command::Games => {
             for g in colosseum_games::registry() {
@@ -542,10 +554,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             postgres,
             http_rate,
             admin_token,
+            balance_dir,
             log_format,
             limits: serve_limits,
         } => {
             init_logging(log_format);
+            colosseum_server::balance::use_dir(balance_dir);
             let admin_token = admin_token.or_else(|| {
                 std::env::var("COLOSSEUM_ADMIN_TOKEN")
                     .ok()
@@ -560,6 +574,24 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 http_burst: (http_rate * 3.0).max(1.0),
                 ..colosseum_server::Limits::default()
             });
+            // A table file named is read now: a bad one stops the server before it listens,
+            // and the first game does not wait for it.
+            match colosseum_ai::shared_table::load_file().map_err(anyhow::Error::msg)? {
+                Some(cards) => tracing::info!(
+                    cards,
+                    file = %colosseum_ai::shared_table::file()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    "solved table read"
+                ),
+                None => tracing::info!(
+                    solved_up_to = colosseum_ai::shared_table::SOLVE_MAX,
+                    "no solved table named (--{} or {}): tables up to {} cards are solved when first needed",
+                    colosseum_ai::shared_table::FLAG,
+                    colosseum_ai::shared_table::ENV,
+                    colosseum_ai::shared_table::SOLVE_MAX
+                ),
+            }
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(colosseum_server::serve(addr, store, limits, admin_token))?;
             Ok(ExitCode::SUCCESS)

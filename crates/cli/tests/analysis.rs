@@ -173,3 +173,134 @@ fn analyse_prints_every_decision() {
     );
     let _ = std::fs::remove_dir_all(records);
 }
+
+/// The solved table as a user names it: `colosseum solve` writes a 7-card table, `colosseum
+/// analyse --goofspiel-table FILE` values a recorded point-difference match from it (every
+/// decision exact, in points), as does COLOSSEUM_GOOFSPIEL_TABLE; a file that does not exist and
+/// 12 cards without a file are refused, saying what to do (analyse, arena with hard, serve).
+#[test]
+fn the_goofspiel_table_is_named_by_flag_or_environment_and_its_absence_is_said() {
+    let dir = temp("table");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("goofspiel7.table");
+    let table_arg = table.to_str().unwrap();
+    let out = colosseum(&[
+        "solve",
+        "goofspiel",
+        "-o",
+        "cards=7",
+        "--no-check",
+        "--out",
+        table_arg,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let records = dir.join("records");
+    let options = [
+        "-o",
+        "cards=7",
+        "-o",
+        "order=descending",
+        "-o",
+        "returns=point_difference",
+    ];
+    let mut args = vec![
+        "arena",
+        "goofspiel",
+        "mcts:hard",
+        "heuristic",
+        "--games",
+        "1",
+    ];
+    args.extend(["--records", records.to_str().unwrap()]);
+    args.extend(options);
+    let out = colosseum(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let record = records.join("goofspiel-00000.json");
+    let record = record.to_str().unwrap();
+    let check = |out: &Output| {
+        let v = json(out);
+        assert_eq!(v["points_range"], 56.0, "{v}");
+        let decisions = v["decisions"].as_array().unwrap();
+        assert_eq!(decisions.len(), 7);
+        for seat in decisions
+            .iter()
+            .flat_map(|d| d["seats"].as_array().unwrap())
+        {
+            assert_eq!(seat["method"], "exact", "{seat}");
+            assert!(seat["expected_points"].is_number(), "{seat}");
+        }
+        v
+    };
+    let by_flag = check(&colosseum(&[
+        "analyse",
+        record,
+        "--json",
+        "--goofspiel-table",
+        table_arg,
+    ]));
+    let by_env = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["analyse", record, "--json"])
+        .env("COLOSSEUM_GOOFSPIEL_TABLE", &table)
+        .output()
+        .unwrap();
+    assert_eq!(check(&by_env), by_flag);
+    let out = colosseum(&["analyse", record]);
+    assert!(
+        text(&out.stdout).contains(" points, cost "),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // A file that is not there: the analysis (even at 7 cards, solvable here) says which.
+    let missing = dir.join("missing.table");
+    let out = colosseum(&[
+        "--goofspiel-table",
+        missing.to_str().unwrap(),
+        "analyse",
+        record,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("missing.table"),
+        "{}",
+        text(&out.stderr)
+    );
+    // 12 cards with no file: hard is refused with the command that makes the table.
+    let out = colosseum(&[
+        "arena",
+        "goofspiel",
+        "mcts:hard",
+        "random",
+        "--games",
+        "1",
+        "-o",
+        "cards=12",
+        "-o",
+        "order=descending",
+        "-o",
+        "returns=point_difference",
+    ]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("colosseum solve goofspiel -o cards=12") && err.contains("--goofspiel-table"),
+        "{err}"
+    );
+    // serve stops at start on a file that does not read.
+    let out = colosseum(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        dir.join("s.db").to_str().unwrap(),
+        "--goofspiel-table",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("missing.table"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

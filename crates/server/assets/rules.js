@@ -36,6 +36,51 @@ async function main() {
   const opts = g.options.length ? h('div', { class: 'scroll', tabindex: '0' }, h('table', {}, h('thead', {}, h('tr', {}, ['option', 'default', 'allowed', 'meaning'].map((x) => h('th', {}, x)))),
     h('tbody', {}, g.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, o.default), h('td', {}, o.allowed), h('td', {}, o.help)))))) : null;
   mount(nav, h('article', { class: 'rules' }, foldTechnical(markdown(g.rules))), h('section', { class: 'card' }, h('h2', {}, 'Options in the lobby'), opts || h('p', {}, 'None.'), h('p', {}, h('a', { href: '/', class: 'button primary' }, `Play ${g.name}`))));
+  showBalance(g);
+}
+
+// The game's latest balance report (GET /api/games/{game}/balance, from `colosseum balance
+// --out` under the server's --balance-dir), after the options; nothing when there is none.
+async function showBalance(g) {
+  const res = await api(`/api/games/${encodeURIComponent(g.id)}/balance`);
+  if (!res.ok) return;
+  document.getElementById('app').append(balanceSection(g, res.data));
+}
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const interval = (i) => (i ? `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]` : '\u2014');
+const optionText = (o) => Object.entries(o || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+
+/** The report as a section: what was played, a table of the numbers with their 95% intervals
+ * (one row per option value), the endings and the plots. */
+export function balanceSection(g, data) {
+  const r = data.report;
+  const games = r.points.reduce((n, p) => n + p.games, 0);
+  const when = data.produced_at ? new Date(data.produced_at).toISOString().slice(0, 10) : '';
+  const rows = r.points.map((p) => h('tr', {},
+    h('td', {}, r.sweep ? `${r.sweep}=${p.value}` : optionText(p.options)),
+    h('td', {}, String(p.games)),
+    h('td', {}, interval(p.first_seat_wins)),
+    h('td', {}, interval(p.first_seat_score)),
+    h('td', {}, p.advantage_holder ? `${p.advantage_holder}: ${interval(p.advantage_wins)}` : '\u2014'),
+    h('td', {}, interval(p.draw_rate)),
+    h('td', {}, `${p.length.estimate.toFixed(1)} (${p.length_min}\u2013${p.length_max})`)));
+  const table = h('div', { class: 'scroll', tabindex: '0' }, h('table', { 'data-testid': 'balance-table' },
+    h('thead', {}, h('tr', {}, [r.sweep ? 'setting' : 'options', 'games', "first seat's wins", "first seat's score", "advantage holder's wins", 'draws', 'decisions (shortest\u2013longest)'].map((x) => h('th', {}, x)))),
+    h('tbody', {}, rows)));
+  const endings = r.points.map((p) => h('li', {}, `${r.sweep ? `${r.sweep}=${p.value}: ` : ''}`,
+    Object.entries(p.endings).map(([kind, [n, i]]) => `${kind}: ${n} (${interval(i)})`).join('; ')));
+  const titles = { shares: 'Wins, score and draws', endings: 'How games end', length: 'Game length' };
+  const plots = ['shares', 'endings', 'length'].filter((name) => data.plots?.[name]).map((name) => [name, data.plots[name]]).map(([name, src]) => h('figure', { class: 'balance-plot' },
+    h('img', { src, alt: `${titles[name] || name} (the numbers are in the table above)`, loading: 'lazy', 'data-testid': `balance-plot-${name}` }),
+    h('figcaption', {}, titles[name] || name)));
+  return h('section', { class: 'card', 'data-testid': 'balance' },
+    h('h2', {}, 'Balance'),
+    h('p', {}, `The bot ${r.engine} played ${g.name} against itself: ${games} games${when ? `, report of ${when}` : ''}, seats swapped every other game. Shares with their 95% intervals; a fair game gives the first seat a score of 50%.`),
+    table,
+    h('h3', {}, 'How the games ended'),
+    h('ul', {}, endings),
+    plots);
 }
 
 main();

@@ -2,8 +2,10 @@
 //! finished match (202), `GET` gives its progress or its result. It runs
 //! `colosseum_ai::analysis` over every game of the match in one of the bot searches' slots
 //! (`Hub::in_bot_slot`, the queue the bots use), with a search of `Limits::analysis_iters`
-//! iterations (at most `Limits::bot_max_iters`) repeated `DEFAULT_RUNS` times, and keeps the
-//! result in memory (the last [`KEPT`] matches analysed).
+//! iterations (at most `Limits::bot_max_iters`) repeated `DEFAULT_RUNS` times, keeps the result
+//! in memory (the last [`KEPT`] matches analysed) and stores it (`AnalysisStore`, the table
+//! `analyses`), so that an analysis done survives a restart and its link keeps working: a match
+//! not in memory is looked up in the store before anything is started.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -87,6 +89,34 @@ fn render(entry: Option<Entry>) -> (StatusCode, Value) {
     }
 }
 
+/// The analysis of match `id` in memory, else in the store (then kept in memory too).
+async fn known<S: Store>(state: &AppState<S>, id: &str) -> Result<Option<Entry>, ApiError> {
+    if let Some(entry) = state.analyses.get(id) {
+        return Ok(Some(entry));
+    }
+    let stored = state
+        .hub
+        .store()
+        .load_analysis(id)
+        .await
+        .map_err(|e| ApiError::internal("reading a stored analysis", e))?;
+    let Some(text) = stored else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(value) => {
+            let entry = Entry::Done(Arc::new(value));
+            state.analyses.set(id, entry.clone());
+            Ok(Some(entry))
+        }
+        Err(e) => {
+            // Analysed again on request; the new analysis replaces the row.
+            tracing::warn!("the stored analysis of match {id} does not read ({e}): left out");
+            Ok(None)
+        }
+    }
+}
+
 /// `GET /api/matches/{id}/analysis`: `none` (never started), `running` with decisions done and
 /// in all, `done` with each game's analysis, or `failed` with why.
 pub async fn get<S: Store>(
@@ -94,7 +124,7 @@ pub async fn get<S: Store>(
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let table = state.hub.table(&id).await?;
-    let (status, body) = render(state.analyses.get(&table.id));
+    let (status, body) = render(known(&state, &table.id).await?);
     let status = if status == StatusCode::ACCEPTED {
         StatusCode::OK
     } else {
@@ -113,7 +143,7 @@ pub async fn start<S: Store>(
     // A running match has no public record yet: this answers 409 not_finished.
     let records = state.hub.records(&table).await?;
     let id = table.id.clone();
-    if let Some(entry @ (Entry::Running { .. } | Entry::Done(_))) = state.analyses.get(&id) {
+    if let Some(entry @ (Entry::Running { .. } | Entry::Done(_))) = known(&state, &id).await? {
         let (status, body) = render(Some(entry));
         return Ok((status, Json(body)));
     }
@@ -159,12 +189,24 @@ pub async fn start<S: Store>(
             })
             .await;
         let entry = match result {
-            Some(Ok(games)) => Entry::Done(Arc::new(json!({
-                "status": "done",
-                "iterations": iters,
-                "runs": DEFAULT_RUNS,
-                "games": games,
-            }))),
+            Some(Ok(games)) => {
+                let done = json!({
+                    "status": "done",
+                    "iterations": iters,
+                    "runs": DEFAULT_RUNS,
+                    "games": games,
+                });
+                // Stored before it is shown done: a link shared from now on survives a
+                // restart. A store that fails leaves it in memory only (logged).
+                if let Err(e) = hub
+                    .store()
+                    .save_analysis(&id, hub.now(), &done.to_string())
+                    .await
+                {
+                    tracing::error!("storing the analysis of match {id}: {e}");
+                }
+                Entry::Done(Arc::new(done))
+            }
             Some(Err(e)) => {
                 tracing::error!("analysis of match {id}: {e}");
                 Entry::Failed(e)

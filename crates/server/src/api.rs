@@ -302,6 +302,11 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/readyz", get(readyz::<S>))
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(game_page))
+        .route("/api/games/{game}/balance", get(crate::balance::report))
+        .route(
+            "/api/games/{game}/balance/{plot}",
+            get(crate::balance::plot),
+        )
         .route("/api/matches", get(lobby::<S>).post(create::<S>))
         .route("/api/matches/{id}", get(match_state::<S>))
         .route("/api/matches/{id}/join", post(join::<S>))

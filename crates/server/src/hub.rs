@@ -449,6 +449,23 @@ pub fn check_bot_level_within(
     Ok(spec)
 }
 
+/// Checks that a bot can play with these options as its level says, making ready what it needs
+/// (a solved table `hard` plays from: read or solved off the async threads, once per process);
+/// a 400 says what is missing (`colosseum_ai::registry::GameBots::check`).
+async fn check_bot_ready(game: &str, options: &RawOptions, spec: BotSpec) -> Result<(), ApiError> {
+    if !bots::wants_exact(&spec) {
+        return Ok(());
+    }
+    let (game, options) = (game.to_string(), options.clone());
+    tokio::task::spawn_blocking(move || {
+        bots::find(&game)
+            .and_then(|b| b.check(&options, &spec))
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    })
+    .await
+    .map_err(|e| ApiError::internal("checking the bot", e))?
+}
+
 /// Checks a time control against the limits: every decision's time within
 /// `min_decision_ms..=max_decision_ms`, the bank within `0..=max_bank_ms`, the bank step at most
 /// the bank.
@@ -886,7 +903,8 @@ impl<S: Store> Hub<S> {
         for player in &mut seats {
             match player {
                 Player::Bot { level } => {
-                    self.check_bot(&req.game, level)?;
+                    let spec = self.check_bot(&req.game, level)?;
+                    check_bot_ready(&req.game, &req.options, spec).await?;
                 }
                 Player::Human { name: Some(n) } => *n = check_name(n)?,
                 Player::Human { name: None } => {}

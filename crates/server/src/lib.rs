@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub mod api;
+pub mod balance;
 pub mod clock;
 pub mod error;
 pub mod hub;

@@ -69,3 +69,98 @@ async fn a_finished_match_is_analysed_in_the_bot_pool_and_cached() {
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
 }
+
+/// An analysis done is stored (the `analyses` table): after a restart on the same database the
+/// link answers it at once, the same, without analysing again. Classic Goofspiel with
+/// descending prizes and point-difference returns is analysed exactly from its solved table
+/// (solved in the process at 6 cards), in points.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_survives_a_restart() {
+    let (dir, path) = common::temp_db("analysis-restart", "a.db");
+    let limits = Limits {
+        analysis_iters: 40,
+        bot_searches: 1,
+        ..open_limits()
+    };
+    let s = common::server_on_store(
+        colosseum_server::SqliteStore::open(&path).unwrap(),
+        limits,
+        false,
+    );
+    let options = json!({"cards": 6, "order": "descending", "returns": "point_difference"});
+    let (id, tokens) = s
+        .start(json!({"game": "goofspiel", "options": options, "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .await;
+    s.play_out(&id, &tokens, 5).await;
+    let uri = format!("/api/matches/{id}/analysis");
+    let (status, v) = s.call("POST", &uri, None, None).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let mut done = None;
+    for _ in 0..600 {
+        let (_, v) = s.call("GET", &uri, None, None).await;
+        if v["status"] == "done" {
+            done = Some(v);
+            break;
+        }
+        assert_eq!(v["status"], "running", "{v}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let v = done.expect("the analysis finishes");
+    let game = &v["games"][0];
+    assert_eq!(game["points_range"], 42.0, "{game}");
+    for d in game["decisions"].as_array().unwrap() {
+        for seat in d["seats"].as_array().unwrap() {
+            assert_eq!(seat["method"], "exact", "{seat}");
+            let e = seat["expected"].as_f64().unwrap();
+            let points = seat["expected_points"].as_f64().unwrap();
+            assert!((points - (e - 0.5) * 42.0).abs() < 1e-9, "{seat}");
+        }
+    }
+    drop(s);
+
+    // The same database, a new server: the analysis is there, the same, and nothing runs.
+    let s = common::server_on_store(
+        colosseum_server::SqliteStore::open(&path).unwrap(),
+        limits,
+        false,
+    );
+    let (status, again) = s.call("GET", &uri, None, None).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, v);
+    let (status, again) = s.call("POST", &uri, None, None).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, v);
+    assert_eq!(s.hub.bot_load().peak, 0, "nothing was analysed again");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `hard` at a number of cards the server cannot solve in the process, without a table file
+/// named, is refused at creation with what to do; other levels are not.
+#[tokio::test]
+async fn hard_without_its_table_is_refused_with_what_to_do() {
+    let s = common::server();
+    let options = json!({"cards": 12, "order": "descending", "returns": "point_difference"});
+    let (status, v) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel", "options": options, "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:hard"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("colosseum solve") && message.contains("COLOSSEUM_GOOFSPIEL_TABLE"),
+        "{message}"
+    );
+    let (status, v) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel", "options": options, "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:medium"}]})),
+        )
+        .await;
+    assert!(status.is_success(), "{v}");
+}

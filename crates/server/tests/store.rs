@@ -100,6 +100,7 @@ async fn exercise(store: &impl Store) {
     store.release("bbbb").await.unwrap();
     store.release("zzzz").await.unwrap();
     assert!(store.quarantined().await.unwrap().is_empty());
+    exercise_analyses(store).await;
 }
 
 #[tokio::test]
@@ -487,4 +488,30 @@ async fn after_status<S: Store>(hub: &Arc<Hub<S>>, table: &colosseum_server::hub
         .as_str()
         .unwrap()
         .to_string()
+}
+
+/// The analyses' rows (store/analyses.rs, migration 1401): one a match, stored and read back, a
+/// second analysis replacing the first; a match that does not exist has none (and cannot get one:
+/// the row refers to the match).
+async fn exercise_analyses(store: &impl Store) {
+    assert_eq!(store.load_analysis("aaaa").await.unwrap(), None);
+    store
+        .save_analysis("aaaa", 11, r#"{"status":"done","games":[]}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_analysis("aaaa").await.unwrap().as_deref(),
+        Some(r#"{"status":"done","games":[]}"#)
+    );
+    store
+        .save_analysis("aaaa", 12, r#"{"status":"done","games":[1]}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_analysis("aaaa").await.unwrap().as_deref(),
+        Some(r#"{"status":"done","games":[1]}"#)
+    );
+    assert_eq!(store.load_analysis("bbbb").await.unwrap(), None);
+    assert!(store.save_analysis("zzzz", 13, "{}").await.is_err());
+    assert_eq!(store.load_analysis("zzzz").await.unwrap(), None);
 }

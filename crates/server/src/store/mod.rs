@@ -11,6 +11,7 @@
 //! to install) and [`PostgresStore`] (for several server processes). Both run the same
 //! numbered migrations at open.
 
+mod analyses;
 mod logs;
 mod postgres;
 mod seasons;
@@ -22,6 +23,7 @@ use std::future::Future;
 use colosseum_host::{LogEntry, MatchConfig, MatchResult};
 use serde::{Deserialize, Serialize};
 
+pub use analyses::AnalysisStore;
 pub use logs::{LogKind, LogStore, StoredLog};
 pub use postgres::PostgresStore;
 pub use seasons::{SeasonStore, StoredSeason};
@@ -140,7 +142,9 @@ pub enum StoreError {
 
 /// A store of matches. Implementations must make every method atomic: a failed call changes
 /// nothing.
-pub trait Store: LogStore + TournamentStore + SeasonStore + Send + Sync + 'static {
+pub trait Store:
+    LogStore + TournamentStore + SeasonStore + AnalysisStore + Send + Sync + 'static
+{
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).

@@ -33,6 +33,7 @@ impl PostgresStore {
             .iter()
             .chain(super::tournaments::MIGRATIONS)
             .chain(super::seasons::MIGRATIONS)
+            .chain(super::analyses::MIGRATIONS)
         {
             let tx = client.transaction().await?;
             // One migrator at a time, when several processes start together.
@@ -61,7 +62,7 @@ impl PostgresStore {
     pub async fn clear(&self) -> Result<(), StoreError> {
         self.client
             .batch_execute(
-                "DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined; \
+                "DELETE FROM analyses; DELETE FROM log; DELETE FROM matches; DELETE FROM quarantined; \
                  DELETE FROM tournament_log; DELETE FROM tournaments; \
                  DELETE FROM season_log; DELETE FROM seasons;",
             )

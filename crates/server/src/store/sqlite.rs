@@ -151,6 +151,7 @@ impl SqliteStore {
             .iter()
             .chain(super::tournaments::MIGRATIONS)
             .chain(super::seasons::MIGRATIONS)
+            .chain(super::analyses::MIGRATIONS)
         {
             let tx = conn.transaction()?;
             let done: Option<i64> = tx
