@@ -452,7 +452,11 @@ pub fn check_bot_level_within(
 /// Checks that a bot can play with these options as its level says, making ready what it needs
 /// (a solved table `hard` plays from: read or solved off the async threads, once per process);
 /// a 400 says what is missing (`colosseum_ai::registry::GameBots::check`).
-async fn check_bot_ready(game: &str, options: &RawOptions, spec: BotSpec) -> Result<(), ApiError> {
+pub(crate) async fn check_bot_ready(
+    game: &str,
+    options: &RawOptions,
+    spec: BotSpec,
+) -> Result<(), ApiError> {
     if !bots::wants_exact(&spec) {
         return Ok(());
     }

@@ -1105,6 +1105,14 @@ impl<S: Store> Tournaments<S> {
                 (None, _) => p.name.clone(),
             };
             let mut e = self.entrant(&games, &entrants, &name, p.bot.as_deref(), p.garnets)?;
+            if let Some(level) = p.bot.as_deref() {
+                // A level that needs a solved table (`hard` in Goofspiel) is refused now, with
+                // what to do, rather than failing at its first move.
+                for g in &games {
+                    let spec = self.hub.check_bot(&g.game, level)?;
+                    crate::hub::check_bot_ready(&g.game, &g.options, spec).await?;
+                }
+            }
             e.season_player = p.season_player;
             entrants.push(e);
         }

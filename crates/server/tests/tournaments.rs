@@ -61,6 +61,11 @@ async fn bad_requests_say_what_is_wrong_and_what_is_allowed() {
             "unknown game `chess`",
         ),
         (
+            // `hard` plays 12-card Goofspiel from a solved table the server does not have.
+            json!({"name": "T", "game": "goofspiel", "options": {"cards": 12, "order": "descending", "returns": "point_difference"}, "format": {"kind": "swiss", "rounds": 1}, "players": [{"name": "Ann"}, {"name": "Hal", "bot": "mcts:hard"}]}),
+            "COLOSSEUM_GOOFSPIEL_TABLE",
+        ),
+        (
             json!({"name": "T", "game": "goofspiel", "options": {"cards": "99"}, "format": {"kind": "swiss", "rounds": 1}, "players": two}),
             "cards",
         ),
