@@ -1,7 +1,8 @@
 //! Two `colosseum serve` processes on one PostgreSQL (docs/operations.md): a match is served by
-//! the process that holds its claim, the other answers 409 `elsewhere`; when the holder is
-//! killed with SIGKILL, the other takes the match over within 10 s without anyone asking for it
-//! (its metrics show it live), fires the deadlines that passed, and plays it to the end.
+//! the process that holds its claim, and the other forwards its requests and WebSockets there,
+//! so a client can use either; when the holder is killed with SIGKILL, the other takes the
+//! match over within 10 s without anyone asking for it (its metrics show it live), fires the
+//! deadlines that passed, and plays it to the end.
 //!
 //! Runs when `COLOSSEUM_TEST_POSTGRES` holds a connection string (`.ci/run` sets it); the test
 //! makes a database of its own next to that one (`psql` must be on the PATH).
@@ -15,7 +16,7 @@ use common::{get, post, start, Server};
 use serde_json::json;
 
 /// A fresh database beside the one `COLOSSEUM_TEST_POSTGRES` names, and its connection string.
-fn fresh_database() -> Option<String> {
+fn fresh_database(tag: &str) -> Option<String> {
     let Ok(base) = std::env::var("COLOSSEUM_TEST_POSTGRES") else {
         assert!(
             std::env::var("COLOSSEUM_REQUIRE_POSTGRES").is_err(),
@@ -24,7 +25,7 @@ fn fresh_database() -> Option<String> {
         eprintln!("skipped: set COLOSSEUM_TEST_POSTGRES to test several nodes");
         return None;
     };
-    let name = format!("colosseum_nodes_{}", std::process::id());
+    let name = format!("colosseum_nodes_{tag}_{}", std::process::id());
     let psql = |sql: &str| {
         let out = Command::new("psql")
             .arg(&base)
@@ -76,7 +77,9 @@ fn metrics(base: &str) -> impl Fn(&str) -> f64 {
 
 #[test]
 fn a_killed_node_s_match_is_taken_over_and_finished_by_another() {
-    let Some(conn) = fresh_database() else { return };
+    let Some(conn) = fresh_database("takeover") else {
+        return;
+    };
     let mut a = node(&conn);
     let b = node(&conn);
 
@@ -104,9 +107,9 @@ fn a_killed_node_s_match_is_taken_over_and_finished_by_another() {
     );
     assert_eq!(status, 200, "{joined}");
 
-    // B knows the match is A's.
-    let elsewhere = get(&b.base, &format!("/api/matches/{id}"), None);
-    assert_eq!(elsewhere["error"]["code"], "elsewhere", "{elsewhere}");
+    // B forwards to A: the match is A's.
+    let through_b = get(&b.base, &format!("/api/matches/{id}"), None);
+    assert_eq!(through_b["id"], id.as_str(), "{through_b}");
     assert_eq!(metrics(&b.base)("colosseum_matches_live"), 0.0);
 
     // A dies mid-match.
@@ -157,4 +160,80 @@ fn a_killed_node_s_match_is_taken_over_and_finished_by_another() {
         .map(|d| d["step"].as_u64().unwrap())
         .collect();
     assert_eq!(defaults, [1, 3, 5, 7], "{record}");
+}
+
+#[test]
+fn either_node_answers_for_any_match_over_http_and_websocket() {
+    let Some(conn) = fresh_database("forward") else {
+        return;
+    };
+    let a = node(&conn);
+    let b = node(&conn);
+    // Created on A, two people, 2 prizes in ascending order, untimed.
+    let (status, created) = post(
+        &a.base,
+        "/api/matches",
+        None,
+        &json!({"game": "goofspiel", "options": {"cards": "2", "order": "ascending"}, "time": {"kind": "untimed"}}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let t: Vec<String> = (0..2)
+        .map(|i| created["tokens"][i].as_str().unwrap().to_string())
+        .collect();
+    // Both join through B (forwarded POSTs with their bodies and tokens).
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        let (status, v) = post(
+            &b.base,
+            &format!("/api/matches/{id}/join"),
+            Some(&t[i]),
+            &json!({"name": name}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    let seen = get(&b.base, &format!("/api/matches/{id}"), Some(&t[0]));
+    assert_eq!(seen["status"], "live", "{seen}");
+    assert_eq!(seen["names"]["p2"], "Bo", "{seen}");
+    // Ann plays over a WebSocket opened on B (forwarded to A), the token in a subprotocol.
+    let url = format!(
+        "{}/api/matches/{id}/ws?token={}",
+        b.base.replace("http", "ws"),
+        t[0]
+    );
+    let (mut ws, _) = tungstenite::connect(url).unwrap();
+    ws.send(tungstenite::Message::Text(
+        json!({"type": "submit", "move": "1"}).to_string().into(),
+    ))
+    .unwrap();
+    loop {
+        let msg: serde_json::Value = match ws.read().unwrap() {
+            tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
+            _ => continue,
+        };
+        assert_ne!(msg["type"], "error", "{msg}");
+        if msg["type"] == "ok" {
+            break;
+        }
+    }
+    // Bo answers on A directly; the reveal reaches Ann's forwarded socket.
+    let (status, v) = post(
+        &a.base,
+        &format!("/api/matches/{id}/submit"),
+        Some(&t[1]),
+        &json!({"move": "2"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    loop {
+        let msg: serde_json::Value = match ws.read().unwrap() {
+            tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
+            _ => continue,
+        };
+        // The first prize's draw and the bid: two steps.
+        if msg["steps"].as_u64().is_some_and(|n| n >= 2) {
+            break;
+        }
+    }
+    drop(ws);
+    let replay = get(&b.base, &format!("/api/matches/{id}/replay"), Some(&t[0]));
+    assert!(replay["error"].is_null(), "{replay}");
 }

@@ -224,6 +224,11 @@ pub struct Hub<S: Store> {
     /// Held while a match is claimed and rebuilt from the store, so that two loads of the same
     /// match (a request and a takeover) cannot both install it.
     adopting: tokio::sync::Mutex<()>,
+    /// Where this process answers, as announced to the others on the store (`Hub::announce`).
+    address: std::sync::OnceLock<String>,
+    /// The addresses of the other processes on the store (refreshed by `Hub::take_over`):
+    /// their forwarded connections are not limited per address (`crate::forward`).
+    peers: std::sync::RwLock<std::collections::HashSet<std::net::IpAddr>>,
     /// What an operator watches (`GET /metrics`).
     metrics: crate::metrics::Metrics,
     /// The chat webhooks' queues and delivery tasks.
@@ -521,6 +526,8 @@ impl<S: Store> Hub<S> {
             adopting: tokio::sync::Mutex::new(()),
             webhooks: crate::webhooks::Webhooks::new(&limits),
             announcing: Mutex::new(std::collections::HashSet::new()),
+            address: std::sync::OnceLock::new(),
+            peers: std::sync::RwLock::default(),
         })
     }
 
@@ -773,11 +780,60 @@ impl<S: Store> Hub<S> {
                 .contains_key(id)
     }
 
+    /// Tells the other processes on the store that this one answers at `address`
+    /// (`http://host:port`), for the requests they forward to it.
+    pub async fn announce(&self, address: &str) -> Result<(), ApiError> {
+        let _ = self.address.set(address.to_string());
+        self.store
+            .announce(address)
+            .await
+            .map_err(|e| ApiError::internal("announcing this process", e))
+    }
+
+    /// Whether `ip` is another process on the store (its forwarded requests name their client).
+    pub fn is_peer(&self, ip: std::net::IpAddr) -> bool {
+        self.peers
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&ip)
+    }
+
+    /// The address of the other process that serves match `id`, when one does: requests for it
+    /// are forwarded there (`crate::forward`). `None` when this process serves it, holds it,
+    /// or nobody does (this process then loads, claims or refuses it as usual).
+    pub async fn owner_elsewhere(&self, id: &str) -> Option<String> {
+        if self.holds(id) {
+            return None;
+        }
+        match self.store.owner(id).await {
+            Ok(Some(owner)) if self.address.get() != Some(&owner) => Some(owner),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "could not ask the store who serves a match");
+                None
+            }
+        }
+    }
+
     /// Serves every unfinished match that no process serves any more (its process died, so
     /// PostgreSQL released its claim), without waiting for someone to ask for it: each is
     /// claimed and rebuilt as at [`Hub::resume`]. `serve` calls this every few seconds on
     /// PostgreSQL (every [`crate::TAKEOVER_EVERY`]). Returns how many matches it took over.
     pub async fn take_over(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let nodes = self
+            .store
+            .nodes()
+            .await
+            .map_err(|e| ApiError::internal("listing the other processes", e))?;
+        let peers = nodes
+            .iter()
+            .filter(|n| self.address.get() != Some(*n))
+            .filter_map(|n| crate::forward::peer_ip(n))
+            .collect();
+        *self
+            .peers
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = peers;
         let ids = self
             .store
             .orphans()

@@ -22,6 +22,7 @@ pub mod analysis;
 pub mod api;
 pub mod clock;
 pub mod error;
+pub mod forward;
 pub mod hub;
 pub mod metrics;
 pub mod pages;
@@ -81,6 +82,7 @@ pub async fn serve(
     store: StoreChoice,
     limits: Limits,
     admin_token: Option<String>,
+    advertise: Option<String>,
 ) -> anyhow::Result<()> {
     if let Some(t) = &admin_token {
         anyhow::ensure!(
@@ -116,6 +118,24 @@ pub async fn serve(
         format!("listening on {addr} (is another server using it? --addr chooses another)")
     })?;
     let local = listener.local_addr()?;
+    if store_name == "postgres" {
+        let address = match advertise {
+            Some(a) => a,
+            None if local.ip().is_unspecified() => anyhow::bail!(
+                "listening on {local} with --postgres: give --advertise http://IP:{} (the \
+                 address the other processes reach this one at)",
+                local.port()
+            ),
+            None => format!("http://{local}"),
+        };
+        anyhow::ensure!(
+            forward::peer_ip(&address).is_some(),
+            "--advertise {address}: give http://IP:PORT (an IP address, not a name)"
+        );
+        hub.announce(&address)
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    }
     println!("listening on http://{local} ({resumed} unfinished matches resumed)");
     tracing::info!(
         address = %local,
@@ -187,7 +207,7 @@ pub async fn serve_on<S: Store>(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let limits = state.limits;
-    let router = app(state);
+    let router = app(state.clone());
     let open = Arc::new(Mutex::new(HashMap::<IpAddr, usize>::new()));
     // Tells the connections to finish; each holds a receiver, so `closed()` says they are done.
     let (stop, stopping) = tokio::sync::watch::channel(false);
@@ -205,7 +225,13 @@ pub async fn serve_on<S: Store>(
             },
             () = &mut shutdown => break,
         };
-        let Some(slot) = Slot::take(&open, remote.ip(), limits.connections_per_ip) else {
+        // Another node's forwarded connections are its clients', limited there.
+        let cap = if state.hub.is_peer(remote.ip()) {
+            usize::MAX
+        } else {
+            limits.connections_per_ip
+        };
+        let Some(slot) = Slot::take(&open, remote.ip(), cap) else {
             refuse(&tcp, limits.connections_per_ip);
             continue;
         };

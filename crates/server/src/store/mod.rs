@@ -157,6 +157,13 @@ pub trait Store: LogStore + TournamentStore + SeasonStore + Send + Sync + 'stati
     /// oldest first. With one process per store (SQLite) every unfinished match is one; the hub
     /// leaves out those it serves itself.
     fn orphans(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// Tells the other processes on this store where this one answers (`http://host:port`),
+    /// so that they can forward a match's requests to it. Nothing to do with one process.
+    fn announce(&self, address: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// The address (as announced) of the process that holds a claim on match `id`, if any.
+    fn owner(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+    /// The addresses every process on the store announced (this one's included).
+    fn nodes(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
     /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
     /// match that is already keeps its first time and takes the new reason.
     fn quarantine(
@@ -232,6 +239,24 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.orphans().await,
             AnyStore::Postgres(s) => s.orphans().await,
+        }
+    }
+    async fn announce(&self, address: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.announce(address).await,
+            AnyStore::Postgres(s) => s.announce(address).await,
+        }
+    }
+    async fn nodes(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.nodes().await,
+            AnyStore::Postgres(s) => s.nodes().await,
+        }
+    }
+    async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.owner(id).await,
+            AnyStore::Postgres(s) => s.owner(id).await,
         }
     }
     async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {

@@ -209,6 +209,18 @@ impl Store for SqliteStore {
         })
     }
 
+    async fn announce(&self, _address: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn owner(&self, _id: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+
+    async fn nodes(&self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+
     async fn orphans(&self) -> Result<Vec<String>, StoreError> {
         // One process per file: every claim is this process's own.
         self.unfinished_ids().await
