@@ -162,78 +162,142 @@ fn a_killed_node_s_match_is_taken_over_and_finished_by_another() {
     assert_eq!(defaults, [1, 3, 5, 7], "{record}");
 }
 
+type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// A seat's WebSocket to the node at `base` for match `id`, the token offered as a subprotocol
+/// as the browser table does; a read waits at most 15 s.
+fn socket(base: &str, id: &str, token: &str) -> Result<Ws, tungstenite::Error> {
+    use tungstenite::client::IntoClientRequest;
+    let mut request = format!("{}/api/matches/{id}/ws", base.replacen("http", "ws", 1))
+        .into_client_request()
+        .unwrap();
+    request.headers_mut().insert(
+        "sec-websocket-protocol",
+        format!("colosseum, colosseum.token.{token}")
+            .parse()
+            .unwrap(),
+    );
+    let (ws, response) = tungstenite::connect(request)?;
+    assert_eq!(
+        response.headers()["sec-websocket-protocol"],
+        "colosseum",
+        "the subprotocol echoed"
+    );
+    if let tungstenite::stream::MaybeTlsStream::Plain(tcp) = ws.get_ref() {
+        tcp.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    }
+    Ok(ws)
+}
+
+/// The next JSON message on `ws` (its pings skipped); an error if it closed or said nothing
+/// for 15 s.
+fn next(ws: &mut Ws) -> Result<serde_json::Value, String> {
+    loop {
+        match ws.read() {
+            Ok(tungstenite::Message::Text(text)) => return Ok(serde_json::from_str(&text).unwrap()),
+            Ok(tungstenite::Message::Close(frame)) => return Err(format!("closed: {frame:?}")),
+            Ok(_) => continue,
+            Err(e) => return Err(format!("socket: {e}")),
+        }
+    }
+}
+
+/// Sends `message` on `ws` and reads up to its answer, which must be `ok`.
+fn act(ws: &mut Ws, message: serde_json::Value) {
+    ws.send(tungstenite::Message::Text(message.to_string().into()))
+        .unwrap();
+    loop {
+        let m = next(ws).unwrap();
+        assert_ne!(m["type"], "error", "{message} -> {m}");
+        if m["type"] == "ok" {
+            return;
+        }
+    }
+}
+
+/// Reads states on `ws` until one has `steps` steps; returns it.
+fn state_at(ws: &mut Ws, steps: u64) -> serde_json::Value {
+    loop {
+        let m = next(ws).unwrap();
+        if m["type"] == "state" && m["steps"].as_u64() >= Some(steps) {
+            return m;
+        }
+    }
+}
+
+/// A Goofspiel with 3 prizes in ascending order (no chance steps: step k is bid k), two
+/// people, untimed, created on the node at `base`: its id and the two tokens.
+fn three_prizes(base: &str) -> (String, [String; 2]) {
+    let (status, created) = post(
+        base,
+        "/api/matches",
+        None,
+        &json!({"game": "goofspiel", "options": {"cards": "3", "order": "ascending"}, "time": {"kind": "untimed"}}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
+    (id, t)
+}
+
+/// Both seats bid `bids` in round `round` (0-based) over their sockets and see its reveal.
+fn play_round(ws: &mut [Ws; 2], round: u64, bids: [u32; 2]) -> serde_json::Value {
+    for (i, bid) in bids.iter().enumerate() {
+        act(
+            &mut ws[i],
+            json!({"type": "submit", "move": bid.to_string(), "decision": round}),
+        );
+    }
+    let seen = [0, 1].map(|i| state_at(&mut ws[i], round + 1));
+    assert_eq!(seen[0]["match"]["moves"], seen[1]["match"]["moves"]);
+    seen[0].clone()
+}
+
 #[test]
-fn either_node_answers_for_any_match_over_http_and_websocket() {
+fn a_whole_match_is_played_over_websockets_through_the_node_that_does_not_own_it() {
     let Some(conn) = fresh_database("forward") else {
         return;
     };
     let a = node(&conn);
     let b = node(&conn);
-    // Created on A, two people, 2 prizes in ascending order, untimed.
-    let (status, created) = post(
-        &a.base,
-        "/api/matches",
-        None,
-        &json!({"game": "goofspiel", "options": {"cards": "2", "order": "ascending"}, "time": {"kind": "untimed"}}),
-    );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let t: Vec<String> = (0..2)
-        .map(|i| created["tokens"][i].as_str().unwrap().to_string())
-        .collect();
-    // Both join through B (forwarded POSTs with their bodies and tokens).
+    let (id, t) = three_prizes(&a.base);
+    // Forwarded HTTP: B answers for A's match.
+    let through_b = get(&b.base, &format!("/api/matches/{id}"), None);
+    assert_eq!(through_b["id"], id.as_str(), "{through_b}");
+    assert_eq!(through_b["status"], "waiting", "{through_b}");
+
+    // Both seats open their sockets on B, join and play all three prizes there.
+    let mut ws = [0, 1].map(|i| socket(&b.base, &id, &t[i]).unwrap());
     for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        let (status, v) = post(
-            &b.base,
-            &format!("/api/matches/{id}/join"),
-            Some(&t[i]),
-            &json!({"name": name}),
-        );
-        assert_eq!(status, 200, "{v}");
+        let first = next(&mut ws[i]).unwrap();
+        assert_eq!(first["type"], "state", "{first}");
+        assert_eq!(first["you"], ["p1", "p2"][i], "{first}");
+        act(&mut ws[i], json!({"type": "join", "name": name}));
     }
-    let seen = get(&b.base, &format!("/api/matches/{id}"), Some(&t[0]));
-    assert_eq!(seen["status"], "live", "{seen}");
-    assert_eq!(seen["names"]["p2"], "Bo", "{seen}");
-    // Ann plays over a WebSocket opened on B (forwarded to A), the token in a subprotocol.
-    let url = format!(
-        "{}/api/matches/{id}/ws?token={}",
-        b.base.replace("http", "ws"),
-        t[0]
+    // The sockets are A's: B only pipes them.
+    assert_eq!(metrics(&a.base)("colosseum_websockets"), 2.0);
+    assert_eq!(metrics(&b.base)("colosseum_websockets"), 0.0);
+    assert_eq!(metrics(&b.base)("colosseum_matches_owned"), 0.0);
+    play_round(&mut ws, 0, [1, 2]);
+    play_round(&mut ws, 1, [3, 1]);
+    let end = play_round(&mut ws, 2, [2, 3]);
+    // Prizes 1, 2, 3: Bo wins 1 (2 > 1), Ann 2 (3 > 1), Bo 3 (3 > 2): 4 to 2.
+    assert_eq!(end["status"], "finished", "{end}");
+    assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+    assert_eq!(metrics(&b.base)("colosseum_matches_owned"), 0.0);
+    assert_eq!(metrics(&a.base)("colosseum_matches_finished_total"), 1.0);
+
+    // The record and the replay through B.
+    let record = get(&b.base, &format!("/api/matches/{id}/record"), None);
+    assert_eq!(
+        record["records"][0]["steps"].as_array().map(Vec::len),
+        Some(3),
+        "{record}"
     );
-    let (mut ws, _) = tungstenite::connect(url).unwrap();
-    ws.send(tungstenite::Message::Text(
-        json!({"type": "submit", "move": "1"}).to_string().into(),
-    ))
-    .unwrap();
-    loop {
-        let msg: serde_json::Value = match ws.read().unwrap() {
-            tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
-            _ => continue,
-        };
-        assert_ne!(msg["type"], "error", "{msg}");
-        if msg["type"] == "ok" {
-            break;
-        }
-    }
-    // Bo answers on A directly; the reveal reaches Ann's forwarded socket.
-    let (status, v) = post(
-        &a.base,
-        &format!("/api/matches/{id}/submit"),
-        Some(&t[1]),
-        &json!({"move": "2"}),
-    );
-    assert_eq!(status, 200, "{v}");
-    loop {
-        let msg: serde_json::Value = match ws.read().unwrap() {
-            tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
-            _ => continue,
-        };
-        // The first prize's draw and the bid: two steps.
-        if msg["steps"].as_u64().is_some_and(|n| n >= 2) {
-            break;
-        }
-    }
-    drop(ws);
     let replay = get(&b.base, &format!("/api/matches/{id}/replay"), Some(&t[0]));
     assert!(replay["error"].is_null(), "{replay}");
+    assert_eq!(
+        replay["games"][0]["frames"].as_array().map(Vec::len),
+        Some(4)
+    );
 }

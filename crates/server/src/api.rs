@@ -949,6 +949,10 @@ async fn ws<S: Store>(
                 echo,
                 offered,
                 headers.get(header::AUTHORIZATION).cloned(),
+                crate::forward::SocketLimits {
+                    message_bytes: state.limits.ws_message_bytes,
+                    idle: state.limits.ws_idle_timeout,
+                },
             ));
         }
     }

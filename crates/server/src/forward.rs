@@ -94,9 +94,23 @@ pub async fn http(owner: &str, client: &str, mut req: Request) -> Response {
     }
 }
 
+/// How a forwarded WebSocket behaves toward its client: the limits the owner would apply.
+#[derive(Clone, Copy, Debug)]
+pub struct SocketLimits {
+    /// The largest message accepted from the client (larger closes the connection).
+    pub message_bytes: usize,
+    /// The client's silence (no message, no pong) after which the connection is closed.
+    pub idle: Duration,
+}
+
 /// Accepts the client's WebSocket here (echoing the first of `echo` that it offered) and pipes
 /// it, message by message, to the same WebSocket at the node `owner`, offering that node the
-/// client's subprotocols (`offered`) and authorization.
+/// client's subprotocols (`offered`) and authorization. The owner's pings go on to the client
+/// and its pongs back; a client silent for `limits.idle` is closed here (the owner hears this
+/// node's own pongs, so it cannot tell). When the owner goes away without closing (it died),
+/// the client is closed with 1012 (service restart): it reconnects, to any node, and the match
+/// is served by whichever node took it over.
+#[allow(clippy::too_many_arguments)] // each is one part of the client's request
 pub fn websocket(
     owner: &str,
     client: &str,
@@ -105,11 +119,13 @@ pub fn websocket(
     echo: Vec<String>,
     protocols: Vec<String>,
     authorization: Option<HeaderValue>,
+    limits: SocketLimits,
 ) -> Response {
     let Some(authority) = authority(owner).map(str::to_string) else {
         return unreachable(owner, "not an http://host:port address");
     };
     let url = format!("ws://{authority}{path}");
+    let owner = owner.to_string();
     let client = client.to_string();
     // The browser fails unless one of the protocols it offered is echoed.
     let upgrade = if echo.is_empty() {
@@ -117,21 +133,28 @@ pub fn websocket(
     } else {
         upgrade.protocols(echo)
     };
-    upgrade.on_upgrade(move |socket| async move {
-        if let Err(e) = pipe(socket, &url, &client, &protocols, authorization).await {
-            tracing::info!(url, error = %e, "forwarded WebSocket ended");
-        }
-    })
+    upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
+        .max_message_size(limits.message_bytes)
+        .max_frame_size(limits.message_bytes)
+        .on_upgrade(move |socket| async move {
+            if let Err(e) = pipe(socket, &url, &client, &protocols, authorization, limits).await {
+                tracing::info!(owner, error = %e, "forwarded WebSocket ended");
+            }
+        })
 }
 
 async fn pipe(
-    socket: WebSocket,
+    mut socket: WebSocket,
     url: &str,
     client: &str,
     protocols: &[String],
     authorization: Option<HeaderValue>,
+    limits: SocketLimits,
 ) -> Result<(), String> {
     use tungstenite::client::IntoClientRequest;
+    use tungstenite::protocol::frame::coding::CloseCode;
     let mut request = url.into_client_request().map_err(|e| e.to_string())?;
     let headers = request.headers_mut();
     if !protocols.is_empty() {
@@ -144,20 +167,39 @@ async fn pipe(
     if let Ok(c) = HeaderValue::from_str(client) {
         headers.insert(FORWARDED_FOR, c);
     }
-    let (upstream, _) = tokio::time::timeout(CONNECT, tokio_tungstenite::connect_async(request))
-        .await
-        .map_err(|_| "connecting timed out".to_string())?
-        .map_err(|e| e.to_string())?;
-    tracing::info!(url, "forwarded WebSocket connected");
+    let connected = tokio::time::timeout(CONNECT, tokio_tungstenite::connect_async(request)).await;
+    let upstream = match connected {
+        Ok(Ok((upstream, _))) => upstream,
+        failed => {
+            // The owner does not answer (it died a moment ago, say): the client retries.
+            let _ = socket
+                .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                    code: u16::from(CloseCode::Restart),
+                    reason: "the match's server does not answer; reconnect".into(),
+                })))
+                .await;
+            return Err(match failed {
+                Ok(Err(e)) => e.to_string(),
+                _ => "connecting timed out".to_string(),
+            });
+        }
+    };
     let (mut up_tx, mut up_rx) = upstream.split();
     let (mut down_tx, mut down_rx) = socket.split();
     let to_owner = async {
-        while let Some(Ok(m)) = down_rx.next().await {
+        loop {
+            let m = match tokio::time::timeout(limits.idle, down_rx.next()).await {
+                Ok(Some(Ok(m))) => m,
+                // Silent too long, gone, or broken.
+                _ => break,
+            };
             let m = match m {
                 Message::Text(t) => tungstenite::Message::text(t.as_str()),
                 Message::Binary(b) => tungstenite::Message::binary(b.to_vec()),
+                Message::Pong(p) => tungstenite::Message::Pong(p.to_vec().into()),
                 Message::Close(_) => break,
-                Message::Ping(_) | Message::Pong(_) => continue,
+                // Answered here (axum does).
+                Message::Ping(_) => continue,
             };
             if up_tx.send(m).await.is_err() {
                 break;
@@ -166,18 +208,33 @@ async fn pipe(
         let _ = up_tx.close().await;
     };
     let to_client = async {
+        // How the owner's side ended: `None` if it went away without a close frame.
+        let mut closed = None;
         while let Some(Ok(m)) = up_rx.next().await {
-            tracing::info!("from owner: {m:?}");
             let m = match m {
                 tungstenite::Message::Text(t) => Message::Text(t.as_str().into()),
                 tungstenite::Message::Binary(b) => Message::Binary(b.to_vec().into()),
-                tungstenite::Message::Close(_) => break,
+                tungstenite::Message::Ping(p) => Message::Ping(p.to_vec().into()),
+                tungstenite::Message::Close(frame) => {
+                    closed = Some(frame.map(|f| axum::extract::ws::CloseFrame {
+                        code: u16::from(f.code),
+                        reason: f.reason.as_str().into(),
+                    }));
+                    break;
+                }
                 _ => continue,
             };
             if down_tx.send(m).await.is_err() {
-                break;
+                return;
             }
         }
+        let frame = closed.unwrap_or_else(|| {
+            Some(axum::extract::ws::CloseFrame {
+                code: u16::from(CloseCode::Restart),
+                reason: "the match's server went away; reconnect".into(),
+            })
+        });
+        let _ = down_tx.send(Message::Close(frame)).await;
         let _ = down_tx.close().await;
     };
     // Either side closing ends both.

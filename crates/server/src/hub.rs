@@ -224,7 +224,7 @@ pub struct Hub<S: Store> {
     /// Held while a match is claimed and rebuilt from the store, so that two loads of the same
     /// match (a request and a takeover) cannot both install it.
     adopting: tokio::sync::Mutex<()>,
-    /// Where this process answers, as announced to the others on the store (`Hub::announce`).
+    /// Where this process answers, as announced to the others on the store (`Hub::announce_node`).
     address: std::sync::OnceLock<String>,
     /// The addresses of the other processes on the store (refreshed by `Hub::take_over`):
     /// their forwarded connections are not limited per address (`crate::forward`).
@@ -782,7 +782,7 @@ impl<S: Store> Hub<S> {
 
     /// Tells the other processes on the store that this one answers at `address`
     /// (`http://host:port`), for the requests they forward to it.
-    pub async fn announce(&self, address: &str) -> Result<(), ApiError> {
+    pub async fn announce_node(&self, address: &str) -> Result<(), ApiError> {
         let _ = self.address.set(address.to_string());
         self.store
             .announce(address)

@@ -132,7 +132,7 @@ pub async fn serve(
             forward::peer_ip(&address).is_some(),
             "--advertise {address}: give http://IP:PORT (an IP address, not a name)"
         );
-        hub.announce(&address)
+        hub.announce_node(&address)
             .await
             .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     }
