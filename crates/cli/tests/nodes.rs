@@ -301,3 +301,159 @@ fn a_whole_match_is_played_over_websockets_through_the_node_that_does_not_own_it
         Some(4)
     );
 }
+
+/// The lobby's ids in `key` (`matches` or `finished`) with their statuses, on the node at `base`.
+fn lobby(base: &str, key: &str) -> Vec<(String, String)> {
+    let lobby = get(base, "/api/matches", None);
+    lobby[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{lobby}"))
+        .iter()
+        .map(|m| {
+            (
+                m["id"].as_str().unwrap().to_string(),
+                m["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_node_s_lobby_lists_the_matches_of_all_nodes_and_hears_their_changes_at_once() {
+    let Some(conn) = fresh_database("lobby") else {
+        return;
+    };
+    let a = node(&conn);
+    let b = node(&conn);
+    // B's lobby is read (and kept) before anything happens.
+    assert!(lobby(&b.base, "matches").is_empty());
+    let heard = metrics(&b.base)("colosseum_notices_total");
+
+    // Two matches on A: one waiting, one that both seats join.
+    let (waiting, _) = three_prizes(&a.base);
+    let (live, t) = three_prizes(&a.base);
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        let (status, v) = post(
+            &a.base,
+            &format!("/api/matches/{live}/join"),
+            Some(&t[i]),
+            &json!({"name": name}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    // B lists both as A does, within a moment (the notice's way through PostgreSQL), newest
+    // first, without anyone asking B for them.
+    let expected = vec![
+        (live.clone(), "live".to_string()),
+        (waiting.clone(), "waiting".to_string()),
+    ];
+    let waited = Instant::now();
+    while lobby(&b.base, "matches") != expected {
+        assert!(
+            waited.elapsed() < Duration::from_secs(2),
+            "B lists {:?}, A {:?}",
+            lobby(&b.base, "matches"),
+            lobby(&a.base, "matches")
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(lobby(&a.base, "matches"), expected);
+    // Created, two joins: B heard the three notices (it polls nothing).
+    assert!(metrics(&b.base)("colosseum_notices_total") >= heard + 3.0);
+    assert_eq!(metrics(&b.base)("colosseum_matches_owned"), 0.0);
+    let names = get(&b.base, "/api/matches", None)["matches"][0]["seats"]["p2"]["name"].clone();
+    assert_eq!(names, "Bo");
+
+    // Ann resigns on A: B's lobby moves the match to the finished list.
+    let (status, v) = post(
+        &a.base,
+        &format!("/api/matches/{live}/resign"),
+        Some(&t[0]),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let waited = Instant::now();
+    while lobby(&b.base, "matches") != [(waiting.clone(), "waiting".to_string())] {
+        assert!(
+            waited.elapsed() < Duration::from_secs(2),
+            "still listed live on B"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        lobby(&b.base, "finished"),
+        [(live.clone(), "finished".to_string())]
+    );
+}
+
+#[test]
+fn a_killed_node_s_websocket_players_reconnect_to_another_node_and_finish() {
+    let Some(conn) = fresh_database("reconnect") else {
+        return;
+    };
+    let mut a = node(&conn);
+    let b = node(&conn);
+    let (id, t) = three_prizes(&a.base);
+    // Both play the first prize over sockets opened on B (forwarded to A).
+    let mut ws = [0, 1].map(|i| socket(&b.base, &id, &t[i]).unwrap());
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        act(&mut ws[i], json!({"type": "join", "name": name}));
+    }
+    play_round(&mut ws, 0, [1, 2]);
+    // Ann has her second bid in when A dies.
+    act(
+        &mut ws[0],
+        json!({"type": "submit", "move": "3", "decision": 1}),
+    );
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    // The sockets B piped are closed (1012: reconnect).
+    for w in &mut ws {
+        let closed = loop {
+            match next(w) {
+                Ok(_) => continue,
+                Err(e) => break e,
+            }
+        };
+        assert!(
+            closed.contains("Restart") || closed.contains("socket"),
+            "{closed}"
+        );
+    }
+    // B takes the match over by itself within 10 s.
+    while metrics(&b.base)("colosseum_matches_live") < 1.0 {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "no takeover within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!(
+        "taken over {} ms after the kill",
+        killed.elapsed().as_millis()
+    );
+    // Both reconnect to B and go on: Ann's stored submission stands, Bo bids, then the last.
+    let mut ws = [0, 1].map(|i| socket(&b.base, &id, &t[i]).unwrap());
+    let first = next(&mut ws[0]).unwrap();
+    assert_eq!(first["steps"], 1, "{first}");
+    assert_eq!(first["match"]["seats"]["p1"]["submission"], "3", "{first}");
+    act(
+        &mut ws[1],
+        json!({"type": "submit", "move": "1", "decision": 1}),
+    );
+    for w in &mut ws {
+        state_at(w, 2);
+    }
+    let end = play_round(&mut ws, 2, [2, 3]);
+    assert_eq!(end["status"], "finished", "{end}");
+    // Prizes 1, 2, 3: Bo 1, Ann 2, Bo 3.
+    assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+    let record = get(&b.base, &format!("/api/matches/{id}/record"), None);
+    let bids: Vec<&serde_json::Value> = record["records"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(bids.len(), 3, "{record}");
+}

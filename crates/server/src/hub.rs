@@ -235,6 +235,14 @@ pub struct Hub<S: Store> {
     webhooks: crate::webhooks::Webhooks,
     /// The matches whose announcer task runs.
     announcing: Mutex<std::collections::HashSet<String>>,
+    /// Changes to the shared store's matches heard of (`Hub::hear`, `Hub::tell`): the lobby's
+    /// list read from the store is read again when this moved.
+    changes: std::sync::atomic::AtomicU64,
+    /// Whether this node hears the others' notices now (`Hub::listening`): only then may the
+    /// lobby keep its list between changes.
+    hearing: std::sync::atomic::AtomicBool,
+    /// The shared store's unfinished matches as last read, with `changes` before the read.
+    open_cache: tokio::sync::Mutex<Option<(u64, Arc<Vec<StoredMatch>>)>>,
 }
 
 /// What a match's announcer may post since its last look: all of it from the spectator's
@@ -528,6 +536,9 @@ impl<S: Store> Hub<S> {
             announcing: Mutex::new(std::collections::HashSet::new()),
             address: std::sync::OnceLock::new(),
             peers: std::sync::RwLock::default(),
+            changes: std::sync::atomic::AtomicU64::new(0),
+            hearing: std::sync::atomic::AtomicBool::new(false),
+            open_cache: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -764,6 +775,7 @@ impl<S: Store> Hub<S> {
         if announced {
             self.start_announcer(&table, seen);
         }
+        self.tell("adopted", id).await;
         Ok(true)
     }
 
@@ -796,6 +808,62 @@ impl<S: Store> Hub<S> {
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .contains(&ip)
+    }
+
+    /// Whether this process shares its store with others (it announced itself on PostgreSQL).
+    pub fn shared(&self) -> bool {
+        self.address.get().is_some()
+    }
+
+    /// Tells the processes on a shared store (this one's listener included) that match `id`
+    /// changed: `kind` is `created`, `joined`, `adopted` or `finished` (`store::NOTICES`). The
+    /// lobby of every node reads its list again; a failure is logged, not returned (the move
+    /// it follows is stored already).
+    async fn tell(&self, kind: &str, id: &str) {
+        let Some(address) = self.address.get() else {
+            return;
+        };
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        if let Err(e) = self.store.notify(&format!("{kind} {id} {address}")).await {
+            tracing::warn!(match_id = %id, kind, error = %e, "could not notify the other processes");
+        }
+    }
+
+    /// A notice from a process on the shared store (`store::NOTICES`, heard by `serve`'s
+    /// listener): the lobby reads its list again at its next request.
+    pub fn hear(&self, notice: &str) {
+        self.metrics.notices.inc();
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        tracing::debug!(notice, "notice");
+    }
+
+    /// Whether this process hears the others' notices (`serve`'s listener sets it while its
+    /// LISTEN holds): while it does not, the lobby reads the store at every request.
+    pub fn listening(&self, on: bool) {
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        self.hearing.store(on, Ordering::SeqCst);
+    }
+
+    /// The unfinished matches of a shared store, newest first: from the last read while no
+    /// change was heard of since, else read again.
+    async fn open_matches(&self) -> Result<Arc<Vec<StoredMatch>>, ApiError> {
+        let mut cache = self.open_cache.lock().await;
+        let changes = self.changes.load(Ordering::SeqCst);
+        if self.hearing.load(Ordering::SeqCst) {
+            if let Some((at, list)) = cache.as_ref() {
+                if *at == changes {
+                    return Ok(list.clone());
+                }
+            }
+        }
+        let list = Arc::new(
+            self.store
+                .open_matches()
+                .await
+                .map_err(|e| ApiError::internal("listing matches", e))?,
+        );
+        *cache = Some((changes, list.clone()));
+        Ok(list)
     }
 
     /// The address of the other process that serves match `id`, when one does: requests for it
@@ -1049,6 +1117,7 @@ impl<S: Store> Hub<S> {
         }
         self.start_timer(&table);
         self.announce(&table, None).await;
+        self.tell("created", &id).await;
         let links = json!({
             "p1": tokens[0].as_ref().map(|t| format!("/m/{id}#seat={t}")),
             "p2": tokens[1].as_ref().map(|t| format!("/m/{id}#seat={t}")),
@@ -1383,6 +1452,7 @@ impl<S: Store> Hub<S> {
                     .update(&st.meta)
                     .await
                     .map_err(|e| ApiError::internal("storing a join", e))?;
+                self.tell("joined", &table.id).await;
                 Ok(())
             }
             other => {
@@ -1578,6 +1648,7 @@ impl<S: Store> Hub<S> {
                     .map_err(|e| ApiError::internal("storing the result", e))?;
                 self.metrics.finished.inc();
                 tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
+                self.tell("finished", &table.id).await;
             }
         }
         table.version.send_modify(|v| *v += 1);
@@ -2002,12 +2073,20 @@ impl<S: Store> Hub<S> {
     pub async fn lobby(self: &Arc<Self>, offset: usize, limit: usize) -> Result<Value, ApiError> {
         self.sweep_expired().await;
         let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
-        let tables = self.tables_now();
         let mut open = Vec::new();
-        for t in tables {
-            let st = t.state.lock().await;
-            if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
-                open.push((st.meta.created_at, summary(&st.meta)));
+        if self.shared() {
+            // Every node's matches, as the shared store has them.
+            for meta in self.open_matches().await?.iter() {
+                if !self.expired(meta) && !self.stale_waiting(meta) {
+                    open.push((meta.created_at, summary(meta)));
+                }
+            }
+        } else {
+            for t in self.tables_now() {
+                let st = t.state.lock().await;
+                if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
+                    open.push((st.meta.created_at, summary(&st.meta)));
+                }
             }
         }
         open.sort_by(|a, b| {

@@ -94,6 +94,10 @@ pub async fn serve(
         StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
         StoreChoice::Postgres(_) => "postgres".to_string(),
     };
+    let postgres = match &store {
+        StoreChoice::Postgres(url) => Some(url.clone()),
+        StoreChoice::Sqlite(_) => None,
+    };
     let store = match store {
         StoreChoice::Sqlite(path) => AnyStore::Sqlite(
             SqliteStore::open(&path)
@@ -164,6 +168,30 @@ pub async fn serve(
                 if let Err(e) = taker.take_over().await {
                     tracing::error!(error = %e.message, "taking over unserved matches failed");
                 }
+            }
+        });
+    }
+    // The nodes' notices to each other (a match created, joined, adopted, finished), on a
+    // connection of its own, connected again a second after it drops.
+    if let (Some(url), true) = (postgres, hub.shared()) {
+        let (to, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let listener_hub = hub.clone();
+        tokio::spawn(async move {
+            loop {
+                let on = listener_hub.clone();
+                let ended =
+                    PostgresStore::listen(&url, to.clone(), move || on.listening(true)).await;
+                listener_hub.listening(false);
+                if let Err(e) = ended {
+                    tracing::warn!(error = %e, "listening for the other nodes' notices failed; again in 1 s");
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        });
+        let hearer = hub.clone();
+        tokio::spawn(async move {
+            while let Some(notice) = heard.recv().await {
+                hearer.hear(&notice);
             }
         });
     }

@@ -28,6 +28,11 @@ pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
 pub use tournaments::{StoredTournament, TournamentStore};
 
+/// The PostgreSQL channel of the processes' notices to each other (`Store::notify`,
+/// `PostgresStore::listen`): `KIND MATCH_ID NODE`, KIND one of `created`, `joined`,
+/// `adopted`, `finished`.
+pub const NOTICES: &str = "colosseum";
+
 /// Everything about a match except its log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredMatch {
@@ -164,6 +169,13 @@ pub trait Store: LogStore + TournamentStore + SeasonStore + Send + Sync + 'stati
     fn owner(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
     /// The addresses every process on the store announced (this one's included).
     fn nodes(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// Every unfinished match, newest first, without its log (the lobby's open and live list
+    /// on a store several processes share); a row that does not read is left out (and logged).
+    fn open_matches(&self) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+    /// Tells every process on the store (this one's listener included) that something
+    /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, delivered when the
+    /// change is committed). Nothing to do with one process.
+    fn notify(&self, payload: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
     /// match that is already keeps its first time and takes the new reason.
     fn quarantine(
@@ -257,6 +269,18 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.owner(id).await,
             AnyStore::Postgres(s) => s.owner(id).await,
+        }
+    }
+    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.open_matches().await,
+            AnyStore::Postgres(s) => s.open_matches().await,
+        }
+    }
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.notify(payload).await,
+            AnyStore::Postgres(s) => s.notify(payload).await,
         }
     }
     async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {

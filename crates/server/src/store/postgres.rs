@@ -60,6 +60,43 @@ impl PostgresStore {
         Ok(PostgresStore { client })
     }
 
+    /// Listens on a connection of its own (`config` as at [`PostgresStore::connect`]) to the
+    /// processes' notices ([`super::NOTICES`]), sending each payload to `to` as it arrives;
+    /// `listening` is told once the LISTEN holds. Returns when the connection ends (the caller
+    /// connects again) or `to` is closed.
+    pub async fn listen(
+        config: &str,
+        to: tokio::sync::mpsc::UnboundedSender<String>,
+        listening: impl FnOnce(),
+    ) -> Result<(), StoreError> {
+        let (client, mut connection) = tokio_postgres::connect(config, NoTls).await?;
+        let (done_tx, done) = tokio::sync::oneshot::channel();
+        let forward = to.clone();
+        tokio::spawn(async move {
+            let ended = loop {
+                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                    Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                        if forward.send(n.payload().to_string()).is_err() {
+                            break Ok(());
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => break Err(e),
+                    None => break Ok(()),
+                }
+            };
+            let _ = done_tx.send(ended);
+        });
+        client
+            .batch_execute(&format!("LISTEN {}", super::NOTICES))
+            .await?;
+        listening();
+        match done.await {
+            Ok(Err(e)) => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+
     /// Removes every match (for tests against a shared database).
     pub async fn clear(&self) -> Result<(), StoreError> {
         self.client
@@ -192,6 +229,28 @@ impl Store for PostgresStore {
             .iter()
             .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
             .collect())
+    }
+
+    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id, meta FROM matches WHERE finished = FALSE
+                 ORDER BY created_at DESC, id",
+                &[],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect())
+    }
+
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        self.client
+            .execute("SELECT pg_notify($1, $2)", &[&super::NOTICES, &payload])
+            .await?;
+        Ok(())
     }
 
     async fn announce(&self, address: &str) -> Result<(), StoreError> {
