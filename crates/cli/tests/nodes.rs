@@ -457,3 +457,75 @@ fn a_killed_node_s_websocket_players_reconnect_to_another_node_and_finish() {
         .collect();
     assert_eq!(bids.len(), 3, "{record}");
 }
+
+/// The node (its announced address) holding the claim `key` in the database `conn`, if any.
+fn claim_holder(conn: &str, key: &str) -> Option<String> {
+    let out = Command::new("psql")
+        .arg(conn)
+        .args([
+            "-qtAc",
+            &format!(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.locktype = 'advisory' AND l.granted
+                   AND l.objid::bigint = (hashtext('{key}')::bigint & 4294967295)"
+            ),
+        ])
+        .output()
+        .expect("psql runs");
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    text.strip_prefix("colosseum node ").map(str::to_string)
+}
+
+#[test]
+fn a_tournament_is_listed_and_answered_by_every_node_and_taken_over_when_its_node_dies() {
+    let Some(conn) = fresh_database("tournament") else {
+        return;
+    };
+    let mut a = node(&conn);
+    let b = node(&conn);
+    let (status, created) = post(
+        &a.base,
+        "/api/tournaments",
+        None,
+        &json!({
+            "name": "Cup", "game": "goofspiel", "options": {"cards": "3"},
+            "format": {"kind": "round_robin"}, "time": {"kind": "untimed"},
+            "players": [{"name": "Ann"}, {"name": "Bo"}],
+        }),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        claim_holder(&conn, &format!("tournament {id}")),
+        Some(a.base.clone())
+    );
+    // B lists it and answers for it as A does (forwarded): one source, the store and A.
+    let listed = get(&b.base, "/api/tournaments", None);
+    assert_eq!(listed["tournaments"][0]["id"], id.as_str(), "{listed}");
+    assert_eq!(listed["tournaments"][0]["status"], "playing", "{listed}");
+    assert_eq!(listed, get(&a.base, "/api/tournaments", None));
+    let path = format!("/api/tournaments/{id}");
+    let through_b = get(&b.base, &path, None);
+    assert!(through_b["error"].is_null(), "{through_b}");
+    assert_eq!(through_b, get(&a.base, &path, None));
+    // Only A runs it.
+    assert_eq!(
+        claim_holder(&conn, &format!("tournament {id}")),
+        Some(a.base.clone())
+    );
+
+    // A dies: B runs the tournament within 10 s, nobody having asked B for it.
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    while claim_holder(&conn, &format!("tournament {id}")) != Some(b.base.clone()) {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "the tournament is not taken over within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let view = get(&b.base, &path, None);
+    assert!(view["error"].is_null(), "{view}");
+    assert_eq!(view["status"], through_b["status"], "{view}");
+}

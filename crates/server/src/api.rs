@@ -391,6 +391,22 @@ async fn to_owner<S: Store>(
             return crate::forward::http(&owner, &client, req).await;
         }
     }
+    // A tournament's requests go to the process that runs it.
+    let tournament = req
+        .uri()
+        .path()
+        .strip_prefix("/api/tournaments/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .map(str::to_string);
+    if let Some(id) = tournament {
+        if state.hub.shared() && !req.headers().contains_key(crate::forward::FORWARDED_FOR) {
+            if let Some(owner) = state.hub.tournament_elsewhere(&id).await {
+                let client = client_key(&state, &req);
+                return crate::forward::http(&owner, &client, req).await;
+            }
+        }
+    }
     next.run(req).await
 }
 

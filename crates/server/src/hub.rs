@@ -304,6 +304,12 @@ fn rebuild_guarded(config: MatchConfig, log: &[colosseum_host::LogEntry]) -> Res
     }
 }
 
+/// The claim (`Store::claim`) that says which process runs tournament `id`: not a match id
+/// (those are hex digits only).
+fn tournament_key(id: &str) -> String {
+    format!("tournament {id}")
+}
+
 /// The answer for a quarantined match.
 fn quarantined_error(id: &str, summary: &str) -> ApiError {
     ApiError::new(
@@ -866,6 +872,33 @@ impl<S: Store> Hub<S> {
         Ok(list)
     }
 
+    /// Claims tournament `id` for this process (`crate::tournaments`: the process holding it
+    /// runs it): `false` if another process holds it. Always `true` on a store of its own.
+    pub async fn claim_tournament(&self, id: &str) -> Result<bool, ApiError> {
+        self.store
+            .claim(&tournament_key(id))
+            .await
+            .map_err(|e| ApiError::internal("claiming a tournament", e))
+    }
+
+    /// The address of the other process that runs tournament `id`, when one does: its requests
+    /// are forwarded there (`crate::forward`).
+    pub async fn tournament_elsewhere(&self, id: &str) -> Option<String> {
+        self.owner_of(&tournament_key(id)).await
+    }
+
+    /// The address of the other process that holds the claim `key`, if one does.
+    async fn owner_of(&self, key: &str) -> Option<String> {
+        match self.store.owner(key).await {
+            Ok(Some(owner)) if self.address.get() != Some(&owner) => Some(owner),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(key, error = %e, "could not ask the store who holds a claim");
+                None
+            }
+        }
+    }
+
     /// The address of the other process that serves match `id`, when one does: requests for it
     /// are forwarded there (`crate::forward`). `None` when this process serves it, holds it,
     /// or nobody does (this process then loads, claims or refuses it as usual).
@@ -873,14 +906,7 @@ impl<S: Store> Hub<S> {
         if self.holds(id) {
             return None;
         }
-        match self.store.owner(id).await {
-            Ok(Some(owner)) if self.address.get() != Some(&owner) => Some(owner),
-            Ok(_) => None,
-            Err(e) => {
-                tracing::warn!(match_id = %id, error = %e, "could not ask the store who serves a match");
-                None
-            }
-        }
+        self.owner_of(id).await
     }
 
     /// Serves every unfinished match that no process serves any more (its process died, so
@@ -1097,14 +1123,16 @@ impl<S: Store> Hub<S> {
             tournament: req.tournament,
             webhook,
         };
-        self.store
-            .create(&meta)
-            .await
-            .map_err(|e| ApiError::internal("creating a match", e))?;
+        // Claimed before it is stored: another process looking for matches nobody serves
+        // must not find this one.
         self.store
             .claim(&meta.id)
             .await
             .map_err(|e| ApiError::internal("claiming a match", e))?;
+        self.store
+            .create(&meta)
+            .await
+            .map_err(|e| ApiError::internal("creating a match", e))?;
         let id = meta.id.clone();
         tracing::info!(match_id = %id, game = %meta.config.game, "match created");
         if meta.started_at.is_some() {

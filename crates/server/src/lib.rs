@@ -217,6 +217,19 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     tracing::info!(tournaments, "tournaments resumed");
+    // A tournament whose process died is run by another, as its matches are.
+    if state.hub.shared() {
+        let taker = state.tournaments.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TAKEOVER_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = taker.take_over().await {
+                    tracing::error!(error = %e.message, "taking over unrun tournaments failed");
+                }
+            }
+        });
+    }
     serve_on(listener, state, async {
         let _ = tokio::signal::ctrl_c().await;
     })
