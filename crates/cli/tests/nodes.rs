@@ -529,3 +529,151 @@ fn a_tournament_is_listed_and_answered_by_every_node_and_taken_over_when_its_nod
     assert!(view["error"].is_null(), "{view}");
     assert_eq!(view["status"], through_b["status"], "{view}");
 }
+
+/// nginx running docs/deploy/nginx.conf in front of `nodes`, on a free loopback port; stopped
+/// when dropped.
+struct Proxy {
+    child: std::process::Child,
+    base: String,
+    _dir: std::path::PathBuf,
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether nginx can be run (`COLOSSEUM_REQUIRE_NGINX` makes its absence a failure).
+fn nginx_here() -> bool {
+    let here = Command::new("nginx")
+        .arg("-v")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        here || std::env::var("COLOSSEUM_REQUIRE_NGINX").is_err(),
+        "COLOSSEUM_REQUIRE_NGINX is set but nginx does not run"
+    );
+    if !here {
+        eprintln!("skipped: nginx is not installed");
+    }
+    here
+}
+
+fn proxy(nodes: &[&Server]) -> Proxy {
+    let conf = include_str!("../../../docs/deploy/nginx.conf");
+    let dir = std::env::temp_dir().join(format!("colosseum-nginx-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let d = dir.display().to_string();
+    // Only where it listens, its nodes and its files change; the rest is the documented file.
+    let mut conf = conf
+        .replace("user www-data;", "")
+        .replace("listen 8080;", &format!("listen 127.0.0.1:{port};"))
+        .replace("/run/colosseum-nginx.pid", &format!("{d}/nginx.pid"))
+        .replace("/var/log/nginx/", &format!("{d}/"))
+        .replace("/var/lib/nginx/", &format!("{d}/"));
+    for (i, n) in nodes.iter().enumerate() {
+        let from = format!("127.0.0.1:{}", 8081 + i);
+        assert!(conf.contains(&from), "the documented file names {from}");
+        conf = conf.replace(&from, n.base.strip_prefix("http://").unwrap());
+    }
+    let file = dir.join("nginx.conf");
+    std::fs::write(&file, conf).unwrap();
+    let child = Command::new("nginx")
+        .arg("-p")
+        .arg(&dir)
+        .arg("-c")
+        .arg(&file)
+        .args(["-g", "daemon off;"])
+        .spawn()
+        .expect("nginx starts");
+    let base = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while common::agent()
+        .get(format!("{base}/livez"))
+        .call()
+        .map_or(true, |r| r.status() != 200)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "nginx does not answer"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Proxy {
+        child,
+        base,
+        _dir: dir,
+    }
+}
+
+#[test]
+fn three_nodes_behind_nginx_play_a_match_through_one_address_and_lose_its_node() {
+    if !nginx_here() {
+        return;
+    }
+    let Some(conn) = fresh_database("nginx") else {
+        return;
+    };
+    let mut nodes = vec![node(&conn), node(&conn), node(&conn)];
+    let front = proxy(&nodes.iter().collect::<Vec<_>>());
+    let (id, t) = three_prizes(&front.base);
+    // Both seats connect through the proxy (to whichever node) and play the first prize.
+    let mut ws = [0, 1].map(|i| socket(&front.base, &id, &t[i]).unwrap());
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        act(&mut ws[i], json!({"type": "join", "name": name}));
+    }
+    play_round(&mut ws, 0, [1, 2]);
+    // Every request through the one address sees the same match, whichever node answers.
+    for _ in 0..6 {
+        let state = get(&front.base, &format!("/api/matches/{id}"), None);
+        assert_eq!(state["steps"], 1, "{state}");
+        assert_eq!(
+            lobby(&front.base, "matches"),
+            [(id.clone(), "live".to_string())]
+        );
+    }
+
+    // The node serving it is killed.
+    let owner = claim_holder(&conn, &id).expect("a node serves the match");
+    let dead = nodes.iter().position(|n| n.base == owner).unwrap();
+    nodes[dead].child.kill().unwrap();
+    nodes[dead].child.wait().unwrap();
+    let killed = Instant::now();
+    for w in &mut ws {
+        while next(w).is_ok() {}
+    }
+    // Another takes it over within 10 s, by itself.
+    let heir = loop {
+        if let Some(h) = claim_holder(&conn, &id) {
+            break h;
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "no takeover within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_ne!(heir, owner);
+    eprintln!(
+        "taken over {} ms after the kill",
+        killed.elapsed().as_millis()
+    );
+    // The players reconnect to the same address and finish.
+    let mut ws = [0, 1].map(|i| socket(&front.base, &id, &t[i]).unwrap());
+    play_round(&mut ws, 1, [3, 1]);
+    let end = play_round(&mut ws, 2, [2, 3]);
+    assert_eq!(end["status"], "finished", "{end}");
+    assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+    assert_eq!(
+        lobby(&front.base, "finished"),
+        [(id.clone(), "finished".to_string())]
+    );
+}
