@@ -540,7 +540,10 @@ struct Proxy {
 
 impl Drop for Proxy {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        // TERM, not KILL: the master stops its workers (killed, it would leave them running).
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
         let _ = self.child.wait();
     }
 }
@@ -592,6 +595,8 @@ fn proxy(nodes: &[&Server]) -> Proxy {
         .arg("-c")
         .arg(&file)
         .args(["-g", "daemon off;"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .spawn()
         .expect("nginx starts");
     let base = format!("http://127.0.0.1:{port}");
