@@ -627,7 +627,7 @@ fn three_nodes_behind_nginx_play_a_match_through_one_address_and_lose_its_node()
     let Some(conn) = fresh_database("nginx") else {
         return;
     };
-    let mut nodes = vec![node(&conn), node(&conn), node(&conn)];
+    let mut nodes = [node(&conn), node(&conn), node(&conn)];
     let front = proxy(&nodes.iter().collect::<Vec<_>>());
     let (id, t) = three_prizes(&front.base);
     // Both seats connect through the proxy (to whichever node) and play the first prize.
