@@ -223,6 +223,11 @@ enum Command {
         /// `host=/var/run/postgresql dbname=colosseum`.
         #[arg(long, value_name = "CONFIG")]
         postgres: Option<String>,
+        /// With --postgres: the address the other processes reach this one at, for the
+        /// requests they forward to it (`http://IP:PORT`; default: the address it listens on,
+        /// which must then not be 0.0.0.0). See docs/operations.md.
+        #[arg(long, value_name = "URL", requires = "postgres")]
+        advertise: Option<String>,
         /// Requests a second allowed from one address (HTTP).
         #[arg(long, default_value_t = 20.0)]
         http_rate: f64,
@@ -552,6 +557,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             addr,
             db,
             postgres,
+            advertise,
             http_rate,
             admin_token,
             balance_dir,
@@ -593,7 +599,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 ),
             }
             let runtime = tokio::runtime::Runtime::new()?;
-            runtime.block_on(colosseum_server::serve(addr, store, limits, admin_token))?;
+            runtime.block_on(colosseum_server::serve(
+                addr,
+                store,
+                limits,
+                admin_token,
+                advertise,
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Exploit(setup) => exploit::run(&setup, out),

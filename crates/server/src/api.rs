@@ -331,6 +331,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .merge(crate::tournament_api::routes::<S>())
         .merge(crate::season_api::routes::<S>())
         .fallback(crate::pages::fallback)
+        .layer(middleware::from_fn_with_state(state.clone(), to_owner::<S>))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             rate_limit::<S>,
@@ -349,15 +350,78 @@ fn client_address(extensions: &axum::http::Extensions) -> String {
         .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
 }
 
+/// Who a request is from, for the per-address limits: the TCP peer's address, or, for a request
+/// another node forwarded (`crate::forward`), the client's address it names.
+fn client_key<S: Store>(state: &AppState<S>, req: &Request) -> String {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(ip) = peer {
+        if state.hub.is_peer(ip) {
+            if let Some(client) = req
+                .headers()
+                .get(crate::forward::FORWARDED_FOR)
+                .and_then(|v| v.to_str().ok())
+            {
+                return client.to_string();
+            }
+        }
+    }
+    peer.map_or_else(|| "local".to_string(), |ip| ip.to_string())
+}
+
+/// Sends a request for a match another node serves to that node (`crate::forward`), unless it
+/// was forwarded already. WebSockets are forwarded by `ws`.
+async fn to_owner<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let id = req
+        .uri()
+        .path()
+        .strip_prefix("/api/matches/")
+        .map(|rest| rest.split('/').collect::<Vec<_>>());
+    let forwardable = match id.as_deref() {
+        Some([id]) | Some([id, _]) if !id.is_empty() => {
+            !req.uri().path().ends_with("/ws")
+                && !req.headers().contains_key(crate::forward::FORWARDED_FOR)
+        }
+        _ => false,
+    };
+    if forwardable {
+        let id = id.as_deref().unwrap_or_default()[0].to_string();
+        if let Some(owner) = state.hub.owner_elsewhere(&id).await {
+            let client = client_key(&state, &req);
+            return crate::forward::http(&owner, &client, req).await;
+        }
+    }
+    // A tournament's requests go to the process that runs it.
+    let tournament = req
+        .uri()
+        .path()
+        .strip_prefix("/api/tournaments/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .map(str::to_string);
+    if let Some(id) = tournament {
+        if state.hub.shared() && !req.headers().contains_key(crate::forward::FORWARDED_FOR) {
+            if let Some(owner) = state.hub.tournament_elsewhere(&id).await {
+                let client = client_key(&state, &req);
+                return crate::forward::http(&owner, &client, req).await;
+            }
+        }
+    }
+    next.run(req).await
+}
+
 async fn rate_limit<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     req: Request,
     next: Next,
 ) -> Response {
-    let key = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
+    let key = client_key(&state, &req);
     if req.method() == axum::http::Method::POST
         && (req.uri().path() == "/api/matches"
             || req.uri().path() == "/api/tournaments"
@@ -888,6 +952,52 @@ async fn ws<S: Store>(
     extensions: axum::http::Extensions,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    if !headers.contains_key(crate::forward::FORWARDED_FOR) {
+        if let Some(owner) = state.hub.owner_elsewhere(&id).await {
+            // The client's subprotocols go to the owner as offered; the one echoed here is
+            // `colosseum` when offered, as the owner would choose.
+            let offered: Vec<String> = headers
+                .get(header::SEC_WEBSOCKET_PROTOCOL)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| {
+                    v.split(',')
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut echo: Vec<String> = offered
+                .iter()
+                .filter(|p| *p == WS_PROTOCOL)
+                .cloned()
+                .collect();
+            echo.extend(offered.iter().filter(|p| *p != WS_PROTOCOL).cloned());
+            let client = extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
+            let path = format!(
+                "/api/matches/{id}/ws{}",
+                query
+                    .token
+                    .as_deref()
+                    .map(|t| format!("?token={t}"))
+                    .unwrap_or_default()
+            );
+            return Ok(crate::forward::websocket(
+                &owner,
+                &client,
+                &path,
+                upgrade,
+                echo,
+                offered,
+                headers.get(header::AUTHORIZATION).cloned(),
+                crate::forward::SocketLimits {
+                    message_bytes: state.limits.ws_message_bytes,
+                    idle: state.limits.ws_idle_timeout,
+                },
+            ));
+        }
+    }
     let table = state.hub.table(&id).await?;
     let address = client_address(&extensions);
     // The token, from where it is safest: a subprotocol (never in a URL), the Authorization

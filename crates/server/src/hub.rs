@@ -226,12 +226,25 @@ pub struct Hub<S: Store> {
     /// Held while a match is claimed and rebuilt from the store, so that two loads of the same
     /// match (a request and a takeover) cannot both install it.
     adopting: tokio::sync::Mutex<()>,
+    /// Where this process answers, as announced to the others on the store (`Hub::announce_node`).
+    address: std::sync::OnceLock<String>,
+    /// The addresses of the other processes on the store (refreshed by `Hub::take_over`):
+    /// their forwarded connections are not limited per address (`crate::forward`).
+    peers: std::sync::RwLock<std::collections::HashSet<std::net::IpAddr>>,
     /// What an operator watches (`GET /metrics`).
     metrics: crate::metrics::Metrics,
     /// The chat webhooks' queues and delivery tasks.
     webhooks: crate::webhooks::Webhooks,
     /// The matches whose announcer task runs.
     announcing: Mutex<std::collections::HashSet<String>>,
+    /// Changes to the shared store's matches heard of (`Hub::hear`, `Hub::tell`): the lobby's
+    /// list read from the store is read again when this moved.
+    changes: std::sync::atomic::AtomicU64,
+    /// Whether this node hears the others' notices now (`Hub::listening`): only then may the
+    /// lobby keep its list between changes.
+    hearing: std::sync::atomic::AtomicBool,
+    /// The shared store's unfinished matches as last read, with `changes` before the read.
+    open_cache: tokio::sync::Mutex<Option<(u64, Arc<Vec<StoredMatch>>)>>,
 }
 
 /// What a match's announcer may post since its last look: all of it from the spectator's
@@ -291,6 +304,12 @@ fn rebuild_guarded(config: MatchConfig, log: &[colosseum_host::LogEntry]) -> Res
             })
         }
     }
+}
+
+/// The claim (`Store::claim`) that says which process runs tournament `id`: not a match id
+/// (those are hex digits only).
+fn tournament_key(id: &str) -> String {
+    format!("tournament {id}")
 }
 
 /// The answer for a quarantined match.
@@ -544,6 +563,11 @@ impl<S: Store> Hub<S> {
             adopting: tokio::sync::Mutex::new(()),
             webhooks: crate::webhooks::Webhooks::new(&limits),
             announcing: Mutex::new(std::collections::HashSet::new()),
+            address: std::sync::OnceLock::new(),
+            peers: std::sync::RwLock::default(),
+            changes: std::sync::atomic::AtomicU64::new(0),
+            hearing: std::sync::atomic::AtomicBool::new(false),
+            open_cache: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -780,6 +804,7 @@ impl<S: Store> Hub<S> {
         if announced {
             self.start_announcer(&table, seen);
         }
+        self.tell("adopted", id).await;
         Ok(true)
     }
 
@@ -796,11 +821,136 @@ impl<S: Store> Hub<S> {
                 .contains_key(id)
     }
 
+    /// Tells the other processes on the store that this one answers at `address`
+    /// (`http://host:port`), for the requests they forward to it.
+    pub async fn announce_node(&self, address: &str) -> Result<(), ApiError> {
+        let _ = self.address.set(address.to_string());
+        self.store
+            .announce(address)
+            .await
+            .map_err(|e| ApiError::internal("announcing this process", e))
+    }
+
+    /// Whether `ip` is another process on the store (its forwarded requests name their client).
+    pub fn is_peer(&self, ip: std::net::IpAddr) -> bool {
+        self.peers
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&ip)
+    }
+
+    /// Whether this process shares its store with others (it announced itself on PostgreSQL).
+    pub fn shared(&self) -> bool {
+        self.address.get().is_some()
+    }
+
+    /// Tells the processes on a shared store (this one's listener included) that match `id`
+    /// changed: `kind` is `created`, `joined`, `adopted` or `finished` (`store::NOTICES`). The
+    /// lobby of every node reads its list again; a failure is logged, not returned (the move
+    /// it follows is stored already).
+    async fn tell(&self, kind: &str, id: &str) {
+        let Some(address) = self.address.get() else {
+            return;
+        };
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        if let Err(e) = self.store.notify(&format!("{kind} {id} {address}")).await {
+            tracing::warn!(match_id = %id, kind, error = %e, "could not notify the other processes");
+        }
+    }
+
+    /// A notice from a process on the shared store (`store::NOTICES`, heard by `serve`'s
+    /// listener): the lobby reads its list again at its next request.
+    pub fn hear(&self, notice: &str) {
+        self.metrics.notices.inc();
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        tracing::debug!(notice, "notice");
+    }
+
+    /// Whether this process hears the others' notices (`serve`'s listener sets it while its
+    /// LISTEN holds): while it does not, the lobby reads the store at every request.
+    pub fn listening(&self, on: bool) {
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        self.hearing.store(on, Ordering::SeqCst);
+    }
+
+    /// The unfinished matches of a shared store, newest first: from the last read while no
+    /// change was heard of since, else read again.
+    async fn open_matches(&self) -> Result<Arc<Vec<StoredMatch>>, ApiError> {
+        let mut cache = self.open_cache.lock().await;
+        let changes = self.changes.load(Ordering::SeqCst);
+        if self.hearing.load(Ordering::SeqCst) {
+            if let Some((at, list)) = cache.as_ref() {
+                if *at == changes {
+                    return Ok(list.clone());
+                }
+            }
+        }
+        let list = Arc::new(
+            self.store
+                .open_matches()
+                .await
+                .map_err(|e| ApiError::internal("listing matches", e))?,
+        );
+        *cache = Some((changes, list.clone()));
+        Ok(list)
+    }
+
+    /// Claims tournament `id` for this process (`crate::tournaments`: the process holding it
+    /// runs it): `false` if another process holds it. Always `true` on a store of its own.
+    pub async fn claim_tournament(&self, id: &str) -> Result<bool, ApiError> {
+        self.store
+            .claim(&tournament_key(id))
+            .await
+            .map_err(|e| ApiError::internal("claiming a tournament", e))
+    }
+
+    /// The address of the other process that runs tournament `id`, when one does: its requests
+    /// are forwarded there (`crate::forward`).
+    pub async fn tournament_elsewhere(&self, id: &str) -> Option<String> {
+        self.owner_of(&tournament_key(id)).await
+    }
+
+    /// The address of the other process that holds the claim `key`, if one does.
+    async fn owner_of(&self, key: &str) -> Option<String> {
+        match self.store.owner(key).await {
+            Ok(Some(owner)) if self.address.get() != Some(&owner) => Some(owner),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(key, error = %e, "could not ask the store who holds a claim");
+                None
+            }
+        }
+    }
+
+    /// The address of the other process that serves match `id`, when one does: requests for it
+    /// are forwarded there (`crate::forward`). `None` when this process serves it, holds it,
+    /// or nobody does (this process then loads, claims or refuses it as usual).
+    pub async fn owner_elsewhere(&self, id: &str) -> Option<String> {
+        if self.holds(id) {
+            return None;
+        }
+        self.owner_of(id).await
+    }
+
     /// Serves every unfinished match that no process serves any more (its process died, so
     /// PostgreSQL released its claim), without waiting for someone to ask for it: each is
     /// claimed and rebuilt as at [`Hub::resume`]. `serve` calls this every few seconds on
     /// PostgreSQL (every [`crate::TAKEOVER_EVERY`]). Returns how many matches it took over.
     pub async fn take_over(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let nodes = self
+            .store
+            .nodes()
+            .await
+            .map_err(|e| ApiError::internal("listing the other processes", e))?;
+        let peers = nodes
+            .iter()
+            .filter(|n| self.address.get() != Some(*n))
+            .filter_map(|n| crate::forward::peer_ip(n))
+            .collect();
+        *self
+            .peers
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = peers;
         let ids = self
             .store
             .orphans()
@@ -999,14 +1149,16 @@ impl<S: Store> Hub<S> {
             webhook,
             rematch: None,
         };
-        self.store
-            .create(&meta)
-            .await
-            .map_err(|e| ApiError::internal("creating a match", e))?;
+        // Claimed before it is stored: another process looking for matches nobody serves
+        // must not find this one.
         self.store
             .claim(&meta.id)
             .await
             .map_err(|e| ApiError::internal("claiming a match", e))?;
+        self.store
+            .create(&meta)
+            .await
+            .map_err(|e| ApiError::internal("creating a match", e))?;
         let id = meta.id.clone();
         tracing::info!(match_id = %id, game = %meta.config.game, "match created");
         if meta.started_at.is_some() {
@@ -1019,6 +1171,7 @@ impl<S: Store> Hub<S> {
         }
         self.start_timer(&table);
         self.announce(&table, None).await;
+        self.tell("created", &id).await;
         let links = json!({
             "p1": tokens[0].as_ref().map(|t| format!("/m/{id}#seat={t}")),
             "p2": tokens[1].as_ref().map(|t| format!("/m/{id}#seat={t}")),
@@ -1353,6 +1506,7 @@ impl<S: Store> Hub<S> {
                     .update(&st.meta)
                     .await
                     .map_err(|e| ApiError::internal("storing a join", e))?;
+                self.tell("joined", &table.id).await;
                 Ok(())
             }
             other => {
@@ -1548,6 +1702,7 @@ impl<S: Store> Hub<S> {
                     .map_err(|e| ApiError::internal("storing the result", e))?;
                 self.metrics.finished.inc();
                 tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
+                self.tell("finished", &table.id).await;
             }
         }
         table.version.send_modify(|v| *v += 1);
@@ -2068,12 +2223,20 @@ impl<S: Store> Hub<S> {
     pub async fn lobby(self: &Arc<Self>, offset: usize, limit: usize) -> Result<Value, ApiError> {
         self.sweep_expired().await;
         let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
-        let tables = self.tables_now();
         let mut open = Vec::new();
-        for t in tables {
-            let st = t.state.lock().await;
-            if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
-                open.push((st.meta.created_at, summary(&st.meta)));
+        if self.shared() {
+            // Every node's matches, as the shared store has them.
+            for meta in self.open_matches().await?.iter() {
+                if !self.expired(meta) && !self.stale_waiting(meta) {
+                    open.push((meta.created_at, summary(meta)));
+                }
+            }
+        } else {
+            for t in self.tables_now() {
+                let st = t.state.lock().await;
+                if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
+                    open.push((st.meta.created_at, summary(&st.meta)));
+                }
             }
         }
         open.sort_by(|a, b| {

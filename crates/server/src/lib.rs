@@ -23,6 +23,7 @@ pub mod api;
 pub mod balance;
 pub mod clock;
 pub mod error;
+pub mod forward;
 pub mod hub;
 pub mod metrics;
 pub mod pages;
@@ -83,6 +84,7 @@ pub async fn serve(
     store: StoreChoice,
     limits: Limits,
     admin_token: Option<String>,
+    advertise: Option<String>,
 ) -> anyhow::Result<()> {
     if let Some(t) = &admin_token {
         anyhow::ensure!(
@@ -93,6 +95,10 @@ pub async fn serve(
     let store_name = match &store {
         StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
         StoreChoice::Postgres(_) => "postgres".to_string(),
+    };
+    let postgres = match &store {
+        StoreChoice::Postgres(url) => Some(url.clone()),
+        StoreChoice::Sqlite(_) => None,
     };
     let store = match store {
         StoreChoice::Sqlite(path) => AnyStore::Sqlite(
@@ -118,6 +124,24 @@ pub async fn serve(
         format!("listening on {addr} (is another server using it? --addr chooses another)")
     })?;
     let local = listener.local_addr()?;
+    if store_name == "postgres" {
+        let address = match advertise {
+            Some(a) => a,
+            None if local.ip().is_unspecified() => anyhow::bail!(
+                "listening on {local} with --postgres: give --advertise http://IP:{} (the \
+                 address the other processes reach this one at)",
+                local.port()
+            ),
+            None => format!("http://{local}"),
+        };
+        anyhow::ensure!(
+            forward::peer_ip(&address).is_some(),
+            "--advertise {address}: give http://IP:PORT (an IP address, not a name)"
+        );
+        hub.announce_node(&address)
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    }
     println!("listening on http://{local} ({resumed} unfinished matches resumed)");
     tracing::info!(
         address = %local,
@@ -149,6 +173,30 @@ pub async fn serve(
             }
         });
     }
+    // The nodes' notices to each other (a match created, joined, adopted, finished), on a
+    // connection of its own, connected again a second after it drops.
+    if let (Some(url), true) = (postgres, hub.shared()) {
+        let (to, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let listener_hub = hub.clone();
+        tokio::spawn(async move {
+            loop {
+                let on = listener_hub.clone();
+                let ended =
+                    PostgresStore::listen(&url, to.clone(), move || on.listening(true)).await;
+                listener_hub.listening(false);
+                if let Err(e) = ended {
+                    tracing::warn!(error = %e, "listening for the other nodes' notices failed; again in 1 s");
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        });
+        let hearer = hub.clone();
+        tokio::spawn(async move {
+            while let Some(notice) = heard.recv().await {
+                hearer.hear(&notice);
+            }
+        });
+    }
     // Waiting matches nobody joined leave memory once they expire.
     let sweeper = hub.clone();
     tokio::spawn(async move {
@@ -171,6 +219,19 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     tracing::info!(tournaments, "tournaments resumed");
+    // A tournament whose process died is run by another, as its matches are.
+    if state.hub.shared() {
+        let taker = state.tournaments.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TAKEOVER_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = taker.take_over().await {
+                    tracing::error!(error = %e.message, "taking over unrun tournaments failed");
+                }
+            }
+        });
+    }
     serve_on(listener, state, async {
         let _ = tokio::signal::ctrl_c().await;
     })
@@ -189,7 +250,7 @@ pub async fn serve_on<S: Store>(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let limits = state.limits;
-    let router = app(state);
+    let router = app(state.clone());
     let open = Arc::new(Mutex::new(HashMap::<IpAddr, usize>::new()));
     // Tells the connections to finish; each holds a receiver, so `closed()` says they are done.
     let (stop, stopping) = tokio::sync::watch::channel(false);
@@ -207,7 +268,13 @@ pub async fn serve_on<S: Store>(
             },
             () = &mut shutdown => break,
         };
-        let Some(slot) = Slot::take(&open, remote.ip(), limits.connections_per_ip) else {
+        // Another node's forwarded connections are its clients', limited there.
+        let cap = if state.hub.is_peer(remote.ip()) {
+            usize::MAX
+        } else {
+            limits.connections_per_ip
+        };
+        let Some(slot) = Slot::take(&open, remote.ip(), cap) else {
             refuse(&tcp, limits.connections_per_ip);
             continue;
         };

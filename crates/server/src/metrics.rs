@@ -35,6 +35,8 @@ pub struct Metrics {
     bots_running: Gauge,
     bots_queued: Gauge,
     bots_max: Gauge,
+    /// Notices from the other nodes (and this one) heard on PostgreSQL (LISTEN/NOTIFY).
+    pub notices: Counter,
 }
 
 /// A gauge of open things that goes down again when dropped.
@@ -86,7 +88,13 @@ impl Default for Metrics {
             bots_queued: Gauge::default(),
             bots_max: Gauge::default(),
             registry: Registry::default(),
+            notices: Counter::default(),
         };
+        registry.register(
+            "notices",
+            "Notices heard from the nodes on PostgreSQL (LISTEN/NOTIFY)",
+            m.notices.clone(),
+        );
         registry.register("submissions", "Submissions accepted", m.submissions.clone());
         registry.register(
             "reveals",

@@ -731,6 +731,8 @@ impl<S: Store> Tournaments<S> {
         for id in ids {
             match self.live(&id).await {
                 Ok(_) => n += 1,
+                // Another process on the shared store runs it.
+                Err(e) if e.code == "elsewhere" => {}
                 Err(e) => tracing::error!(tournament = %id, "not resumed: {}", e.message),
             }
         }
@@ -745,6 +747,20 @@ impl<S: Store> Tournaments<S> {
         if let Some(l) = self.live_map().get(id) {
             return Ok(l.clone());
         }
+        let t = self.rebuild(id).await?;
+        // Several nodes on one store: the node that holds a running tournament's claim drives
+        // it; the others forward its requests there (`crate::forward`).
+        if !t.finished && !self.hub.claim_tournament(id).await? {
+            return Err(ApiError::conflict(
+                ErrorCode::Elsewhere,
+                "this tournament is run by another server process; connect to that one",
+            ));
+        }
+        Ok(self.install(t))
+    }
+
+    /// The tournament `id` as its stored events make it (not installed, no driver).
+    async fn rebuild(&self, id: &str) -> Result<Tournament, ApiError> {
         let stored = self
             .hub
             .store()
@@ -762,7 +778,33 @@ impl<S: Store> Tournaments<S> {
                 ApiError::internal("rebuilding a tournament", format!("event {i}: {e}"))
             })?;
         }
-        Ok(self.install(t))
+        Ok(t)
+    }
+
+    /// Runs every unfinished tournament that no process runs any more (its process died), as
+    /// [`crate::Hub::take_over`] does for matches; returns how many. `serve` calls both.
+    pub async fn take_over(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self
+            .hub
+            .store()
+            .unfinished_tournaments()
+            .await
+            .map_err(internal("loading unfinished tournaments"))?;
+        let mut n = 0;
+        for id in ids {
+            if self.live_map().contains_key(&id) {
+                continue;
+            }
+            match self.live(&id).await {
+                Ok(_) => {
+                    n += 1;
+                    tracing::warn!(tournament = %id, "took over a tournament whose server process stopped");
+                }
+                Err(e) if e.code == "elsewhere" => {}
+                Err(e) => tracing::error!(tournament = %id, "not taken over: {}", e.message),
+            }
+        }
+        Ok(n)
     }
 
     fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
@@ -1144,6 +1186,9 @@ impl<S: Store> Tournaments<S> {
             webhook: req.webhook.map(WebhookConfig::checked).transpose()?,
             season: req.season.clone(),
         };
+        // Claimed before it is stored: another process looking for tournaments nobody runs
+        // must not find this one.
+        self.hub.claim_tournament(&config.id).await?;
         self.hub
             .store()
             .create_tournament(
@@ -1696,17 +1741,26 @@ impl<S: Store> Tournaments<S> {
             .await
             .map_err(internal("listing tournaments"))?;
         let mut out = Vec::new();
+        let line = |id: &str, t: &Tournament| {
+            json!({
+                "id": id,
+                "name": t.config.name,
+                "format": t.config.format,
+                "players": t.players.len(),
+                "status": status(t),
+                "link": format!("/t/{id}"),
+            })
+        };
         for id in ids {
-            if let Ok(live) = self.live(&id).await {
-                let t = live.state.lock().await;
-                out.push(json!({
-                    "id": id,
-                    "name": t.config.name,
-                    "format": t.config.format,
-                    "players": t.players.len(),
-                    "status": status(&t),
-                    "link": format!("/t/{id}"),
-                }));
+            match self.live(&id).await {
+                Ok(live) => out.push(line(&id, &*live.state.lock().await)),
+                // Run by another node: as the store has it.
+                Err(e) if e.code == "elsewhere" => {
+                    if let Ok(t) = self.rebuild(&id).await {
+                        out.push(line(&id, &t));
+                    }
+                }
+                Err(_) => {}
             }
         }
         Ok(json!({ "tournaments": out }))

@@ -30,6 +30,11 @@ pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
 pub use tournaments::{StoredTournament, TournamentStore};
 
+/// The PostgreSQL channel of the processes' notices to each other (`Store::notify`,
+/// `PostgresStore::listen`): `KIND MATCH_ID NODE`, KIND one of `created`, `joined`,
+/// `adopted`, `finished`.
+pub const NOTICES: &str = "colosseum";
+
 /// Everything about a match except its log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredMatch {
@@ -178,6 +183,20 @@ pub trait Store:
     /// oldest first. With one process per store (SQLite) every unfinished match is one; the hub
     /// leaves out those it serves itself.
     fn orphans(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// Tells the other processes on this store where this one answers (`http://host:port`),
+    /// so that they can forward a match's requests to it. Nothing to do with one process.
+    fn announce(&self, address: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// The address (as announced) of the process that holds a claim on match `id`, if any.
+    fn owner(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+    /// The addresses every process on the store announced (this one's included).
+    fn nodes(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+    /// Every unfinished match, newest first, without its log (the lobby's open and live list
+    /// on a store several processes share); a row that does not read is left out (and logged).
+    fn open_matches(&self) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+    /// Tells every process on the store (this one's listener included) that something
+    /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, delivered when the
+    /// change is committed). Nothing to do with one process.
+    fn notify(&self, payload: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
     /// match that is already keeps its first time and takes the new reason.
     fn quarantine(
@@ -253,6 +272,36 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.orphans().await,
             AnyStore::Postgres(s) => s.orphans().await,
+        }
+    }
+    async fn announce(&self, address: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.announce(address).await,
+            AnyStore::Postgres(s) => s.announce(address).await,
+        }
+    }
+    async fn nodes(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.nodes().await,
+            AnyStore::Postgres(s) => s.nodes().await,
+        }
+    }
+    async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.owner(id).await,
+            AnyStore::Postgres(s) => s.owner(id).await,
+        }
+    }
+    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.open_matches().await,
+            AnyStore::Postgres(s) => s.open_matches().await,
+        }
+    }
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.notify(payload).await,
+            AnyStore::Postgres(s) => s.notify(payload).await,
         }
     }
     async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {

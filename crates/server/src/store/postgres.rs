@@ -8,6 +8,9 @@ use super::{
     StoredMatch, MIGRATIONS,
 };
 
+/// How a node's session names itself in `application_name` (then its address).
+const NODE_PREFIX: &str = "colosseum node ";
+
 /// Matches in a PostgreSQL database.
 pub struct PostgresStore {
     pub(super) client: Client,
@@ -56,6 +59,43 @@ impl PostgresStore {
             tx.commit().await?;
         }
         Ok(PostgresStore { client })
+    }
+
+    /// Listens on a connection of its own (`config` as at [`PostgresStore::connect`]) to the
+    /// processes' notices ([`super::NOTICES`]), sending each payload to `to` as it arrives;
+    /// `listening` is told once the LISTEN holds. Returns when the connection ends (the caller
+    /// connects again) or `to` is closed.
+    pub async fn listen(
+        config: &str,
+        to: tokio::sync::mpsc::UnboundedSender<String>,
+        listening: impl FnOnce(),
+    ) -> Result<(), StoreError> {
+        let (client, mut connection) = tokio_postgres::connect(config, NoTls).await?;
+        let (done_tx, done) = tokio::sync::oneshot::channel();
+        let forward = to.clone();
+        tokio::spawn(async move {
+            let ended = loop {
+                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                    Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                        if forward.send(n.payload().to_string()).is_err() {
+                            break Ok(());
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => break Err(e),
+                    None => break Ok(()),
+                }
+            };
+            let _ = done_tx.send(ended);
+        });
+        client
+            .batch_execute(&format!("LISTEN {}", super::NOTICES))
+            .await?;
+        listening();
+        match done.await {
+            Ok(Err(e)) => Err(e.into()),
+            _ => Ok(()),
+        }
     }
 
     /// Removes every match (for tests against a shared database).
@@ -189,6 +229,78 @@ impl Store for PostgresStore {
         Ok(rows
             .iter()
             .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect())
+    }
+
+    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id, meta FROM matches WHERE finished = FALSE
+                 ORDER BY created_at DESC, id",
+                &[],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect())
+    }
+
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        self.client
+            .execute("SELECT pg_notify($1, $2)", &[&super::NOTICES, &payload])
+            .await?;
+        Ok(())
+    }
+
+    async fn announce(&self, address: &str) -> Result<(), StoreError> {
+        // The session's application_name is what the others read in pg_stat_activity.
+        self.client
+            .execute(
+                "SELECT set_config('application_name', $1, false)",
+                &[&format!("{NODE_PREFIX}{address}")],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .client
+            .query_opt(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                   AND l.classid::bigint = ((hashtext($1)::bigint >> 32) & 4294967295)
+                   AND l.objid::bigint = (hashtext($1)::bigint & 4294967295)
+                 LIMIT 1",
+                &[&id],
+            )
+            .await?;
+        Ok(row.and_then(|r| {
+            r.get::<_, Option<String>>(0)?
+                .strip_prefix(NODE_PREFIX)
+                .map(str::to_string)
+        }))
+    }
+
+    async fn nodes(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT application_name FROM pg_stat_activity
+                 WHERE datname = current_database() AND starts_with(application_name, $1)",
+                &[&NODE_PREFIX],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                r.get::<_, &str>(0)
+                    .strip_prefix(NODE_PREFIX)
+                    .map(str::to_string)
+            })
             .collect())
     }
 

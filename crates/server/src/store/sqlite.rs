@@ -334,6 +334,38 @@ impl Store for SqliteStore {
         })
     }
 
+    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, meta FROM matches WHERE finished = FALSE
+                 ORDER BY created_at DESC, id",
+            )?;
+            let rows: Vec<(String, String)> = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            Ok(rows
+                .iter()
+                .filter_map(|(id, meta)| readable(from_json(id, meta)))
+                .collect())
+        })
+    }
+
+    async fn notify(&self, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn announce(&self, _address: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn owner(&self, _id: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+
+    async fn nodes(&self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+
     async fn orphans(&self) -> Result<Vec<String>, StoreError> {
         // One process per file: every claim is this process's own.
         self.unfinished_ids().await
