@@ -61,6 +61,9 @@ fn init_logging(format: LogFormat) {
     };
 }
 
+// `Serve` carries every server flag; the command is parsed once per process, so its size is
+// of no consequence.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the games.
