@@ -726,6 +726,21 @@ pub(crate) fn one_hot(out: &mut [f32], i: usize) {
     }
 }
 
+/// The width of [`acting_slot`]'s one-hot block.
+pub(crate) const ACTING_SLOTS: usize = 5;
+
+/// Who acts, as `seat` sees it, for a tensor's one-hot block of [`ACTING_SLOTS`]: 0 `seat`
+/// alone, 1 the other seat alone, 2 both, 3 chance, 4 nobody (over).
+pub(crate) fn acting_slot(pending: Pending, seat: Seat) -> usize {
+    match pending {
+        Pending::One(s) if s == seat => 0,
+        Pending::One(_) => 1,
+        Pending::Both => 2,
+        Pending::Chance => 3,
+        Pending::Over => 4,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

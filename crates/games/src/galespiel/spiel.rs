@@ -15,7 +15,7 @@
 //! each bid (slot, upgrade, aid), the winner and the spots built.
 
 use super::*;
-use crate::spiel::{one_hot, Encoded, SpielInfo};
+use crate::spiel::{acting_slot, one_hot, Encoded, SpielInfo, ACTING_SLOTS};
 
 /// Prize values are one-hot over 0..=8.
 const PRIZE_SLOTS: usize = 9;
@@ -173,15 +173,8 @@ impl Encoded for Galespiel {
             }
         }
         at += PRIZE_SLOTS;
-        let acting = match view.pending {
-            Pending::One(s) if s == me => 0,
-            Pending::One(_) => 1,
-            Pending::Both => 2,
-            Pending::Chance => 3,
-            Pending::Over => 4,
-        };
-        out[at + acting] = 1.0;
-        at += 5;
+        out[at + acting_slot(view.pending, me)] = 1.0;
+        at += ACTING_SLOTS;
         if let Some(r) = &view.last_round {
             out[at] = 1.0;
             one_hot(&mut out[at + 1..at + 1 + PRIZE_SLOTS], usize::from(r.prize));

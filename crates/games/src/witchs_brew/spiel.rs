@@ -38,7 +38,7 @@
 //! Placement round (each play's card, Duplicard and value, the winner).
 
 use super::*;
-use crate::spiel::{one_hot, Encoded, SpielInfo, SubActions};
+use crate::spiel::{acting_slot, one_hot, Encoded, SpielInfo, SubActions, ACTING_SLOTS};
 
 /// A prize slot: the 8 cards, then the 18 conditions.
 const PRIZE: usize = 8 + CONDITION_COUNT as usize;
@@ -341,15 +341,8 @@ impl Encoded for WitchsBrew {
         let mut at = 0;
         one_hot(&mut out[..STAGES], stage_index(view.stage));
         at += STAGES;
-        let acting = match view.pending {
-            Pending::One(s) if s == me => 0,
-            Pending::One(_) => 1,
-            Pending::Both => 2,
-            Pending::Chance => 3,
-            Pending::Over => 4,
-        };
-        out[at + acting] = 1.0;
-        at += 5;
+        out[at + acting_slot(view.pending, me)] = 1.0;
+        at += ACTING_SLOTS;
         if let Some(pair) = view.prize_pair {
             for (k, p) in pair.into_iter().enumerate() {
                 one_hot(
