@@ -721,6 +721,13 @@ impl<S: Store> Tournaments<S> {
 
     /// Loads every tournament that is not over and starts its driver. Returns how many.
     pub async fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
+        self.run_unfinished(false).await
+    }
+
+    /// Starts the driver of every unfinished tournament in the store that this process does not
+    /// run and no other process claims (at start, or when its process died: `took_over`, which
+    /// is logged). Returns how many were started.
+    async fn run_unfinished(self: &Arc<Self>, took_over: bool) -> Result<usize, ApiError> {
         let ids = self
             .hub
             .store()
@@ -729,11 +736,19 @@ impl<S: Store> Tournaments<S> {
             .map_err(internal("loading unfinished tournaments"))?;
         let mut n = 0;
         for id in ids {
+            if self.live_map().contains_key(&id) {
+                continue;
+            }
             match self.live(&id).await {
-                Ok(_) => n += 1,
+                Ok(_) => {
+                    n += 1;
+                    if took_over {
+                        tracing::warn!(tournament = %id, "took over a tournament whose server process stopped");
+                    }
+                }
                 // Another process on the shared store runs it.
                 Err(e) if e.code == "elsewhere" => {}
-                Err(e) => tracing::error!(tournament = %id, "not resumed: {}", e.message),
+                Err(e) => tracing::error!(tournament = %id, "not started: {}", e.message),
             }
         }
         Ok(n)
@@ -784,27 +799,7 @@ impl<S: Store> Tournaments<S> {
     /// Runs every unfinished tournament that no process runs any more (its process died), as
     /// [`crate::Hub::take_over`] does for matches; returns how many. `serve` calls both.
     pub async fn take_over(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let ids = self
-            .hub
-            .store()
-            .unfinished_tournaments()
-            .await
-            .map_err(internal("loading unfinished tournaments"))?;
-        let mut n = 0;
-        for id in ids {
-            if self.live_map().contains_key(&id) {
-                continue;
-            }
-            match self.live(&id).await {
-                Ok(_) => {
-                    n += 1;
-                    tracing::warn!(tournament = %id, "took over a tournament whose server process stopped");
-                }
-                Err(e) if e.code == "elsewhere" => {}
-                Err(e) => tracing::error!(tournament = %id, "not taken over: {}", e.message),
-            }
-        }
-        Ok(n)
+        self.run_unfinished(true).await
     }
 
     fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
