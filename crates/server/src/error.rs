@@ -298,3 +298,8 @@ impl IntoResponse for ApiError {
         (self.status(), Json(self.body())).into_response()
     }
 }
+
+/// Maps a store error to a 500 that names what was being done (`context`).
+pub(crate) fn internal(context: &str) -> impl FnOnce(crate::store::StoreError) -> ApiError + '_ {
+    move |e| ApiError::internal(context, e)
+}

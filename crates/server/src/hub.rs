@@ -360,7 +360,8 @@ impl Drop for Running<'_> {
     }
 }
 
-fn random_hex(bytes: usize) -> String {
+/// `bytes` bytes from the OS's random source, in hex: tokens, seeds and ids.
+pub(crate) fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     rand::rngs::OsRng
         .try_fill_bytes(&mut buf)

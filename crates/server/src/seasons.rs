@@ -392,18 +392,12 @@ pub struct RatedMatchRequest {
     pub time: Option<TimeControl>,
 }
 
+/// A player's or host's secret token: 16 random bytes in hex.
 fn random_token() -> String {
-    use rand::TryRngCore;
-    let mut bytes = [0u8; 16];
-    rand::rngs::OsRng
-        .try_fill_bytes(&mut bytes)
-        .expect("the OS generator works");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hub::random_hex(16)
 }
 
-fn internal(context: &str) -> impl FnOnce(crate::store::StoreError) -> ApiError + '_ {
-    move |e| ApiError::internal(context, e)
-}
+use crate::error::internal;
 
 impl<S: Store> Seasons<S> {
     /// The seasons of `hub`'s server.
