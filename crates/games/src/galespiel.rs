@@ -26,6 +26,7 @@
 pub mod board_svg;
 pub mod data;
 pub mod geometry;
+mod variant;
 
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
@@ -41,7 +42,9 @@ use serde_json::{json, Map, Value};
 
 use colosseum_engine::SeatPair;
 pub use data::{Board, CardDef, CardTable, DataError, Effects};
-use geometry::{Point, Spot, ALL_SPOTS, SIDE, SPOTS};
+#[cfg(test)]
+use geometry::ALL_SPOTS;
+use geometry::{Geometry, Point, Spot, SIDE, SPOTS};
 
 /// The clocks at the table (RULINGS.md): 60 s to bid (an item window counts as bidding), 30 s
 /// to build (an upgrade choice counts as building), a 5-minute bank spent in 5-second steps; an
@@ -114,6 +117,11 @@ pub const OPTIONS: &[OptionDoc] = &[
         allowed: "default, or a card table's JSON text (see the rules page)",
         help: "the bidding cards: values, effects, upgraded versions",
     },
+    variant::SIZE,
+    variant::PRIZES_OPTION,
+    variant::DRAW,
+    variant::HAND,
+    variant::ROUNDS,
 ];
 
 /// The prize cards of one cycle.
@@ -199,6 +207,17 @@ pub struct GalespielOptions {
     pub board: Arc<Board>,
     /// The bidding cards.
     pub cards: Arc<CardTable>,
+    /// The lattice: the seed's 13×13, or the small variant's (`size`, for research).
+    pub geometry: &'static Geometry,
+    /// A cycle's prizes, the first `cycle` entries ([`PRIZES`] in the seed; option `prizes`).
+    pub prizes: [u8; CYCLE],
+    /// Rounds in a cycle: the number of prizes (7 in the seed).
+    pub cycle: u8,
+    /// Whether every cycle plays `prizes` in their order, with no chance (option `draw` =
+    /// `fixed`, the small variant); the seed shuffles them.
+    pub fixed_draw: bool,
+    /// The round whose end is a stalemate at the latest ([`MAX_ROUNDS`] in the seed).
+    pub rounds: u8,
 }
 
 fn default_board() -> Arc<Board> {
@@ -219,6 +238,11 @@ impl Default for GalespielOptions {
             items: 0,
             board: default_board(),
             cards: default_cards(),
+            geometry: geometry::seed(),
+            prizes: PRIZES,
+            cycle: CYCLE as u8,
+            fixed_draw: false,
+            rounds: MAX_ROUNDS,
         }
     }
 }
@@ -302,14 +326,27 @@ impl GalespielOptions {
                 set
             }
         };
-        let board = data_option(raw, "board", default_board, Board::from_json)?;
-        let cards = data_option(raw, "cards", default_cards, CardTable::from_json)?;
+        let mut board = data_option(raw, "board", default_board, Board::from_json)?;
+        let mut cards = data_option(raw, "cards", default_cards, CardTable::from_json)?;
+        let v = variant::read(raw, &r)?;
         r.finish()?;
+        variant::check_hand(raw, v.hand, v.cycle, cards.len())?;
+        if let Some(n) = v.hand.filter(|&n| n < cards.len()) {
+            cards = Arc::new(cards.lowest(n));
+        }
+        if v.geometry.side() != SIDE {
+            board = Arc::new(board.window(v.geometry));
+        }
         Ok(GalespielOptions {
             advantage,
             items,
             board,
             cards,
+            geometry: v.geometry,
+            prizes: v.prizes,
+            cycle: v.cycle,
+            fixed_draw: v.fixed,
+            rounds: v.rounds,
         })
     }
 }
@@ -440,7 +477,8 @@ impl Galespiel {
     pub fn new(options: GalespielOptions) -> Self {
         let full = ((1u32 << options.cards.len()) - 1) as u16;
         let items = options.items;
-        Galespiel {
+        let (order, fixed) = (options.prizes, options.fixed_draw);
+        let mut game = Galespiel {
             options,
             bridges: [0; 2],
             materials: [0; 2],
@@ -448,7 +486,7 @@ impl Galespiel {
             upgraded: [0; 2],
             items: [items; 2],
             surrounded: [0; 2],
-            order: PRIZES,
+            order,
             revealed: 0,
             public_known: 0,
             known: [0; 2],
@@ -457,7 +495,24 @@ impl Galespiel {
             since_bridge: 0,
             last: None,
             end: None,
+        };
+        if fixed {
+            // No chance: the first cycle starts at once, in the listed order.
+            game.start_cycle();
         }
+        game
+    }
+
+    /// The lattice.
+    #[must_use]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.options.geometry
+    }
+
+    /// Rounds in a cycle (7 in the seed).
+    #[must_use]
+    pub fn cycle(&self) -> usize {
+        usize::from(self.options.cycle)
     }
 
     /// A new game from raw options.
@@ -532,7 +587,7 @@ impl Galespiel {
     /// closed); `None` if the opponent has cut every path.
     #[must_use]
     pub fn cheapest(&self, seat: Seat) -> Option<u32> {
-        geometry::cheapest_crossing(
+        self.geometry().cheapest_crossing(
             seat,
             self.bridges[seat.index()],
             self.bridges[seat.other().index()],
@@ -555,9 +610,11 @@ impl Galespiel {
     pub fn prizes_to_bid(&self) -> Vec<u8> {
         let start = usize::from(self.revealed);
         let mut prizes = match self.phase {
-            Phase::Bid | Phase::Rush(_) => self.order[start.saturating_sub(1)..].to_vec(),
+            Phase::Bid | Phase::Rush(_) => {
+                self.order[start.saturating_sub(1)..self.cycle()].to_vec()
+            }
             Phase::Crystal(_) | Phase::Build { .. } | Phase::Upgrade { .. } => {
-                self.order[start.min(CYCLE)..].to_vec()
+                self.order[start.min(self.cycle())..self.cycle()].to_vec()
             }
             Phase::Chance | Phase::Over => Vec::new(),
         };
@@ -601,7 +658,8 @@ impl Galespiel {
                 out.push(self.prize().unwrap_or(0));
             }
             let visible = self.visible(viewer);
-            for k in start..CYCLE {
+            let cycle = self.cycle();
+            for k in start..cycle {
                 out.push(if visible & (1 << k) != 0 {
                     self.order[k]
                 } else {
@@ -609,8 +667,8 @@ impl Galespiel {
                 });
             }
             let mut left = self.order;
-            left[start..].sort_unstable();
-            out.extend_from_slice(&left[start..]);
+            left[start..cycle].sort_unstable();
+            out.extend_from_slice(&left[start..cycle]);
         }
         if let Some(r) = self.last {
             out.extend_from_slice(&[r.round, r.prize, r.winner.map_or(2, |w| w.index() as u8)]);
@@ -684,7 +742,7 @@ impl Galespiel {
     /// The prize `seat` is being asked to consider in a Rush Order window can be sent back only
     /// if another prize follows it in the cycle.
     fn can_rush(&self, seat: Seat) -> bool {
-        self.holds(seat, Item::RushOrder) && usize::from(self.revealed) < CYCLE
+        self.holds(seat, Item::RushOrder) && usize::from(self.revealed) < self.cycle()
     }
 
     fn start_cycle(&mut self) {
@@ -720,14 +778,15 @@ impl Galespiel {
     /// Crystal Ball: the whole cycle's order, privately.
     fn crystal_ball(&mut self, seat: Seat) {
         self.items[seat.index()] &= !Item::CrystalBall.bit();
-        self.known[seat.index()] = (1 << CYCLE) - 1;
+        self.known[seat.index()] = ((1u16 << self.cycle()) - 1) as u8;
     }
 
     /// Rush Order: the current prize goes to the end of the cycle, the next one is revealed.
     fn rush(&mut self, seat: Seat) {
         self.items[seat.index()] &= !Item::RushOrder.bit();
         let cur = usize::from(self.revealed) - 1;
-        self.order[cur..].rotate_left(1);
+        let cycle = self.cycle();
+        self.order[cur..cycle].rotate_left(1);
         // Knowledge of the positions after the current one moves down with them; the prize sent
         // to the end is public.
         let shift = |m: u8| {
@@ -735,7 +794,7 @@ impl Galespiel {
             (m & low) | ((m >> 1) & !low)
         };
         self.known = self.known.map(shift);
-        self.public_known = shift(self.public_known) | 1 << (CYCLE - 1);
+        self.public_known = shift(self.public_known) | 1 << (cycle - 1);
     }
 
     fn resolve_bids(&mut self, slots: [usize; 2], aids: [bool; 2]) {
@@ -778,7 +837,7 @@ impl Galespiel {
             let plus = i32::from(effects[i].gain);
             let minus = i32::from(effects[i].lose) + i32::from(effects[o].tax);
             self.materials[i] = (i32::from(before[i]) + plus - minus).max(0) as u16;
-            if effects[i].survey && usize::from(self.revealed) < CYCLE {
+            if effects[i].survey && usize::from(self.revealed) < self.cycle() {
                 self.known[i] |= 1 << self.revealed;
             }
         }
@@ -820,14 +879,14 @@ impl Galespiel {
             last.emergency = emergency;
             last.paid = cost;
         }
-        if geometry::connects(seat, self.bridges[i]) {
+        if self.geometry().connects(seat, self.bridges[i]) {
             // The round ends here: no upgrades, no decay.
             self.rounds += 1;
             self.end = Some(End::Connected(seat));
             self.phase = Phase::Over;
             return;
         }
-        let now = geometry::surrounded(seat.other(), self.bridges[i]);
+        let now = self.geometry().surrounded(seat.other(), self.bridges[i]);
         let new = now & !self.surrounded[i];
         self.surrounded[i] |= now;
         let count = new.count_ones().min(self.upgradable(seat).count_ones());
@@ -847,20 +906,26 @@ impl Galespiel {
         }
         self.rounds += 1;
         self.since_bridge = if built { 0 } else { self.since_bridge + 1 };
-        if self.since_bridge >= STALL_ROUNDS || self.rounds >= MAX_ROUNDS {
+        if self.since_bridge >= STALL_ROUNDS || self.rounds >= self.options.rounds {
             self.end = Some(End::Stalemate {
                 no_bridges: self.since_bridge >= STALL_ROUNDS,
                 needs: [self.need(Seat::P1), self.need(Seat::P2)],
             });
             self.phase = Phase::Over;
-        } else if usize::from(self.revealed) == CYCLE {
+        } else if usize::from(self.revealed) == self.cycle() {
             // The cycle is over: every card comes back, and the prizes are shuffled again.
             let full = ((1u32 << self.options.cards.len()) - 1) as u16;
             self.hands = [full; 2];
             self.revealed = 0;
             self.known = [0; 2];
             self.public_known = 0;
-            self.phase = Phase::Chance;
+            if self.options.fixed_draw {
+                // The small variant's fixed draw: the same order again, no chance.
+                self.order = self.options.prizes;
+                self.start_cycle();
+            } else {
+                self.phase = Phase::Chance;
+            }
         } else {
             self.start_round();
         }
@@ -886,7 +951,7 @@ impl Galespiel {
         let budget = self.materials[seat.index()] + if emergency { DELIVERY } else { 0 };
         let mut free = [0u8; SPOTS];
         let mut n = 0;
-        for spot in Spot::iter(ALL_SPOTS & !self.taken()) {
+        for spot in Spot::iter(self.geometry().all_spots() & !self.taken()) {
             free[n] = spot.index() as u8;
             n += 1;
         }
@@ -1004,7 +1069,8 @@ impl Galespiel {
                         "your opponent's"
                     };
                     return Err(IllegalMove::new(format!(
-                        "spot {s} is taken: it carries {owner} bridge"
+                        "spot {} is taken: it carries {owner} bridge",
+                        self.geometry().name(s)
                     )));
                 }
                 if *emergency && !self.holds(seat, Item::EmergencyDelivery) {
@@ -1075,7 +1141,7 @@ impl Galespiel {
                 let why = if no_bridges {
                     format!("stalemate after {STALL_ROUNDS} rounds without a bridge")
                 } else {
-                    format!("stalemate: round {MAX_ROUNDS} reached")
+                    format!("stalemate: round {} reached", self.options.rounds)
                 };
                 let show = |n: Option<u32>| n.map_or("no path".to_string(), |n| format!("{n} M"));
                 let key = |n: Option<u32>| n.unwrap_or(u32::MAX);
@@ -1331,28 +1397,31 @@ fn parse_move(g: &Galespiel, seat: Seat, text: &str) -> Result<Move, NotationErr
             "done" | "none" | "-" => done = true,
             "emergency" | "ed" | "emergency-delivery" => emergency = true,
             _ => {
-                let point = Point::parse(t).ok_or_else(|| {
+                let geo = g.geometry();
+                let point = geo.parse_point(t).ok_or_else(|| {
                     NotationError::mv(
                         text,
                         format!(
-                            "`{t}` is not a spot on the board (columns a..m, rows 1..13); \
-                             {NOTATION_HELP}"
+                            "`{t}` is not a spot on the board (columns a..{}, rows 1..{}); \
+                             {NOTATION_HELP}",
+                            char::from(b'a' + geo.side() as u8 - 1),
+                            geo.side()
                         ),
                     )
                 })?;
-                let spot = point.spot().ok_or_else(|| {
+                let spot = geo.spot_at(point).ok_or_else(|| {
                     NotationError::mv(
                         text,
                         format!(
                             "`{t}` is not a spot on the board: it is {}",
-                            point.describe()
+                            geo.describe(point)
                         ),
                     )
                 })?;
                 if spots & spot.bit() != 0 {
                     return Err(NotationError::mv(
                         text,
-                        format!("spot {spot} is named twice"),
+                        format!("spot {} is named twice", geo.name(spot)),
                     ));
                 }
                 spots |= spot.bit();
@@ -1368,15 +1437,27 @@ fn parse_move(g: &Galespiel, seat: Seat, text: &str) -> Result<Move, NotationErr
     Ok(Move::Build { spots, emergency })
 }
 
-fn parse_order(text: &str) -> Result<PrizeOrder, NotationError> {
+fn parse_order(g: &Galespiel, text: &str) -> Result<PrizeOrder, NotationError> {
     let tokens: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
-    if tokens.len() != CYCLE {
+    let cycle = g.cycle();
+    let prizes = &g.options.prizes[..cycle];
+    let mut kinds = prizes.to_vec();
+    kinds.dedup();
+    let words = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+    if tokens.len() != cycle {
         return Err(NotationError::chance(
             text,
-            "write the cycle's 7 prizes in order, such as `5 3 8 4 6 4 5`",
+            if prizes == PRIZES {
+                "write the cycle's 7 prizes in order, such as `5 3 8 4 6 4 5`".to_string()
+            } else {
+                format!(
+                    "write the cycle's {cycle} prizes in order, such as `{}`",
+                    words(prizes)
+                )
+            },
         ));
     }
     let mut order = [0u8; CYCLE];
@@ -1384,18 +1465,28 @@ fn parse_order(text: &str) -> Result<PrizeOrder, NotationError> {
         order[k] = t
             .parse()
             .ok()
-            .filter(|p| PRIZES.contains(p))
+            .filter(|p| prizes.contains(p))
             .ok_or_else(|| {
-                NotationError::chance(text, format!("`{t}` is not a prize; prizes are 3 4 5 6 8"))
+                NotationError::chance(
+                    text,
+                    format!("`{t}` is not a prize; prizes are {}", words(&kinds)),
+                )
             })?;
     }
     Ok(PrizeOrder(order))
 }
 
-/// Every distinct order of the prize cards (1260 of them).
-fn distinct_orders(out: &mut Vec<[u8; CYCLE]>) {
-    fn go(counts: &mut [(u8, u8)], cur: &mut [u8; CYCLE], k: usize, out: &mut Vec<[u8; CYCLE]>) {
-        if k == CYCLE {
+/// Every distinct order of a cycle's prize cards (1260 of them in the seed), the first `cycle`
+/// entries of `prizes` (sorted), the rest of each order 0.
+fn distinct_orders(prizes: &[u8], out: &mut Vec<[u8; CYCLE]>) {
+    fn go(
+        counts: &mut [(u8, u8)],
+        cur: &mut [u8; CYCLE],
+        k: usize,
+        cycle: usize,
+        out: &mut Vec<[u8; CYCLE]>,
+    ) {
+        if k == cycle {
             out.push(*cur);
             return;
         }
@@ -1403,13 +1494,22 @@ fn distinct_orders(out: &mut Vec<[u8; CYCLE]>) {
             if counts[i].1 > 0 {
                 counts[i].1 -= 1;
                 cur[k] = counts[i].0;
-                go(counts, cur, k + 1, out);
+                go(counts, cur, k + 1, cycle, out);
                 counts[i].1 += 1;
             }
         }
     }
-    let mut counts = [(3, 1), (4, 2), (5, 2), (6, 1), (8, 1)];
-    go(&mut counts, &mut [0; CYCLE], 0, out);
+    // Each prize with its count, in increasing value ((3, 1), (4, 2), .. in the seed).
+    let mut sorted = prizes.to_vec();
+    sorted.sort_unstable();
+    let mut counts: Vec<(u8, u8)> = Vec::new();
+    for p in sorted {
+        match counts.last_mut() {
+            Some((q, n)) if *q == p => *n += 1,
+            _ => counts.push((p, 1)),
+        }
+    }
+    go(&mut counts, &mut [0; CYCLE], 0, prizes.len(), out);
 }
 
 impl Game for Galespiel {
@@ -1488,7 +1588,7 @@ impl Game for Galespiel {
                         emergency,
                     });
                     let budget = self.materials[i] + if emergency { DELIVERY } else { 0 };
-                    for spot in Spot::iter(ALL_SPOTS & !self.taken()) {
+                    for spot in Spot::iter(self.geometry().all_spots() & !self.taken()) {
                         if self.build_cost(spot.bit(), discount, first_free) <= budget {
                             out.push(Move::Build {
                                 spots: spot.bit(),
@@ -1541,7 +1641,7 @@ impl Game for Galespiel {
     fn chance_outcomes(&self, out: &mut Vec<(PrizeOrder, f64)>) {
         if self.phase == Phase::Chance {
             let mut orders = Vec::with_capacity(1260);
-            distinct_orders(&mut orders);
+            distinct_orders(&self.options.prizes[..self.cycle()], &mut orders);
             let p = 1.0 / orders.len() as f64;
             out.extend(orders.into_iter().map(|o| (PrizeOrder(o), p)));
         }
@@ -1551,8 +1651,8 @@ impl Game for Galespiel {
         if self.phase != Phase::Chance {
             return None;
         }
-        let mut order = PRIZES;
-        order.shuffle(rng);
+        let mut order = self.options.prizes;
+        order[..self.cycle()].shuffle(rng);
         Some(PrizeOrder(order))
     }
 
@@ -1564,14 +1664,19 @@ impl Game for Galespiel {
         if self.phase != Phase::Chance {
             return Err(IllegalMove::new("no prizes are shuffled now"));
         }
+        let cycle = self.cycle();
         let mut sorted = outcome.0;
-        sorted.sort_unstable();
-        if sorted == PRIZES {
+        sorted[..cycle].sort_unstable();
+        let mut prizes = self.options.prizes;
+        prizes[..cycle].sort_unstable();
+        if sorted == prizes {
             Ok(())
         } else {
-            Err(IllegalMove::new(
-                "a cycle's order holds each prize card once: 3 4 4 5 5 6 8",
-            ))
+            let words: Vec<String> = prizes[..cycle].iter().map(u8::to_string).collect();
+            Err(IllegalMove::new(format!(
+                "a cycle's order holds each prize card once: {}",
+                words.join(" ")
+            )))
         }
     }
 
@@ -1644,11 +1749,8 @@ impl Game for Galespiel {
             Some(End::Connected(w)) if w == seat => Value::from(0),
             _ => self.cheapest(seat).map_or(Value::Null, Value::from),
         };
-        let spots = |seat: Seat| -> Vec<String> {
-            Spot::iter(self.bridges[seat.index()])
-                .map(|s| s.to_string())
-                .collect()
-        };
+        let spots =
+            |seat: Seat| -> Vec<String> { self.geometry().names(self.bridges[seat.index()]) };
         let need = |seat: Seat| self.need(seat).map_or(Value::Null, Value::from);
         let mut details = Map::new();
         details.insert(
@@ -1677,11 +1779,12 @@ impl Game for Galespiel {
 
     fn view(&self, viewer: Viewer) -> GalespielView {
         let costs = self.options.board.costs();
-        let spots = (0..SPOTS)
+        let geo = self.geometry();
+        let spots = (0..geo.spots())
             .map(|i| {
                 let s = Spot::from_index(i);
                 SpotView {
-                    spot: s.to_string(),
+                    spot: geo.name(s),
                     cost: costs[i],
                     bridge: Seat::BOTH
                         .into_iter()
@@ -1699,12 +1802,13 @@ impl Game for Galespiel {
         );
         let start = usize::from(self.revealed);
         let visible = self.visible(viewer);
+        let cycle = self.cycle();
         let (upcoming, mut prizes_left) = if in_cycle {
             (
-                (start..CYCLE)
+                (start..cycle)
                     .map(|k| (visible & (1 << k) != 0).then_some(self.order[k]))
                     .collect(),
-                self.order[start..].to_vec(),
+                self.order[start..cycle].to_vec(),
             )
         } else {
             (Vec::new(), Vec::new())
@@ -1728,7 +1832,7 @@ impl Game for Galespiel {
             PlayerView {
                 colour: if seat == Seat::P1 { "brown" } else { "blue" },
                 materials: self.materials[i],
-                bridges: Spot::iter(self.bridges[i]).map(|s| s.to_string()).collect(),
+                bridges: geo.names(self.bridges[i]),
                 cards,
                 items_held: items_in(self.items[i]),
                 items_used: items_in(self.options.items & !self.items[i]),
@@ -1741,7 +1845,7 @@ impl Game for Galespiel {
             prize: r.prize,
             bids: SeatPair::from_array(r.bids),
             winner: r.winner,
-            built: Spot::iter(r.built).map(|s| s.to_string()).collect(),
+            built: geo.names(r.built),
             emergency: r.emergency,
             paid: r.paid,
         });
@@ -1803,7 +1907,7 @@ impl Game for Galespiel {
         let mut game = self.clone();
         if !matches!(self.phase, Phase::Chance | Phase::Over) {
             let visible = self.visible(Viewer::Seat(seat));
-            let hidden: Vec<usize> = (usize::from(self.revealed)..CYCLE)
+            let hidden: Vec<usize> = (usize::from(self.revealed)..self.cycle())
                 .filter(|k| visible & (1 << k) == 0)
                 .collect();
             let mut values: Vec<u8> = hidden.iter().map(|&k| self.order[k]).collect();
@@ -1837,7 +1941,7 @@ impl Game for Galespiel {
                 if emergency {
                     parts.push("emergency".into());
                 }
-                parts.extend(Spot::iter(spots).map(|s| s.to_string()));
+                parts.extend(self.geometry().names(spots));
                 if parts.is_empty() {
                     "done".into()
                 } else {
@@ -1855,12 +1959,11 @@ impl Game for Galespiel {
     }
 
     fn parse_chance(&self, text: &str) -> Result<PrizeOrder, NotationError> {
-        parse_order(text)
+        parse_order(self, text)
     }
 
     fn format_chance(&self, outcome: &PrizeOrder) -> String {
-        outcome
-            .0
+        outcome.0[..self.cycle()]
             .iter()
             .map(u8::to_string)
             .collect::<Vec<_>>()
@@ -1877,10 +1980,11 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
     let title = match game.phase {
         Phase::Over => "game over".to_string(),
         _ => format!(
-            "round {} (cycle {}, round {} of 7): {}",
+            "round {} (cycle {}, round {} of {}): {}",
             round_no,
-            usize::from(game.rounds) / CYCLE + 1,
-            usize::from(game.rounds) % CYCLE + 1,
+            usize::from(game.rounds) / game.cycle() + 1,
+            usize::from(game.rounds) % game.cycle() + 1,
+            game.cycle(),
             game.phase_words()
         ),
     };
@@ -1907,31 +2011,32 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
         you(Seat::P2)
     );
     let costs = game.options.board.costs();
+    let geo = game.geometry();
+    let side = geo.side();
     let owner = |col: usize, row: usize| -> Option<Seat> {
-        let spot = Point {
+        let spot = geo.spot_at(Point {
             col: col as u8,
             row: row as u8,
-        }
-        .spot()?;
+        })?;
         Seat::BOTH
             .into_iter()
             .find(|seat| game.bridges[seat.index()] & spot.bit() != 0)
     };
     let _ = write!(s, "\n     ");
-    for col in 0..SIDE {
+    for col in 0..side {
         let _ = write!(s, " {} ", char::from(b'a' + col as u8));
     }
     let _ = writeln!(s);
-    for row in 0..SIDE {
+    for row in 0..side {
         let _ = write!(s, "  {:>2} ", row + 1);
-        for col in 0..SIDE {
+        for col in 0..side {
             let point = Point {
                 col: col as u8,
                 row: row as u8,
             };
-            let cell = if let Some(spot) = point.spot() {
+            let cell = if let Some(spot) = geo.spot_at(point) {
                 match owner(col, row) {
-                    Some(seat) if spot.is_horizontal_for(seat) => {
+                    Some(seat) if geo.is_horizontal_for(spot, seat) => {
                         if seat == Seat::P1 {
                             "---".to_string()
                         } else {
@@ -1956,12 +2061,11 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
                 };
                 let joined = |c: Option<usize>| {
                     c.and_then(|c| {
-                        let spot = Point {
+                        let spot = geo.spot_at(Point {
                             col: c as u8,
                             row: row as u8,
-                        }
-                        .spot()?;
-                        (owner(c, row) == Some(seat) && spot.is_horizontal_for(seat))
+                        })?;
+                        (owner(c, row) == Some(seat) && geo.is_horizontal_for(spot, seat))
                             .then_some(fill)
                     })
                     .unwrap_or(' ')
@@ -1969,7 +2073,7 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
                 format!(
                     "{}{mark}{}",
                     joined(col.checked_sub(1)),
-                    joined((col + 1 < SIDE).then_some(col + 1))
+                    joined((col + 1 < side).then_some(col + 1))
                 )
             } else {
                 "   ".to_string()
@@ -2036,7 +2140,7 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
         let result = match r.winner {
             None => "a tie: nobody takes the prize".to_string(),
             Some(w) => {
-                let built: Vec<String> = Spot::iter(r.built).map(|s| s.to_string()).collect();
+                let built: Vec<String> = geo.names(r.built);
                 format!(
                     "{w} takes {} M{}",
                     r.prize,
@@ -2120,8 +2224,8 @@ fn render(game: &Galespiel, viewer: Viewer) -> String {
     }
     let _ = writeln!(
         s,
-        "Rounds without a bridge: {} of {STALL_ROUNDS}; rounds played: {} of at most {MAX_ROUNDS}",
-        game.since_bridge, game.rounds
+        "Rounds without a bridge: {} of {STALL_ROUNDS}; rounds played: {} of at most {}",
+        game.since_bridge, game.rounds, game.options.rounds
     );
     match (game.prize(), game.outcome()) {
         (_, Some(o)) => {
@@ -2149,3 +2253,6 @@ mod spiel;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod variant_tests;

@@ -125,6 +125,14 @@ impl Board {
     pub fn costs(&self) -> &[u8; SPOTS] {
         &self.costs
     }
+
+    /// The same board with other costs (the small variant's window).
+    pub(super) fn with_costs(&self, costs: [u8; SPOTS]) -> Board {
+        Board {
+            costs,
+            ..self.clone()
+        }
+    }
 }
 
 /// What a card does besides its value.
@@ -355,6 +363,16 @@ impl CardTable {
     #[must_use]
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The table's `n` lowest cards (the small variant's `hand`).
+    #[must_use]
+    pub fn lowest(&self, n: usize) -> CardTable {
+        CardTable {
+            basic: self.basic[..n].to_vec(),
+            upgraded: self.upgraded[..n].to_vec(),
+            ..self.clone()
+        }
     }
 
     /// How many cards a full hand holds.

@@ -78,16 +78,26 @@ const UPGRADE: i64 = 164;
 impl Encoded for Galespiel {
     fn spiel_info(&self) -> SpielInfo {
         let slots = self.options().cards.len();
+        let rounds = usize::from(self.options().rounds);
+        let fixed = self.options().fixed_draw;
+        let orders = if fixed {
+            0
+        } else {
+            let mut orders = Vec::new();
+            distinct_orders(&self.options().prizes[..self.cycle()], &mut orders);
+            orders.len()
+        };
         SpielInfo {
             num_distinct_actions: UPGRADE as usize + (1 << slots),
-            max_chance_outcomes: 1260,
-            max_game_length: usize::from(MAX_ROUNDS) * 6,
-            max_chance_nodes: usize::from(MAX_ROUNDS) / CYCLE + 1,
-            stochastic: true,
-            hidden: true,
+            max_chance_outcomes: orders,
+            max_game_length: rounds * 6,
+            max_chance_nodes: if fixed { 0 } else { rounds / self.cycle() + 1 },
+            stochastic: !fixed,
+            // With the fixed draw nothing is hidden but the other seat's bid.
+            hidden: !fixed,
             tensors: Some((
                 self.observation_len(),
-                self.observation_len() + usize::from(MAX_ROUNDS) * self.round_len(),
+                self.observation_len() + rounds * self.round_len(),
             )),
             ..crate::spiel::base(
                 "0 skip, 1 use (item windows); 2 + 2 * slot + aid a bid; 34 + e done, 36 + 64 * e \
@@ -156,7 +166,7 @@ impl Encoded for Galespiel {
             one_hot(&mut out[at..at + PRIZE_SLOTS], usize::from(p));
         }
         at += PRIZE_SLOTS;
-        let first = CYCLE.saturating_sub(view.upcoming.len());
+        let first = self.cycle().saturating_sub(view.upcoming.len());
         for (j, known) in view.upcoming.iter().enumerate() {
             if let Some(p) = known {
                 let k = first + j;
@@ -204,7 +214,7 @@ impl Encoded for Galespiel {
         };
         let Some(i) = usize::from(r.round)
             .checked_sub(1)
-            .filter(|&i| i < usize::from(MAX_ROUNDS))
+            .filter(|&i| i < usize::from(self.options().rounds))
         else {
             return;
         };
