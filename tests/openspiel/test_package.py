@@ -17,7 +17,8 @@
   within its NashConv of the exact value Colosseum's own solver gives
   (crates/ai/tests/openspiel_values.rs).
 * OpenSpiel's CFR+ on the small variants for research (Square Goofspiel `size` 2 with `draw`
-  fixed, All-In Goofspiel with hands -1..1 to 3 points): NashConv below a stated bound, and the
+  fixed, All-In Goofspiel with hands -1..1 to 3 points, Galespiel on the 5×5 lattice with three
+  fixed prizes): NashConv below a stated bound, and the
   average policy's value within its NashConv of the exact value (`exact_value`, LPs over the
   package's game) and of Colosseum's own solver where it applies.
 
@@ -45,9 +46,13 @@ def load(game_id: str, **params) -> pyspiel.Game:
     return pyspiel.load_game(colosseum.short_name(game_id), params)
 
 
-# Small variants: options that exist and make a game small (Galespiel and The Witch's Brew have
-# no size option; they run at full size). Square Goofspiel's `size` and All-In Goofspiel's
-# `lowest`/`highest`/`target` are variants for research, not in the seed.
+# Small variants: options that exist and make a game small. Square Goofspiel's `size`, All-In
+# Goofspiel's `lowest`/`highest`/`target` and Galespiel's `size`/`prizes`/`draw`/`hand`/`rounds`
+# are variants for research, not in the seed.
+# Galespiel's small variant for CFR: the 5×5 lattice (5 spots), the prizes 3 4 5 in that order,
+# the cards 1 2 3, three rounds (one cycle).
+GALESPIEL_SMALL = {"size": 5, "prizes": "3 4 5", "draw": "fixed", "hand": 3, "rounds": 3}
+
 VARIANTS = [
     ("goofspiel", {"cards": 4}),
     ("goofspiel", {"cards": 5, "order": "descending", "returns": "point_difference"}),
@@ -62,6 +67,8 @@ VARIANTS = [
     ("square-goofspiel", {"size": 3, "advantage": "none"}),
     ("square-goofspiel", {"size": 2, "draw": "fixed"}),
     ("galespiel", {"items": "elder-tree"}),
+    ("galespiel", GALESPIEL_SMALL),
+    ("galespiel", {"size": 9, "prizes": "4 5 6", "hand": 4, "rounds": 12, "items": "elder-tree"}),
     ("witchs-brew", {}),
 ]
 
@@ -213,12 +220,14 @@ def test_notation_and_encodings():
 
 
 def test_bad_options_are_refused_with_what_is_allowed():
-    for params, words in [
-        ({"cards": 99}, "option `cards` = 99 is not allowed: an integer from 1 to"),
-        ({"order": "sideways"}, "random, descending or ascending"),
+    for game_id, params, words in [
+        ("goofspiel", {"cards": 99}, "option `cards` = 99 is not allowed: an integer from 1 to"),
+        ("goofspiel", {"order": "sideways"}, "random, descending or ascending"),
+        ("galespiel", {"size": 7}, "5, 9 or 13"),
+        ("galespiel", {"prizes": "3 4 5", "hand": 2}, "an integer from 3 (one card for each"),
     ]:
         try:
-            load("goofspiel", **params)
+            load(game_id, **params)
         except Exception as e:  # pyspiel reports the Python error
             assert words in str(e), str(e)
         else:
@@ -392,7 +401,8 @@ def face_down_game(groups) -> float:
 def exact_value(state) -> float:
     """The exact value for p1 of a (simultaneous-move) Colosseum game in which everything is
     public between rounds: Square Goofspiel (hands, board and bids public; a matrix game at each
-    auction, the average at each chance node) and All-In Goofspiel (a one-seat starter whose
+    auction, the average at each chance node), Galespiel with the fixed draw (a matrix game at
+    each bid, the builder's best build) and All-In Goofspiel (a one-seat starter whose
     play the responder sees only as its count: the responder's information state groups the
     starter's plays, then the round is public). A small exact computation beside CFR, written
     independently of OpenSpiel's algorithms."""
@@ -414,6 +424,11 @@ def exact_value(state) -> float:
     starter = state.current_player()
     responder = 1 - starter
     sign = 1.0 if starter == 0 else -1.0
+    children = [state.child(a) for a in state.legal_actions(starter)]
+    if not any(c.current_player() == responder for c in children):
+        # A public one-seat decision that the other seat does not answer at once (Galespiel's
+        # build with the fixed draw: everything is public but the bids): the seat picks its best.
+        return sign * max(sign * exact_value(c) for c in children)
     groups: dict[str, list[list[float]]] = {}
     for a in state.legal_actions(starter):
         child = state.child(a)
@@ -449,6 +464,7 @@ RESEARCH_VARIANTS = [
     ("all-in-goofspiel", {"lowest": -1, "highest": 1, "target": 3}, 100, 0.01, None),
     ("square-goofspiel", {"size": 2, "draw": "fixed"}, 100, 0.1, 3 / 7),
     ("square-goofspiel", {"size": 2, "draw": "fixed", "advantage": "none"}, 100, 0.1, 0.0),
+    ("galespiel", GALESPIEL_SMALL, 100, 0.05, None),
 ]
 
 
@@ -604,6 +620,26 @@ def test_galespiel_tensors_hide_the_cycle_order():
     t1, t2 = a.observation_tensor(0), a.observation_tensor(1)
     assert t1 != t2
     assert len(t1) == game.observation_tensor_size()
+
+
+def test_galespiel_small_variant():
+    # The 5x5 lattice with the fixed draw: no chance, the seed's action ids over its 5 spots
+    # (36 + spot builds one bridge, named on the small lattice), the cards 1 2 3 (164 + 2^3 ids).
+    game = load("galespiel", **GALESPIEL_SMALL)
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert game.num_distinct_actions() == 164 + 8
+    assert game.max_chance_outcomes() == 0
+    state = game.new_initial_state()
+    assert state.is_simultaneous_node()
+    assert state.legal_actions(0) == [2, 4, 6]  # the bids 1, 2, 3 (2 + 2 * slot)
+    state.apply_actions([6, 2])  # p1 bids 3, p2 bids 1: p1 takes 3 M (p2's Scavenge: +2 M)
+    assert state.current_player() == 0
+    builds = state.legal_actions(0)
+    assert [state.action_to_string(0, a) for a in builds] == ["done", "b2", "d2", "b4", "d4"]
+    state.apply_action(36 + 0)  # b2
+    assert state.is_simultaneous_node() and state.legal_actions(0) == [2, 4]
+    assert '"b2"' in state.observation_string(1)
 
 
 def test_information_states_are_cached_not_replayed():

@@ -862,6 +862,14 @@ mod tests {
             ("square-goofspiel", r#"{"size": 2}"#),
             ("square-goofspiel", r#"{"size": 3}"#),
             ("square-goofspiel", r#"{"size": 3, "draw": "fixed"}"#),
+            (
+                "galespiel",
+                r#"{"size": 5, "prizes": "3 4 5", "draw": "fixed", "hand": 3, "rounds": 3}"#,
+            ),
+            (
+                "galespiel",
+                r#"{"size": 9, "prizes": "4 5 6", "hand": 4, "rounds": 12, "items": "elder-tree"}"#,
+            ),
         ] {
             let options: RawOptions = serde_json::from_str(options).unwrap();
             for seed in 1..4 {
