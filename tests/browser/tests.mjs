@@ -1705,3 +1705,13 @@ test('balance: the rules page shows the game\'s latest balance report (run.sh wr
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('Galespiel\u2019s research variant (size 5): the table draws the 5 x 5 lattice and its 5 spots', async () => {
+  const { page } = await seatAt('galespiel', 'laptop', { options: { size: 5, prizes: '3 4 5', draw: 'fixed', hand: 3, rounds: 3 } });
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  await page.locator('#board .spot').first().waitFor();
+  assert.deepEqual(await page.locator('#board .spot').evaluateAll((xs) => xs.map((x) => x.dataset.cell)), ['b2', 'd2', 'c3', 'b4', 'd4']);
+  assert.equal(await page.locator('#board text.axis').count(), 10, 'columns a..e and rows 1..5');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -44,7 +44,8 @@ export function lastReveal(v, n) {
 }
 
 export function render(v, ctx, state, { h, s, card, table, roving, name, col }) {
-  const size = 13;
+  // The lattice's side from its spots: 61 on the seed's 13, 25 and 5 on the research variant's 9 and 5.
+  const size = ({ 5: 5, 25: 9 })[(v.spots || []).length] || 13;
   const step = 28;
   const pad = 24;
   const W = pad * 2 + step * (size - 1);

@@ -42,7 +42,13 @@ pub fn board_svg(view: &Value) -> String {
         )
     });
     let y = header(&mut svg, width, "Galespiel", scores);
-    let side = 13usize;
+    // The lattice's side from its spots: 61 on the seed's 13, 25 and 5 on the small variant's 9
+    // and 5.
+    let side = match view["spots"].as_array().map_or(0, Vec::len) {
+        5 => 5usize,
+        25 => 9,
+        _ => 13,
+    };
     let step = 32.0;
     let (x0, y0) = (40.0, y + 30.0);
     let at = |c: usize, r: usize| (x0 + step * (c - 1) as f64, y0 + step * (r - 1) as f64);

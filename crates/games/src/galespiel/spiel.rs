@@ -82,6 +82,8 @@ impl Encoded for Galespiel {
         let fixed = self.options().fixed_draw;
         let orders = if fixed {
             0
+        } else if self.options().prizes == PRIZES {
+            1260
         } else {
             let mut orders = Vec::new();
             distinct_orders(&self.options().prizes[..self.cycle()], &mut orders);

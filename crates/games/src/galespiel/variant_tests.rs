@@ -278,3 +278,17 @@ fn random_variant_games_end_within_their_rounds() {
         }
     }
 }
+
+/// The board picture draws the variant's lattice: 12 dots on size 5 where the seed has 84.
+#[test]
+fn the_board_picture_draws_the_variants_lattice() {
+    let picture = |g: &Galespiel| {
+        let view = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
+        super::board_svg::board_svg(&view)
+            .matches("<circle")
+            .count()
+    };
+    let seed = picture(&Galespiel::new(GalespielOptions::default()));
+    let small = picture(&variant(&["size=5"]).unwrap());
+    assert_eq!(seed - small, 84 - 12);
+}
