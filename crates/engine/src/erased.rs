@@ -134,6 +134,9 @@ pub trait AnyGame: Send + Sync {
     fn score(&self) -> Score;
     /// What `viewer` may see, as JSON.
     fn view_json(&self, viewer: Viewer) -> Value;
+    /// [`AnyGame::view_json`] as JSON text, serialized from the game's typed view without a
+    /// `Value` tree in between (what a server sends on every change).
+    fn view_text(&self, viewer: Viewer) -> String;
     /// What `viewer` may see, rendered for a terminal.
     fn render(&self, viewer: Viewer) -> String;
     /// A copy of this game in its current state.
@@ -291,6 +294,12 @@ impl<G: Game> AnyGame for Erased<G> {
             // A view is plain data; failing to serialize it is a bug in the game, reported
             // rather than hidden.
             serde_json::json!({"error": format!("view could not be serialized: {e}")})
+        })
+    }
+
+    fn view_text(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.0.view(viewer)).unwrap_or_else(|e| {
+            serde_json::json!({"error": format!("view could not be serialized: {e}")}).to_string()
         })
     }
 

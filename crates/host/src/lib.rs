@@ -110,6 +110,6 @@ pub use matches::{
     SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS,
 };
 pub use view::{
-    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,
+    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, MoveLogText, RaceSeatView, RaceView,
     SealedOpening, SealedView, SeatView,
 };

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::config::{Clocks, MatchConfig, TimeControl};
 use crate::log::{EndKind, LogEntry, MatchResult};
 use crate::view::{
-    reads, EarlierGameView, FinishedRace, MatchView, MoveLine, RaceSeatView, RaceView,
-    SealedOpening, SealedView, SeatView, StepNote,
+    reads, EarlierGameView, FinishedRace, LogContext, MatchView, MoveLine, MoveLogText,
+    RaceSeatView, RaceView, SealedOpening, SealedView, SeatView, StepNote,
 };
 
 /// A seat's submission for the pending decision, before the reveal.
@@ -1028,6 +1028,118 @@ impl Match {
     /// can check the openings against the commitments.
     #[must_use]
     pub fn view(&self, viewer: Viewer) -> MatchView {
+        MatchView {
+            game: self.entry.id,
+            game_number: self.earlier.len() + 1,
+            options: self.record.options.clone(),
+            view: self.game.view_json(viewer),
+            pending: self.game.pending(),
+            decision: self.game.decision_kind(),
+            seats: self.seat_views(viewer),
+            now: self.now,
+            time_control: self.time.clone(),
+            earlier_games: self.earlier_games(),
+            timed_out: self.last_timed_out(),
+            race: self.race_view(),
+            races: self
+                .trivia
+                .as_ref()
+                .map(|t| t.finished.clone())
+                .unwrap_or_default(),
+            moves: self.move_log(viewer),
+            chat: self.chat_of(viewer).cloned().collect(),
+            result: self.result.clone(),
+            sealed: self.sealed_view(),
+        }
+    }
+
+    /// [`Match::view`] as JSON text, equal as JSON to `serde_json::to_value(self.view(viewer))`,
+    /// written without building the view (what a server sends on every change): the game's view
+    /// straight from its typed view, and the move log from `log`, which keeps the lines rendered
+    /// for this viewer by earlier calls. A line other than the last changes only when the match
+    /// ends (its records are published), so only the last line and new ones are rendered again.
+    /// `log` belongs to one viewer of this match: it starts over by itself when the match ends
+    /// or is another match (another seed), or when the log is shorter than it holds.
+    ///
+    /// `now` is the last member, so the text ends with `"now":N}`: a caller can tell two texts
+    /// apart with the times aside by what comes before the last `"now":`.
+    #[must_use]
+    pub fn view_text(&self, viewer: Viewer, log: &mut MoveLogText) -> String {
+        fn member<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, name: &str, value: &T) {
+            name_of(out, name);
+            serde_json::to_writer(&mut *out, value).expect("a view member serializes");
+        }
+        fn name_of(out: &mut Vec<u8>, name: &str) {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"\":");
+        }
+        let mut out = Vec::with_capacity(2048);
+        out.push(b'{');
+        member(&mut out, "game", self.entry.id);
+        member(&mut out, "game_number", &(self.earlier.len() + 1));
+        member(&mut out, "options", &self.record.options);
+        name_of(&mut out, "view");
+        out.extend_from_slice(self.game.view_text(viewer).as_bytes());
+        member(&mut out, "pending", &self.game.pending());
+        member(&mut out, "decision", self.game.decision_kind());
+        member(&mut out, "seats", &self.seat_views(viewer));
+        member(&mut out, "time_control", &self.time);
+        member(&mut out, "earlier_games", &self.earlier_games());
+        member(&mut out, "timed_out", &self.last_timed_out());
+        member(&mut out, "race", &self.race_view());
+        let races: &[FinishedRace] = self.trivia.as_ref().map_or(&[], |t| &t.finished[..]);
+        member(&mut out, "races", races);
+        name_of(&mut out, "moves");
+        self.move_log_text(viewer, log, &mut out);
+        let chat: Vec<&ChatLine> = self.chat_of(viewer).collect();
+        member(&mut out, "chat", &chat);
+        member(&mut out, "result", &self.result);
+        member(&mut out, "sealed", &self.sealed_view());
+        member(&mut out, "now", &self.now);
+        out.push(b'}');
+        String::from_utf8(out).expect("JSON text is UTF-8")
+    }
+
+    /// The move log's JSON array for `viewer`, its lines kept in `log` (see [`Match::view_text`]).
+    fn move_log_text(&self, viewer: Viewer, log: &mut MoveLogText, out: &mut Vec<u8>) {
+        let over = self.result.is_some();
+        let key = (self.config.seed, self.entry.id);
+        if log.over != over || log.key != Some(key) || log.lines.len() > self.notes.len() {
+            log.lines.clear();
+            log.over = over;
+            log.key = Some(key);
+        }
+        // The last line kept may have changed (a face-down move shown once answered).
+        let from = log.lines.len().saturating_sub(1);
+        log.lines.truncate(from);
+        let context = self.log_context();
+        for note in &self.notes[from..] {
+            let line = self.move_line(viewer, note, &context);
+            log.lines.push(line.map(|l| {
+                serde_json::to_string(&l)
+                    .expect("a move line serializes")
+                    .into_boxed_str()
+            }));
+        }
+        out.push(b'[');
+        let mut first = true;
+        for line in log.lines.iter().flatten() {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            out.extend_from_slice(line.as_bytes());
+        }
+        out.push(b']');
+    }
+
+    /// Each seat as `viewer` sees it: who plays it, whether it acts, has submitted or locked,
+    /// its clock (and its own pending move, to the seat itself only).
+    fn seat_views(&self, viewer: Viewer) -> SeatPair<SeatView> {
         let pending = self.game.pending();
         let seat_view = |seat: Seat| {
             let i = seat.index();
@@ -1050,47 +1162,35 @@ impl Match {
                 by_default: own.map(|s| s.by_default),
             }
         };
-        MatchView {
-            game: self.entry.id,
-            game_number: self.earlier.len() + 1,
-            options: self.record.options.clone(),
-            view: self.game.view_json(viewer),
-            pending,
-            decision: self.game.decision_kind(),
-            seats: SeatPair {
-                p1: seat_view(Seat::P1),
-                p2: seat_view(Seat::P2),
-            },
-            now: self.now,
-            time_control: self.time.clone(),
-            earlier_games: self
-                .earlier
-                .iter()
-                .map(|g| EarlierGameView {
-                    outcome: g.outcome.clone(),
-                })
-                .collect(),
-            timed_out: self.last_timed_out(),
-            race: self.race_view(),
-            races: self
-                .trivia
-                .as_ref()
-                .map(|t| t.finished.clone())
-                .unwrap_or_default(),
-            moves: self.move_log(viewer),
-            chat: self
-                .chat
-                .iter()
-                .filter(|(_, l)| reads(viewer, l.channel))
-                .map(|(_, l)| l.clone())
-                .collect(),
-            result: self.result.clone(),
-            sealed: self.config.sealed.then(|| SealedView {
-                phase: self.sealed_phase(),
-                opening_from: self.opening_from,
-                last: self.last_sealed.clone(),
-            }),
+        SeatPair {
+            p1: seat_view(Seat::P1),
+            p2: seat_view(Seat::P2),
         }
+    }
+
+    fn earlier_games(&self) -> Vec<EarlierGameView> {
+        self.earlier
+            .iter()
+            .map(|g| EarlierGameView {
+                outcome: g.outcome.clone(),
+            })
+            .collect()
+    }
+
+    /// The chat lines `viewer` may read.
+    fn chat_of(&self, viewer: Viewer) -> impl Iterator<Item = &ChatLine> {
+        self.chat
+            .iter()
+            .filter(move |(_, l)| reads(viewer, l.channel))
+            .map(|(_, l)| l)
+    }
+
+    fn sealed_view(&self) -> Option<SealedView> {
+        self.config.sealed.then(|| SealedView {
+            phase: self.sealed_phase(),
+            opening_from: self.opening_from,
+            last: self.last_sealed.clone(),
+        })
     }
 
     /// Every step of the match as `viewer` may know it. While the match runs, a game's secret
@@ -1100,61 +1200,69 @@ impl Match {
     /// published), every step is shown.
     #[must_use]
     pub fn move_log(&self, viewer: Viewer) -> Vec<MoveLine> {
-        let over = self.result.is_some();
-        let current = self.earlier.len();
-        let pending = self.game.pending();
-        let secret_chance = !over && self.game.secret_chance();
-        let face_down = !over && self.game.face_down_lone_moves();
+        let context = self.log_context();
         self.notes
             .iter()
-            .filter_map(|n| {
-                let record = if n.game == current {
-                    &self.record
-                } else {
-                    &self.earlier.get(n.game)?.record
-                };
-                let step = record.steps.get(n.step)?;
-                let mut line = MoveLine {
-                    game: n.game + 1,
-                    step: n.step,
-                    at: n.at,
-                    kind: n.kind,
-                    p1: step.p1.clone(),
-                    p2: step.p2.clone(),
-                    chance: step.chance.clone(),
-                    hidden: false,
-                    face_down: Vec::new(),
-                    by_default: self
-                        .defaults
-                        .iter()
-                        .filter(|d| d.0 == n.game && d.1 == n.step)
-                        .map(|d| d.2)
-                        .collect(),
-                };
-                if secret_chance && line.chance.is_some() {
-                    line.chance = None;
-                    line.hidden = true;
-                }
-                let last = n.game == current && n.step + 1 == record.steps.len();
-                if face_down && last {
-                    for seat in Seat::BOTH {
-                        let alone = step.slot(seat).is_some() && step.slot(seat.other()).is_none();
-                        if alone
-                            && pending == Pending::One(seat.other())
-                            && viewer != Viewer::Seat(seat)
-                        {
-                            match seat {
-                                Seat::P1 => line.p1 = None,
-                                Seat::P2 => line.p2 = None,
-                            }
-                            line.hidden = true;
-                            line.face_down.push(seat);
-                        }
-                    }
-                }
-                Some(line)
-            })
+            .filter_map(|n| self.move_line(viewer, n, &context))
             .collect()
+    }
+
+    fn log_context(&self) -> LogContext {
+        let over = self.result.is_some();
+        LogContext {
+            current: self.earlier.len(),
+            pending: self.game.pending(),
+            secret_chance: !over && self.game.secret_chance(),
+            face_down: !over && self.game.face_down_lone_moves(),
+        }
+    }
+
+    /// One step of the move log as `viewer` may know it (`None`: its step is not in the
+    /// records).
+    fn move_line(&self, viewer: Viewer, n: &StepNote, cx: &LogContext) -> Option<MoveLine> {
+        let record = if n.game == cx.current {
+            &self.record
+        } else {
+            &self.earlier.get(n.game)?.record
+        };
+        let step = record.steps.get(n.step)?;
+        let mut line = MoveLine {
+            game: n.game + 1,
+            step: n.step,
+            at: n.at,
+            kind: n.kind,
+            p1: step.p1.clone(),
+            p2: step.p2.clone(),
+            chance: step.chance.clone(),
+            hidden: false,
+            face_down: Vec::new(),
+            by_default: self
+                .defaults
+                .iter()
+                .filter(|d| d.0 == n.game && d.1 == n.step)
+                .map(|d| d.2)
+                .collect(),
+        };
+        if cx.secret_chance && line.chance.is_some() {
+            line.chance = None;
+            line.hidden = true;
+        }
+        let last = n.game == cx.current && n.step + 1 == record.steps.len();
+        if cx.face_down && last {
+            for seat in Seat::BOTH {
+                let alone = step.slot(seat).is_some() && step.slot(seat.other()).is_none();
+                if alone && cx.pending == Pending::One(seat.other()) && viewer != Viewer::Seat(seat)
+                {
+                    match seat {
+                        Seat::P1 => line.p1 = None,
+                        Seat::P2 => line.p2 = None,
+                    }
+                    line.hidden = true;
+                    line.face_down.push(seat);
+                }
+            }
+        }
+        Some(line)
     }
 
     /// The race as anyone may see it: never the accepted answers (nor the question's id) while

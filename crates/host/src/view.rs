@@ -223,6 +223,32 @@ impl MoveLine {
     }
 }
 
+/// A viewer's move log as JSON text, line by line, kept between calls of
+/// [`crate::Match::view_text`] so that a state does not serialize the whole log again: only the
+/// last line (which may change: a face-down move shown once answered) and new lines are
+/// rendered. Keep one per viewer of one match.
+#[derive(Clone, Debug, Default)]
+pub struct MoveLogText {
+    /// Whether the match was over when the lines were rendered (its end shows every step).
+    pub(crate) over: bool,
+    /// The match the lines are of: its seed and game.
+    pub(crate) key: Option<(u64, &'static str)>,
+    /// Each step note's line as JSON text (`None`: its step is not in the records).
+    pub(crate) lines: Vec<Option<Box<str>>>,
+}
+
+/// What a move log line depends on beyond its step (the same for every line of one log).
+pub(crate) struct LogContext {
+    /// The game being played, from 0.
+    pub current: usize,
+    /// Who acts now.
+    pub pending: colosseum_engine::Pending,
+    /// Secret chance outcomes are hidden (the game has them and the match runs).
+    pub secret_chance: bool,
+    /// A lone face-down move is hidden from the others (likewise).
+    pub face_down: bool,
+}
+
 /// Where a step of the match was made: kept by the match for its move log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct StepNote {

@@ -350,3 +350,84 @@ fn the_two_chats_are_kept_apart_and_rebuild() {
         Err(MatchError::Over)
     );
 }
+
+/// `Match::view_text` (what a server sends) is `Match::view` as JSON, for every game and viewer
+/// after every single move, timeout and chat line, with each viewer's move log kept from one
+/// call to the next (only the last line and new ones rendered again): a face-down move, a
+/// secret chance outcome and a move the clock made come out as in `view`, and so does the end,
+/// which shows every step. The text ends with `"now":N}`. A kept log handed another match (a
+/// new seed) starts over.
+#[test]
+fn the_view_text_is_the_view_as_json_with_the_log_kept() {
+    use colosseum_host::MoveLogText;
+    for entry in registry() {
+        for timed in [false, true] {
+            let config = if timed {
+                MatchConfig::new(entry.id)
+            } else {
+                untimed(entry.id)
+            };
+            let mut m = Match::new(config.clone()).unwrap();
+            let mut logs: Vec<MoveLogText> =
+                VIEWERS.iter().map(|_| MoveLogText::default()).collect();
+            let check = |m: &Match, logs: &mut Vec<MoveLogText>, when: &str| {
+                for (viewer, log) in VIEWERS.iter().zip(logs.iter_mut()) {
+                    let text = m.view_text(*viewer, log);
+                    let parsed: Value = serde_json::from_str(&text)
+                        .unwrap_or_else(|e| panic!("{} {viewer} {when}: {e}: {text}", entry.id));
+                    let expected = serde_json::to_value(m.view(*viewer)).unwrap();
+                    assert_eq!(parsed, expected, "{} {viewer} {when}", entry.id);
+                    let tail = format!("\"now\":{}}}", m.now());
+                    assert!(text.ends_with(&tail), "{} {when}: {text}", entry.id);
+                }
+            };
+            check(&m, &mut logs, "at the start");
+            let mut rng = ChaCha8Rng::seed_from_u64(11);
+            let mut now = m.now();
+            for event in 0..600 {
+                if m.is_over() {
+                    break;
+                }
+                now += 1_000;
+                if event % 7 == 3 {
+                    m.chat(Viewer::Seat(P1), "Ann", "hello", now).unwrap();
+                    m.chat(Viewer::Spectator, "Zed", "p1 wins", now).unwrap();
+                    check(&m, &mut logs, "after chat");
+                }
+                if timed && event % 5 == 4 {
+                    // Long enough for any clock: the host moves for the seats that must act.
+                    now += 3_600_000;
+                    m.tick(now);
+                    check(&m, &mut logs, &format!("after a timeout at event {event}"));
+                    continue;
+                }
+                // One seat at a time, so a lone (face-down) move is seen before its answer.
+                let seats: Vec<Seat> = m.game().pending().seats().to_vec();
+                for seat in seats {
+                    if m.is_over() || m.submission(seat).is_some() {
+                        continue;
+                    }
+                    if !m.game().pending().includes(seat) {
+                        continue;
+                    }
+                    let mv = m.game().random_move(seat, &mut rng).unwrap();
+                    m.submit(seat, &mv, now).unwrap();
+                    check(
+                        &m,
+                        &mut logs,
+                        &format!("after {seat} {mv} at event {event}"),
+                    );
+                }
+            }
+            assert!(m.is_over() || timed, "{} did not end", entry.id);
+            check(&m, &mut logs, "at the end");
+            // The logs kept for this match, handed another one (another seed).
+            let other = Match::new(MatchConfig {
+                seed: config.seed ^ 0x5eed,
+                ..config.clone()
+            })
+            .unwrap();
+            check(&other, &mut logs, "another match");
+        }
+    }
+}

@@ -290,14 +290,18 @@ async fn run(
         finished: 0.into(),
         cpu_at_created: Mutex::new(None),
     });
-    // Create the matches first (HTTP, blocking client on the blocking pool).
+    // Create the matches first (HTTP, blocking client on the blocking pool). One agent keeps
+    // its connection: a connection per creation would leave one socket in TIME_WAIT per match,
+    // which with 10,000 matches and their 20,000 WebSockets runs out of loopback ports.
+    let agent = ureq::Agent::new_with_defaults();
     let mut created = Vec::new();
     for _ in 0..args.matches {
         // A normal (provably fair) match: the server commits to its seed, the clients add theirs.
         let body = json!({"game": args.game, "options": options, "time": {"kind": "untimed"}, "sealed": args.sealed});
         let url = format!("{base}/api/matches");
+        let agent = agent.clone();
         let v: Value = tokio::task::spawn_blocking(move || -> Result<Value> {
-            let mut res = ureq::post(&url).send_json(&body)?;
+            let mut res = agent.post(&url).send_json(&body)?;
             Ok(res.body_mut().read_json()?)
         })
         .await??;

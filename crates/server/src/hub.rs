@@ -1633,6 +1633,8 @@ impl<S: Store> Hub<S> {
         st.game = Match::new(st.meta.config.clone())
             .map_err(|e| ApiError::internal("starting the match", e))?;
         st.persisted = 0;
+        // Another match: nothing rendered from the throwaway one is kept.
+        st.rendered.clear();
         Ok(())
     }
 
@@ -1987,11 +1989,9 @@ impl<S: Store> Hub<S> {
     /// The message a connection of `role` is sent: everything built from the match's view for
     /// that role.
     pub async fn state(&self, table: &Table, role: Role) -> Value {
-        let st = table.state.lock().await;
-        let mut v = serde_json::to_value(self.state_message(&st, &table.id, role))
-            .expect("a state message serializes");
-        v["server_now"] = json!(self.clock.now_ms());
-        v
+        let rendered = self.state_rendered(table, role).await;
+        let text = crate::render::with_server_now(&rendered.text, self.clock.now_ms());
+        serde_json::from_str(&text).expect("a rendered state is JSON")
     }
 
     /// The state message of `role` as text without `server_now` (`crate::render`): rendered
@@ -2002,7 +2002,12 @@ impl<S: Store> Hub<S> {
         // Read under the table's lock: a change bumps the version before it unlocks.
         let version = *table.version.borrow();
         let mut cache = std::mem::take(&mut st.rendered);
-        let rendered = cache.get(role, version, || self.state_message(&st, &table.id, role));
+        let rendered = cache.get(role, version, |log| {
+            (
+                self.state_message(&st, &table.id, role),
+                st.game.view_text(role, log),
+            )
+        });
         st.rendered = cache;
         rendered
     }
@@ -2056,7 +2061,6 @@ impl<S: Store> Hub<S> {
             fairness: fairness_view(&st.meta),
             tournament: st.meta.tournament.clone(),
             paused: st.game.paused(),
-            view: st.game.view(role),
             rematch: rematch_view(st.meta.rematch.as_ref(), role),
         }
     }

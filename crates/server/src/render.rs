@@ -1,13 +1,15 @@
 //! The state message a connection is sent, rendered once per viewer kind and change.
 //!
 //! A change to a match bumps its table's version; every connection of the match then wants the
-//! state of its role (`p1`, `p2` or a spectator). [`StateMessage`] is that state as a typed
-//! value, serialized straight to text (no `serde_json::Value` tree in between), and
-//! [`RenderCache`] keeps, per viewer kind, the last message rendered with the version it was
-//! rendered at: the first connection of a kind to ask after a change renders it, the others (and
-//! the HTTP state) share the text. A change the kind cannot see (its message equal to the last
-//! one, the two times aside) keeps the last message's content number, so connections that sent
-//! it send nothing.
+//! state of its role (`p1`, `p2` or a spectator). [`StateMessage`] is that state's own members
+//! as a typed value, serialized straight to text (no `serde_json::Value` tree in between); its
+//! `match` is [`colosseum_host::Match::view_text`], written last, so the text ends with the
+//! match's `"now":N}}`. [`RenderCache`] keeps, per viewer kind, the last text rendered with the
+//! version it was rendered at, and the kind's move log lines ([`MoveLogText`]: a state renders
+//! only the log's last line and new ones): the first connection of a kind to ask after a change
+//! renders it, the others (and the HTTP state) share the text. A change the kind cannot see
+//! (its text equal to the last one up to the match's `now`) keeps the last content number, so
+//! connections that sent it send nothing.
 //!
 //! `server_now` (the server's clock when the message leaves) is the one field that is not
 //! cached: [`with_server_now`] puts it in front of the shared text for each connection.
@@ -17,11 +19,12 @@ use std::sync::Arc;
 
 use colosseum_engine::fair::ClientSeeds;
 use colosseum_engine::{Seat, SeatPair, Viewer};
-use colosseum_host::MatchView;
+use colosseum_host::MoveLogText;
 use serde::Serialize;
 
-/// The state of a match as one role sees it, without `server_now` (`docs/server-api.md`, "The
-/// state"). Built only from the match's view for that role and the match's public metadata.
+/// The state of a match as one role sees it, without `server_now` and `match`
+/// (`docs/server-api.md`, "The state"): the match's public metadata and the role's legal moves.
+/// [`RenderCache::get`] appends `match`, the match's view for the role.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StateMessage {
     /// Always `state`.
@@ -55,9 +58,6 @@ pub struct StateMessage {
     pub tournament: Option<String>,
     /// Whether a host paused the match.
     pub paused: bool,
-    /// The match as the role may see it.
-    #[serde(rename = "match")]
-    pub view: MatchView,
     /// The rematch offered after the match, with the viewer's own seat link (`null` until a
     /// seat offers one).
     pub rematch: serde_json::Value,
@@ -93,15 +93,16 @@ static CONTENT: AtomicU64 = AtomicU64::new(1);
 
 struct Slot {
     version: u64,
-    /// The message with `match.now` set to 0 (what is compared).
-    message: StateMessage,
     rendered: Rendered,
+    /// Where the match's `now` begins in the text: what comes before is what is compared.
+    now_at: usize,
 }
 
-/// The last state rendered for each viewer kind of one table.
+/// The last state rendered for each viewer kind of one table, and each kind's move log lines.
 #[derive(Default)]
 pub struct RenderCache {
     slots: [Option<Slot>; 3],
+    logs: [MoveLogText; 3],
 }
 
 fn slot(role: Viewer) -> usize {
@@ -114,44 +115,47 @@ fn slot(role: Viewer) -> usize {
 
 impl RenderCache {
     /// The state for `role` at table version `version`: the cached one if it was rendered at
-    /// this version, else `build()` rendered (keeping the last content number if only the times
-    /// moved).
+    /// this version, else rendered from `build`, which gives the message's own members and the
+    /// match's view text for the role (`Match::view_text` with the kind's kept move log). If
+    /// only the times moved since the last render, the last content number is kept.
     pub fn get(
         &mut self,
         role: Viewer,
         version: u64,
-        build: impl FnOnce() -> StateMessage,
+        build: impl FnOnce(&mut MoveLogText) -> (StateMessage, String),
     ) -> Rendered {
-        let slot = &mut self.slots[slot(role)];
-        if let Some(s) = slot.as_ref().filter(|s| s.version == version) {
+        let i = slot(role);
+        if let Some(s) = self.slots[i].as_ref().filter(|s| s.version == version) {
             return s.rendered.clone();
         }
-        let mut message = build();
-        let now = std::mem::take(&mut message.view.now);
-        if let Some(s) = slot.as_mut().filter(|s| s.message == message) {
-            s.version = version;
-            return s.rendered.clone();
-        }
-        message.view.now = now;
-        let text: Arc<str> = serde_json::to_string(&message)
-            .expect("a state message serializes")
-            .into();
-        message.view.now = 0;
-        let rendered = Rendered {
-            content: CONTENT.fetch_add(1, Ordering::Relaxed),
-            text,
+        let (message, view) = build(&mut self.logs[i]);
+        let head = serde_json::to_string(&message).expect("a state message serializes");
+        let mut text = String::with_capacity(head.len() + view.len() + 16);
+        text.push_str(head.strip_suffix('}').unwrap_or(&head));
+        text.push_str(",\"match\":");
+        text.push_str(&view);
+        text.push('}');
+        // `match` is the last member and its `now` the match's last: the last `"now":` is it.
+        let now_at = text.rfind("\"now\":").unwrap_or(text.len());
+        let content = match self.slots[i].as_ref() {
+            Some(s) if s.rendered.text.get(..s.now_at) == text.get(..now_at) => s.rendered.content,
+            _ => CONTENT.fetch_add(1, Ordering::Relaxed),
         };
-        *slot = Some(Slot {
+        let rendered = Rendered {
+            content,
+            text: text.into(),
+        };
+        self.slots[i] = Some(Slot {
             version,
-            message,
             rendered: rendered.clone(),
+            now_at,
         });
         rendered
     }
 
-    /// Forgets every rendered state (the next ask renders again).
+    /// Forgets every rendered state and move log (the next ask renders again).
     pub fn clear(&mut self) {
-        self.slots = [None, None, None];
+        *self = RenderCache::default();
     }
 }
 

@@ -1,6 +1,11 @@
 //! The shared store: PostgreSQL, for several server processes.
 
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
 use colosseum_host::LogEntry;
+use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls};
 
 use super::{
@@ -12,8 +17,152 @@ use super::{
 const NODE_PREFIX: &str = "colosseum node ";
 
 /// Matches in a PostgreSQL database.
+///
+/// Appends are committed in groups: every append goes to one writer task, which takes all the
+/// appends waiting when it is free and stores them with one statement (one transaction, one
+/// round trip), each append still checked on its own (its first sequence number must equal the
+/// entries stored for its match; one that does not is refused as a conflict and the others are
+/// stored). Each caller is answered only after the commit holding its entries. If the group's
+/// statement fails (the connection, or a row another writer stored meanwhile), each of its
+/// appends is written again alone and gets its own answer.
 pub struct PostgresStore {
-    pub(super) client: Client,
+    pub(super) client: Arc<Client>,
+    appends: mpsc::UnboundedSender<QueuedAppend>,
+    counts: Arc<GroupCounts>,
+}
+
+/// One append waiting for the writer.
+struct QueuedAppend {
+    id: String,
+    first: usize,
+    texts: Vec<String>,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Group commits so far.
+#[derive(Default)]
+struct GroupCounts {
+    groups: AtomicU64,
+    appended: AtomicU64,
+}
+
+/// At most this many appends go in one statement.
+const MAX_GROUP: usize = 256;
+
+/// Stores a group of appends (at most one per match) with one statement: the appends whose
+/// `first` equals their match's stored entries go in, the others are conflicts. `Err`: the
+/// statement failed and nothing of the group was stored.
+async fn write_group(
+    client: &Client,
+    group: &[QueuedAppend],
+) -> Result<Vec<Result<(), StoreError>>, tokio_postgres::Error> {
+    let mut keys = Vec::new();
+    let mut ids = Vec::new();
+    let mut firsts = Vec::new();
+    let mut seqs = Vec::new();
+    let mut texts = Vec::new();
+    for (k, q) in group.iter().enumerate() {
+        for (i, text) in q.texts.iter().enumerate() {
+            keys.push(i32::try_from(k).unwrap_or(i32::MAX));
+            ids.push(q.id.as_str());
+            firsts.push(as_i64(q.first));
+            seqs.push(as_i64(q.first + i));
+            texts.push(text.as_str());
+        }
+    }
+    // The checks read the log as it was before the statement; an append's rows go in only if
+    // it continues its match's log. One statement: all the group's rows or none.
+    let rows = client
+        .query(
+            "WITH batch AS (
+                SELECT * FROM UNNEST($1::INT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])
+                    AS b (k, match_id, first, seq, entry)
+             ), stored AS (
+                SELECT DISTINCT b.k, b.match_id, b.first,
+                    (SELECT COUNT(*) FROM log l WHERE l.match_id = b.match_id) AS n
+                FROM batch b
+             ), ins AS (
+                INSERT INTO log (match_id, seq, entry)
+                SELECT b.match_id, b.seq, b.entry FROM batch b
+                WHERE b.k IN (SELECT k FROM stored WHERE n = first)
+             )
+             SELECT k, n FROM stored",
+            &[&keys, &ids, &firsts, &seqs, &texts],
+        )
+        .await?;
+    let mut results: Vec<Result<(), StoreError>> = group.iter().map(|_| Ok(())).collect();
+    for row in rows {
+        let k: i32 = row.get(0);
+        let stored: i64 = row.get(1);
+        let Some(q) = usize::try_from(k).ok().and_then(|k| group.get(k)) else {
+            continue;
+        };
+        if stored != as_i64(q.first) {
+            results[k as usize] = Err(StoreError::Conflict {
+                id: q.id.clone(),
+                stored: stored.unsigned_abs(),
+                first: q.first as u64,
+            });
+        }
+    }
+    Ok(results)
+}
+
+/// The writer: takes every append waiting (at most one per match in a group: a second one for
+/// the same match waits for the next), stores them with [`write_group`], answers each caller
+/// after the commit. Ends when the store is dropped.
+async fn write_appends(
+    client: Arc<Client>,
+    mut queue: mpsc::UnboundedReceiver<QueuedAppend>,
+    counts: Arc<GroupCounts>,
+) {
+    let mut held: Vec<QueuedAppend> = Vec::new();
+    loop {
+        if held.is_empty() {
+            match queue.recv().await {
+                Some(q) => held.push(q),
+                None => return,
+            }
+        }
+        while held.len() < MAX_GROUP * 4 {
+            match queue.try_recv() {
+                Ok(q) => held.push(q),
+                Err(_) => break,
+            }
+        }
+        let mut group = Vec::new();
+        let mut later = Vec::new();
+        let mut matches = HashSet::new();
+        for q in held.drain(..) {
+            if group.len() < MAX_GROUP && matches.insert(q.id.clone()) {
+                group.push(q);
+            } else {
+                later.push(q);
+            }
+        }
+        held = later;
+        let results = match write_group(&client, &group).await {
+            Ok(results) => results,
+            Err(_) => {
+                // Each alone, for its own answer.
+                let mut results = Vec::new();
+                for q in &group {
+                    results.push(match write_group(&client, std::slice::from_ref(q)).await {
+                        Ok(mut r) => r.pop().unwrap_or(Ok(())),
+                        Err(e) => Err(e.into()),
+                    });
+                }
+                results
+            }
+        };
+        counts.groups.fetch_add(1, Ordering::Relaxed);
+        counts
+            .appended
+            .fetch_add(group.len() as u64, Ordering::Relaxed);
+        for (q, r) in group.into_iter().zip(results) {
+            let _ = q.done.send(r);
+        }
+    }
 }
 
 impl PostgresStore {
@@ -58,7 +207,24 @@ impl PostgresStore {
             }
             tx.commit().await?;
         }
-        Ok(PostgresStore { client })
+        let client = Arc::new(client);
+        let (appends, queue) = mpsc::unbounded_channel();
+        let counts = Arc::new(GroupCounts::default());
+        tokio::spawn(write_appends(client.clone(), queue, counts.clone()));
+        Ok(PostgresStore {
+            client,
+            appends,
+            counts,
+        })
+    }
+
+    /// Group commits so far: (statements, appends). Appends over statements is the mean number
+    /// of appends committed together.
+    pub fn group_commits(&self) -> (u64, u64) {
+        (
+            self.counts.groups.load(Ordering::Relaxed),
+            self.counts.appended.load(Ordering::Relaxed),
+        )
     }
 
     /// Listens on a connection of its own (`config` as at [`PostgresStore::connect`]) to the
@@ -154,30 +320,19 @@ impl Store for PostgresStore {
         if entries.is_empty() {
             return Ok(());
         }
-        let seqs: Vec<i64> = (0..entries.len()).map(|i| as_i64(first + i)).collect();
-        let texts: Vec<String> = entries.iter().map(to_json).collect();
-        // One statement: all entries or none. The primary key refuses a second writer; the
-        // count check refuses a gap.
-        let stored: i64 = self
-            .client
-            .query_one("SELECT COUNT(*) FROM log WHERE match_id = $1", &[&id])
-            .await?
-            .get(0);
-        if stored != as_i64(first) {
-            return Err(StoreError::Conflict {
-                id: id.to_string(),
-                stored: stored.unsigned_abs(),
-                first: first as u64,
-            });
-        }
-        self.client
-            .execute(
-                "INSERT INTO log (match_id, seq, entry)
-                 SELECT $1, s, e FROM UNNEST($2::BIGINT[], $3::TEXT[]) AS t (s, e)",
-                &[&id, &seqs, &texts],
-            )
-            .await?;
-        Ok(())
+        let (done, stored) = oneshot::channel();
+        let queued = QueuedAppend {
+            id: id.to_string(),
+            first,
+            texts: entries.iter().map(to_json).collect(),
+            done,
+        };
+        let gone = || StoreError::Corrupt {
+            id: id.to_string(),
+            error: "the store's writer has stopped; nothing was appended".into(),
+        };
+        self.appends.send(queued).map_err(|_| gone())?;
+        stored.await.unwrap_or_else(|_| Err(gone()))
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {

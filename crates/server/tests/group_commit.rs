@@ -1,0 +1,239 @@
+//! PostgreSQL's group commit of log appends (`PostgresStore`): appends arriving together are
+//! stored by one statement, each checked on its own, and each caller is answered only after the
+//! commit that holds its entries.
+//!
+//! Runs when `COLOSSEUM_TEST_POSTGRES` holds a connection string (as `tests/store.rs`). The
+//! test's matches have ids of their own and it removes only them, so it does not disturb
+//! another test using the same database.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use colosseum_engine::Seat;
+use colosseum_host::{LogEntry, MatchConfig};
+use colosseum_server::store::{StoreError, StoredMatch};
+use colosseum_server::{PostgresStore, Store};
+use futures_util::future::join_all;
+
+fn stored(id: &str) -> StoredMatch {
+    StoredMatch {
+        id: id.to_string(),
+        config: MatchConfig::new("goofspiel"),
+        tokens: [Some("a".repeat(32)), None],
+        joined: [false, true],
+        names: [None, None],
+        created_at: 1,
+        started_at: None,
+        result: None,
+        race_bot: None,
+        practice: false,
+        fairness: None,
+        tournament: None,
+        webhook: None,
+        rematch: None,
+    }
+}
+
+/// `n` entries numbered from `from` (their `at`), so a lost or reordered one shows.
+fn entries(from: usize, n: usize) -> Vec<LogEntry> {
+    (from..from + n)
+        .map(|i| LogEntry::Locked {
+            at: i as u64,
+            seat: Seat::P1,
+        })
+        .collect()
+}
+
+fn config() -> Option<String> {
+    match std::env::var("COLOSSEUM_TEST_POSTGRES") {
+        Ok(c) => Some(c),
+        Err(_) => {
+            assert!(
+                std::env::var("COLOSSEUM_REQUIRE_POSTGRES").is_err(),
+                "COLOSSEUM_REQUIRE_POSTGRES is set but COLOSSEUM_TEST_POSTGRES is not"
+            );
+            eprintln!("skipped: set COLOSSEUM_TEST_POSTGRES to test the PostgreSQL store");
+            None
+        }
+    }
+}
+
+/// 40 matches, each appended to 12 times (1 to 3 entries) by its own task, all at once. After
+/// every acknowledged append another session must already see its entries (an append answered
+/// before its commit fails here), and at the end every match holds exactly its entries in order
+/// (a lost append fails). Appends arriving together went in together: fewer statements than
+/// appends. A group of appends sent at once, some of them conflicts and two of them one match's
+/// consecutive appends: each gets its own answer, a conflict stores nothing, the others are
+/// stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_group_commit_answers_after_the_commit_and_loses_nothing() {
+    let Some(config) = config() else {
+        return;
+    };
+    let store = std::sync::Arc::new(PostgresStore::connect(&config).await.unwrap());
+    let (observer, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let observer = std::sync::Arc::new(observer);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let prefix = format!("gc{nanos:x}-");
+    let ids: Vec<String> = (0..40).map(|i| format!("{prefix}{i:02}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    let (groups_before, appends_before) = store.group_commits();
+
+    let mut tasks = Vec::new();
+    for (m, id) in ids.iter().enumerate() {
+        let (store, observer, id) = (store.clone(), observer.clone(), id.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut n = 0;
+            for a in 0..12 {
+                let len = 1 + (m + a) % 3;
+                store.append(&id, n, &entries(n, len)).await.unwrap();
+                n += len;
+                // Acknowledged: committed, so another session sees it now.
+                let seen: i64 = observer
+                    .query_one("SELECT COUNT(*) FROM log WHERE match_id = $1", &[&id])
+                    .await
+                    .unwrap()
+                    .get(0);
+                assert_eq!(
+                    seen, n as i64,
+                    "{id}: append {a} was answered before its entries were committed"
+                );
+            }
+            n
+        }));
+    }
+    let mut expected = Vec::new();
+    for t in tasks {
+        expected.push(t.await.unwrap());
+    }
+    for (id, n) in ids.iter().zip(&expected) {
+        let (_, log) = store.load(id).await.unwrap().unwrap();
+        assert_eq!(log, entries(0, *n), "{id}: an entry was lost or reordered");
+    }
+    let (groups, appends) = store.group_commits();
+    let (groups, appends) = (groups - groups_before, appends - appends_before);
+    assert_eq!(appends, 40 * 12);
+    assert!(
+        groups < appends,
+        "480 appends from 40 tasks at once were never committed together ({groups} statements)"
+    );
+
+    // One batch sent at once: matches 0-9 continue (0 and 1 twice: two consecutive appends),
+    // 10-19 start at a wrong sequence number.
+    let mut batch = Vec::new();
+    for (i, id) in ids.iter().enumerate().take(20) {
+        let n = expected[i];
+        let first = if i < 10 { n } else { n + 1 - 2 * (i % 2) };
+        batch.push((id.clone(), first, entries(first, 2)));
+        if i < 2 {
+            batch.push((id.clone(), n + 2, entries(n + 2, 1)));
+        }
+    }
+    let (groups_before, _) = store.group_commits();
+    let results = join_all(
+        batch
+            .iter()
+            .map(|(id, first, e)| store.append(id, *first, e)),
+    )
+    .await;
+    let (groups_after, _) = store.group_commits();
+    assert!(
+        groups_after - groups_before < batch.len() as u64,
+        "22 appends sent at once went in one by one"
+    );
+    for ((id, first, _), result) in batch.iter().zip(&results) {
+        let i: usize = id[prefix.len()..].parse().unwrap();
+        if i < 10 {
+            assert!(result.is_ok(), "{id} at {first}: {result:?}");
+        } else {
+            match result {
+                Err(StoreError::Conflict {
+                    stored, first: f, ..
+                }) => {
+                    assert_eq!((*stored, *f), (expected[i] as u64, *first as u64), "{id}");
+                }
+                other => panic!("{id} at {first} is not a conflict: {other:?}"),
+            }
+        }
+    }
+    for (i, id) in ids.iter().enumerate().take(20) {
+        let n = expected[i]
+            + if i < 2 {
+                3
+            } else if i < 10 {
+                2
+            } else {
+                0
+            };
+        let (_, log) = store.load(id).await.unwrap().unwrap();
+        assert_eq!(log, entries(0, n), "{id}");
+    }
+
+    // A failing statement fails nothing else: another session holds an uncommitted row at the
+    // sequence number one append of a group writes, so the group's check passes, its insert
+    // waits for that session and then finds the row taken; each append of the group is then
+    // written again on its own: that one is a conflict, the other is stored.
+    let sneaky = ids[20].clone();
+    let n = expected[20];
+    let other = ids[21].clone();
+    let m = expected[21];
+    let (intruder, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    intruder.batch_execute("BEGIN").await.unwrap();
+    intruder
+        .execute(
+            "INSERT INTO log (match_id, seq, entry) VALUES ($1, $2, $3)",
+            &[&sneaky, &(n as i64), &"{}"],
+        )
+        .await
+        .unwrap();
+    let appends = {
+        let (store, sneaky, other) = (store.clone(), sneaky.clone(), other.clone());
+        tokio::spawn(async move {
+            join_all([
+                store.append(&sneaky, n, &entries(n, 1)),
+                store.append(&other, m, &entries(m, 1)),
+            ])
+            .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !appends.is_finished(),
+        "the insert did not wait for the other session"
+    );
+    intruder.batch_execute("COMMIT").await.unwrap();
+    let results = appends.await.unwrap();
+    assert!(
+        matches!(results[0], Err(StoreError::Conflict { stored, .. }) if stored == n as u64 + 1),
+        "{:?}",
+        results[0]
+    );
+    assert!(results[1].is_ok(), "{:?}", results[1]);
+    let (_, log) = store.load(&other).await.unwrap().unwrap();
+    assert_eq!(log, entries(0, m + 1));
+
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        observer
+            .execute(
+                "DELETE FROM log WHERE starts_with(match_id, $1)",
+                &[&prefix],
+            )
+            .await
+            .unwrap();
+        observer
+            .execute("DELETE FROM matches WHERE starts_with(id, $1)", &[&prefix])
+            .await
+            .unwrap();
+    })
+    .await;
+}
