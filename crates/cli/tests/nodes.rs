@@ -682,3 +682,93 @@ fn three_nodes_behind_nginx_play_a_match_through_one_address_and_lose_its_node()
         [(id.clone(), "finished".to_string())]
     );
 }
+
+/// A node on `conn` that looks for unserved matches only every `takeover_secs` seconds.
+fn slow_node(conn: &str, takeover_secs: u64) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_colosseum"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--postgres", conn])
+        .args(["--takeover-secs", &takeover_secs.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    start(command)
+}
+
+#[test]
+fn a_node_stopped_with_sigterm_hands_its_matches_over_at_once() {
+    let Some(conn) = fresh_database("leaving") else {
+        return;
+    };
+    let mut a = node(&conn);
+    // B would look for unserved matches only once a minute: only A's leaving notice can make it
+    // take the match over within seconds.
+    let b = slow_node(&conn, 60);
+    let (id, t) = three_prizes(&a.base);
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        let (status, v) = post(
+            &a.base,
+            &format!("/api/matches/{id}/join"),
+            Some(&t[i]),
+            &json!({"name": name}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    let submit = |base: &str, seat: usize, bid: u32, decision: u64| {
+        let (status, v) = post(
+            base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[seat]),
+            &json!({"move": bid.to_string(), "decision": decision}),
+        );
+        assert_eq!(status, 200, "{v}");
+    };
+    submit(&a.base, 0, 1, 0);
+    submit(&a.base, 1, 2, 0);
+    // Ann's second bid is in (acknowledged) when A is told to stop.
+    submit(&a.base, 0, 3, 1);
+    assert_eq!(claim_holder(&conn, &id), Some(a.base.clone()));
+    let heard = metrics(&b.base)("colosseum_notices_total");
+    let status = Command::new("kill")
+        .args(["-TERM", &a.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stopped = Instant::now();
+    // A stops by itself, cleanly.
+    let exit = loop {
+        if let Some(exit) = a.child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(15),
+            "A still runs 15 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "A ended with {exit}");
+    // B holds the match within 3 s of the signal, nobody having asked B for it.
+    while claim_holder(&conn, &id) != Some(b.base.clone()) {
+        assert!(
+            stopped.elapsed() < Duration::from_secs(3),
+            "B does not hold the match 3 s after A's SIGTERM (its own look is a minute away)"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!(
+        "taken over {} ms after SIGTERM",
+        stopped.elapsed().as_millis()
+    );
+    assert!(metrics(&b.base)("colosseum_notices_total") > heard);
+    assert_eq!(metrics(&b.base)("colosseum_matches_live"), 1.0);
+    // The acknowledged bid stands; the match finishes on B.
+    let state = get(&b.base, &format!("/api/matches/{id}"), Some(&t[0]));
+    assert_eq!(state["steps"], 1, "{state}");
+    assert_eq!(state["match"]["seats"]["p1"]["submission"], "3", "{state}");
+    submit(&b.base, 1, 1, 1);
+    submit(&b.base, 0, 2, 2);
+    submit(&b.base, 1, 3, 2);
+    let end = get(&b.base, &format!("/api/matches/{id}"), None);
+    assert_eq!(end["status"], "finished", "{end}");
+    // Prizes 1, 2, 3: Bo 1, Ann 2, Bo 3.
+    assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+}
