@@ -772,3 +772,105 @@ fn a_node_stopped_with_sigterm_hands_its_matches_over_at_once() {
     // Prizes 1, 2, 3: Bo 1, Ann 2, Bo 3.
     assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
 }
+
+/// The season link token in `link` (`/s/ID#player=TOKEN`) or a tournament's registration token
+/// (`...#register=TOKEN`).
+fn fragment(link: &serde_json::Value, key: &str) -> String {
+    link.as_str()
+        .unwrap()
+        .split(&format!("#{key}="))
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_season_reads_the_same_from_every_node_and_its_tournament_goes_on_when_its_node_dies() {
+    let Some(conn) = fresh_database("season") else {
+        return;
+    };
+    let mut a = node(&conn);
+    let b = node(&conn);
+    let (status, created) = post(
+        &a.base,
+        "/api/seasons",
+        None,
+        &json!({"name": "Open season", "players": ["Ann", "Bo"]}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let bo = fragment(&created["links"]["players"][1]["link"], "player");
+    let page = format!("/api/seasons/{id}");
+    // B answers the season's page as A does, and lists it.
+    let on_b = get(&b.base, &page, None);
+    assert!(on_b["error"].is_null(), "{on_b}");
+    assert_eq!(on_b, get(&a.base, &page, None));
+    assert_eq!(
+        get(&b.base, "/api/seasons", None),
+        get(&a.base, "/api/seasons", None)
+    );
+    // A tournament of the season, registration by link, created on A.
+    let (status, t) = post(
+        &a.base,
+        "/api/tournaments",
+        Some(&admin),
+        &json!({"name": "Open", "game": "goofspiel", "options": {"cards": "3"}, "season": id,
+            "format": {"kind": "swiss", "rounds": 1}, "registration": true, "cap": 4,
+            "time": {"kind": "untimed"}, "players": [{"season_player": 0}]}),
+    );
+    assert_eq!(status, 201, "{t}");
+    let tid = t["id"].as_str().unwrap().to_string();
+    let t_admin = t["admin_token"].as_str().unwrap().to_string();
+    let reg = fragment(&t["links"]["register"], "register");
+    // Registrations through B: a newcomer (who joins the roster) and a roster player.
+    let register = format!("/api/tournaments/{tid}/register");
+    let (status, cy) = post(&b.base, &register, Some(&reg), &json!({"name": "Cy"}));
+    assert_eq!(status, 200, "{cy}");
+    assert_eq!(cy["season"]["season_player"], 2, "{cy}");
+    let (status, v) = post(&b.base, &register, Some(&reg), &json!({"season_token": bo}));
+    assert_eq!(status, 200, "{v}");
+    // Both nodes read the same season (Cy on its roster) and the same tournament.
+    let roster = |base: &str| -> Vec<String> {
+        get(base, &page, None)["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(roster(&a.base), ["Ann", "Bo", "Cy"]);
+    assert_eq!(roster(&b.base), ["Ann", "Bo", "Cy"]);
+    assert_eq!(get(&b.base, &page, None), get(&a.base, &page, None));
+    let tpath = format!("/api/tournaments/{tid}");
+    let before = get(&b.base, &tpath, None);
+    assert_eq!(before, get(&a.base, &tpath, None));
+    assert_eq!(
+        before["players"].as_array().map(Vec::len),
+        Some(3),
+        "{before}"
+    );
+
+    // A dies; B runs the season's tournament, which the host starts through B.
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    while claim_holder(&conn, &format!("tournament {tid}")) != Some(b.base.clone()) {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "the season's tournament is not taken over within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, v) = post(
+        &b.base,
+        &format!("/api/tournaments/{tid}/start"),
+        Some(&t_admin),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let after = get(&b.base, &tpath, None);
+    assert_eq!(after["players"], before["players"], "{after}");
+    assert_eq!(after["status"], "playing", "{after}");
+    assert_eq!(roster(&b.base), ["Ann", "Bo", "Cy"]);
+}
