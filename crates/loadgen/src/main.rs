@@ -759,13 +759,6 @@ async fn play_on(
     let mut asked: VecDeque<Asked> = VecDeque::new();
     // A fresh connection: what the last one left unanswered is read from the state.
     play.submitted_at = None;
-    if !play.joined {
-        asked.push_back(Asked::Join);
-        let join = json!({"type": "join", "client_seed": format!("load-{seed:x}")});
-        if let Err(e) = tx.send(Message::Text(join.to_string().into())).await {
-            return Ok(Ended::Dropped(e.to_string()));
-        }
-    }
     let me = if seat == 0 { "p1" } else { "p2" };
     loop {
         let msg = match tokio::time::timeout(Duration::from_secs(120), rx.next()).await {
@@ -813,9 +806,17 @@ async fn play_on(
             return Ok(Ended::Finished);
         }
         let mine = &v["match"]["seats"][me];
-        // Joined on an earlier connection whose answer was lost: the state says so.
+        // Joined on an earlier connection whose answer was lost: the state says so. Otherwise
+        // join, once per connection (the server sends a state first).
         if v["joined"][me] == true {
             play.joined = true;
+        }
+        if !play.joined && !asked.iter().any(|a| matches!(a, Asked::Join)) {
+            asked.push_back(Asked::Join);
+            let join = json!({"type": "join", "client_seed": format!("load-{seed:x}")});
+            if let Err(e) = tx.send(Message::Text(join.to_string().into())).await {
+                return Ok(Ended::Dropped(e.to_string()));
+            }
         }
         let phase = v["match"]["sealed"]["phase"].as_str();
         if v["status"] == "live" && phase == Some("open") && play.submitted_at.is_none() {
