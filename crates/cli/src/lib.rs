@@ -377,6 +377,15 @@ struct ServeLimits {
     /// How long one webhook request may take before it counts as failed, in ms.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     webhook_timeout_ms: u64,
+    /// A reverse proxy's address or range (IP or IP/BITS; repeat for several) trusted to name
+    /// its client in X-Forwarded-For: the per-address limits then count that client, and the
+    /// proxy's own connections are not capped per address.
+    #[arg(long, value_name = "CIDR")]
+    trusted_proxy: Vec<colosseum_server::forward::Cidr>,
+    /// With --postgres: how often, in seconds, this node looks for matches and tournaments no
+    /// node serves (their node died) and takes them over.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    takeover_secs: u64,
 }
 
 impl ServeLimits {
@@ -412,6 +421,9 @@ impl ServeLimits {
             webhook_attempts: self.webhook_attempts,
             webhook_backoff_ms: self.webhook_backoff_ms,
             webhook_timeout_ms: self.webhook_timeout_ms,
+            // Read once per process; the limits are copied into every task.
+            trusted_proxies: Box::leak(self.trusted_proxy.clone().into_boxed_slice()),
+            takeover_every: Duration::from_secs(self.takeover_secs),
             ..limits
         }
     }

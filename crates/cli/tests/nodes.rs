@@ -682,3 +682,195 @@ fn three_nodes_behind_nginx_play_a_match_through_one_address_and_lose_its_node()
         [(id.clone(), "finished".to_string())]
     );
 }
+
+/// A node on `conn` that looks for unserved matches only every `takeover_secs` seconds.
+fn slow_node(conn: &str, takeover_secs: u64) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_colosseum"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--postgres", conn])
+        .args(["--takeover-secs", &takeover_secs.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    start(command)
+}
+
+#[test]
+fn a_node_stopped_with_sigterm_hands_its_matches_over_at_once() {
+    let Some(conn) = fresh_database("leaving") else {
+        return;
+    };
+    let mut a = node(&conn);
+    // B would look for unserved matches only once a minute: only A's leaving notice can make it
+    // take the match over within seconds.
+    let b = slow_node(&conn, 60);
+    let (id, t) = three_prizes(&a.base);
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        let (status, v) = post(
+            &a.base,
+            &format!("/api/matches/{id}/join"),
+            Some(&t[i]),
+            &json!({"name": name}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    let submit = |base: &str, seat: usize, bid: u32, decision: u64| {
+        let (status, v) = post(
+            base,
+            &format!("/api/matches/{id}/submit"),
+            Some(&t[seat]),
+            &json!({"move": bid.to_string(), "decision": decision}),
+        );
+        assert_eq!(status, 200, "{v}");
+    };
+    submit(&a.base, 0, 1, 0);
+    submit(&a.base, 1, 2, 0);
+    // Ann's second bid is in (acknowledged) when A is told to stop.
+    submit(&a.base, 0, 3, 1);
+    assert_eq!(claim_holder(&conn, &id), Some(a.base.clone()));
+    let heard = metrics(&b.base)("colosseum_notices_total");
+    let status = Command::new("kill")
+        .args(["-TERM", &a.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stopped = Instant::now();
+    // A stops by itself, cleanly.
+    let exit = loop {
+        if let Some(exit) = a.child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(15),
+            "A still runs 15 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "A ended with {exit}");
+    // B holds the match within 3 s of the signal, nobody having asked B for it.
+    while claim_holder(&conn, &id) != Some(b.base.clone()) {
+        assert!(
+            stopped.elapsed() < Duration::from_secs(3),
+            "B does not hold the match 3 s after A's SIGTERM (its own look is a minute away)"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!(
+        "taken over {} ms after SIGTERM",
+        stopped.elapsed().as_millis()
+    );
+    assert!(metrics(&b.base)("colosseum_notices_total") > heard);
+    assert_eq!(metrics(&b.base)("colosseum_matches_live"), 1.0);
+    // The acknowledged bid stands; the match finishes on B.
+    let state = get(&b.base, &format!("/api/matches/{id}"), Some(&t[0]));
+    assert_eq!(state["steps"], 1, "{state}");
+    assert_eq!(state["match"]["seats"]["p1"]["submission"], "3", "{state}");
+    submit(&b.base, 1, 1, 1);
+    submit(&b.base, 0, 2, 2);
+    submit(&b.base, 1, 3, 2);
+    let end = get(&b.base, &format!("/api/matches/{id}"), None);
+    assert_eq!(end["status"], "finished", "{end}");
+    // Prizes 1, 2, 3: Bo 1, Ann 2, Bo 3.
+    assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+}
+
+/// The season link token in `link` (`/s/ID#player=TOKEN`) or a tournament's registration token
+/// (`...#register=TOKEN`).
+fn fragment(link: &serde_json::Value, key: &str) -> String {
+    link.as_str()
+        .unwrap()
+        .split(&format!("#{key}="))
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_season_reads_the_same_from_every_node_and_its_tournament_goes_on_when_its_node_dies() {
+    let Some(conn) = fresh_database("season") else {
+        return;
+    };
+    let mut a = node(&conn);
+    let b = node(&conn);
+    let (status, created) = post(
+        &a.base,
+        "/api/seasons",
+        None,
+        &json!({"name": "Open season", "players": ["Ann", "Bo"]}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let bo = fragment(&created["links"]["players"][1]["link"], "player");
+    let page = format!("/api/seasons/{id}");
+    // B answers the season's page as A does, and lists it.
+    let on_b = get(&b.base, &page, None);
+    assert!(on_b["error"].is_null(), "{on_b}");
+    assert_eq!(on_b, get(&a.base, &page, None));
+    assert_eq!(
+        get(&b.base, "/api/seasons", None),
+        get(&a.base, "/api/seasons", None)
+    );
+    // A tournament of the season, registration by link, created on A.
+    let (status, t) = post(
+        &a.base,
+        "/api/tournaments",
+        Some(&admin),
+        &json!({"name": "Open", "game": "goofspiel", "options": {"cards": "3"}, "season": id,
+            "format": {"kind": "swiss", "rounds": 1}, "registration": true, "cap": 4,
+            "time": {"kind": "untimed"}, "players": [{"season_player": 0}]}),
+    );
+    assert_eq!(status, 201, "{t}");
+    let tid = t["id"].as_str().unwrap().to_string();
+    let t_admin = t["admin_token"].as_str().unwrap().to_string();
+    let reg = fragment(&t["links"]["register"], "register");
+    // Registrations through B: a newcomer (who joins the roster) and a roster player.
+    let register = format!("/api/tournaments/{tid}/register");
+    let (status, cy) = post(&b.base, &register, Some(&reg), &json!({"name": "Cy"}));
+    assert_eq!(status, 200, "{cy}");
+    assert_eq!(cy["season"]["season_player"], 2, "{cy}");
+    let (status, v) = post(&b.base, &register, Some(&reg), &json!({"season_token": bo}));
+    assert_eq!(status, 200, "{v}");
+    // Both nodes read the same season (Cy on its roster) and the same tournament.
+    let roster = |base: &str| -> Vec<String> {
+        get(base, &page, None)["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(roster(&a.base), ["Ann", "Bo", "Cy"]);
+    assert_eq!(roster(&b.base), ["Ann", "Bo", "Cy"]);
+    assert_eq!(get(&b.base, &page, None), get(&a.base, &page, None));
+    let tpath = format!("/api/tournaments/{tid}");
+    let before = get(&b.base, &tpath, None);
+    assert_eq!(before, get(&a.base, &tpath, None));
+    assert_eq!(
+        before["players"].as_array().map(Vec::len),
+        Some(3),
+        "{before}"
+    );
+
+    // A dies; B runs the season's tournament, which the host starts through B.
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    while claim_holder(&conn, &format!("tournament {tid}")) != Some(b.base.clone()) {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "the season's tournament is not taken over within 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, v) = post(
+        &b.base,
+        &format!("/api/tournaments/{tid}/start"),
+        Some(&t_admin),
+        &json!({}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let after = get(&b.base, &tpath, None);
+    assert_eq!(after["players"], before["players"], "{after}");
+    assert_eq!(after["status"], "playing", "{after}");
+    assert_eq!(roster(&b.base), ["Ann", "Bo", "Cy"]);
+}

@@ -98,6 +98,14 @@ pub struct Limits {
     /// The iteration budget of the search in the analysis after the game
     /// (`POST /api/matches/{id}/analysis`), capped by `bot_max_iters`.
     pub analysis_iters: u64,
+    /// Reverse proxies trusted to name their client in `X-Forwarded-For` (`--trusted-proxy`):
+    /// a request from one of them counts, for the per-address limits, as from the client it
+    /// names; their connections are not capped per address (the proxy should cap them).
+    pub trusted_proxies: &'static [crate::forward::Cidr],
+    /// How often a node on PostgreSQL looks for matches and tournaments nobody serves (their
+    /// node died) and takes them over (`--takeover-secs`); a node that leaves on a signal says
+    /// so, and the others look at once.
+    pub takeover_every: Duration,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -140,6 +148,8 @@ impl Default for Limits {
             webhook_backoff_ms: 1_000,
             webhook_timeout_ms: 10_000,
             analysis_iters: crate::analysis::ANALYSIS_ITERS,
+            trusted_proxies: &[],
+            takeover_every: crate::TAKEOVER_EVERY,
         }
     }
 }
@@ -342,33 +352,44 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .with_state(state)
 }
 
-/// The client's address (the TCP peer's), or `local` when the router is called without one
-/// (tests).
-fn client_address(extensions: &axum::http::Extensions) -> String {
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
-}
-
-/// Who a request is from, for the per-address limits: the TCP peer's address, or, for a request
-/// another node forwarded (`crate::forward`), the client's address it names.
-fn client_key<S: Store>(state: &AppState<S>, req: &Request) -> String {
-    let peer = req
-        .extensions()
+/// Who a request is from, for the per-address limits: the TCP peer's address; for a request
+/// another node forwarded (`crate::forward`), the client's address it names; for one from a
+/// trusted reverse proxy (`Limits::trusted_proxies`), the client `X-Forwarded-For` names.
+/// `local` when the router is called without a peer (tests).
+fn client_of<S: Store>(
+    state: &AppState<S>,
+    headers: &HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> String {
+    let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    if let Some(ip) = peer {
-        if state.hub.is_peer(ip) {
-            if let Some(client) = req
-                .headers()
-                .get(crate::forward::FORWARDED_FOR)
-                .and_then(|v| v.to_str().ok())
-            {
-                return client.to_string();
-            }
+    let Some(ip) = peer else {
+        return "local".to_string();
+    };
+    if state.hub.is_peer(ip) {
+        if let Some(client) = headers
+            .get(crate::forward::FORWARDED_FOR)
+            .and_then(|v| v.to_str().ok())
+        {
+            return client.to_string();
         }
     }
-    peer.map_or_else(|| "local".to_string(), |ip| ip.to_string())
+    let trusted = state.limits.trusted_proxies;
+    if trusted.iter().any(|c| c.contains(ip)) {
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok());
+        if let Some(client) = crate::forward::client_behind_proxies(forwarded, trusted) {
+            return client.to_string();
+        }
+    }
+    ip.to_string()
+}
+
+fn client_key<S: Store>(state: &AppState<S>, req: &Request) -> String {
+    client_of(state, req.headers(), req.extensions())
 }
 
 /// Sends a request for a match another node serves to that node (`crate::forward`), unless it
@@ -843,7 +864,7 @@ async fn chat<S: Store>(
 ) -> Result<Json<Value>, ApiError> {
     let table = state.hub.table(&id).await?;
     let role = state.hub.role(&table, bearer(&headers)).await?;
-    let address = client_address(&extensions);
+    let address = client_of(&state, &headers, &extensions);
     state
         .chat(&table, role, &address, body.name, body.text)
         .await?;
@@ -972,9 +993,7 @@ async fn ws<S: Store>(
                 .cloned()
                 .collect();
             echo.extend(offered.iter().filter(|p| *p != WS_PROTOCOL).cloned());
-            let client = extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string());
+            let client = client_of(&state, &headers, &extensions);
             let path = format!(
                 "/api/matches/{id}/ws{}",
                 query
@@ -999,7 +1018,7 @@ async fn ws<S: Store>(
         }
     }
     let table = state.hub.table(&id).await?;
-    let address = client_address(&extensions);
+    let address = client_of(&state, &headers, &extensions);
     // The token, from where it is safest: a subprotocol (never in a URL), the Authorization
     // header (clients that can set headers), or `?token=` (deprecated: proxies log URLs).
     let offered = protocol_token(&upgrade);

@@ -244,3 +244,134 @@ async fn pipe(
     }
     Ok(())
 }
+
+/// An address range, `IP/BITS` or one `IP`: a reverse proxy `serve` trusts to name its client in
+/// `X-Forwarded-For` (`--trusted-proxy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    net: IpAddr,
+    bits: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            format!(
+                "`{s}` is not an address range: give IP/BITS (10.0.0.0/8, fd00::/8) or one IP \
+                 (127.0.0.1)"
+            )
+        };
+        let (ip, bits) = match s.trim().split_once('/') {
+            Some((ip, bits)) => (ip, Some(bits)),
+            None => (s.trim(), None),
+        };
+        let net: IpAddr = ip.parse().map_err(|_| bad())?;
+        let max = if net.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            Some(b) => b.parse::<u8>().ok().filter(|b| *b <= max).ok_or_else(|| {
+                format!("`{s}`: the prefix length is 0 to {max} for this address")
+            })?,
+            None => max,
+        };
+        Ok(Cidr { net, bits })
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.net, self.bits)
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` is in the range (an IPv4 address written as IPv6, `::ffff:a.b.c.d`, counts
+    /// as the IPv4 one).
+    #[must_use]
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        match (self.net, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.bits)).unwrap_or(0);
+                u32::from(n) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.bits))
+                    .unwrap_or(0);
+                u128::from(n) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The client behind trusted proxies: `X-Forwarded-For` (`forwarded`, every such header in
+/// order) read from the right, each proxy adding the address it heard from, the first address
+/// that is not itself a trusted proxy. `None` when the header is absent or names no such
+/// address, or an entry does not read as an IP address (the TCP peer then counts).
+#[must_use]
+pub fn client_behind_proxies<'a>(
+    forwarded: impl Iterator<Item = &'a str>,
+    trusted: &[Cidr],
+) -> Option<IpAddr> {
+    let entries: Vec<&str> = forwarded.flat_map(|h| h.split(',')).collect();
+    for entry in entries.iter().rev() {
+        let ip: IpAddr = entry.trim().parse().ok()?;
+        if !trusted.iter().any(|c| c.contains(ip)) {
+            return Some(ip);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_and_hold_their_addresses() {
+        let r: Cidr = "10.1.0.0/16".parse().unwrap();
+        assert!(r.contains("10.1.200.3".parse().unwrap()));
+        assert!(!r.contains("10.2.0.1".parse().unwrap()));
+        assert!(r.contains("::ffff:10.1.0.9".parse().unwrap()));
+        let one: Cidr = "127.0.0.1".parse().unwrap();
+        assert!(one.contains("127.0.0.1".parse().unwrap()));
+        assert!(!one.contains("127.0.0.2".parse().unwrap()));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("8.8.8.8".parse().unwrap()));
+        let v6: Cidr = "fd00::/8".parse().unwrap();
+        assert!(v6.contains("fd12::1".parse().unwrap()));
+        assert!(!v6.contains("fe80::1".parse().unwrap()));
+        assert!("10.0.0.0/33"
+            .parse::<Cidr>()
+            .unwrap_err()
+            .contains("0 to 32"));
+        assert!("proxy.local"
+            .parse::<Cidr>()
+            .unwrap_err()
+            .contains("IP/BITS"));
+    }
+
+    #[test]
+    fn the_client_is_the_rightmost_address_that_is_no_trusted_proxy() {
+        let trusted = ["10.0.0.0/8".parse().unwrap()];
+        let read = |h: &[&str]| client_behind_proxies(h.iter().copied(), &trusted);
+        // A client's own header is kept on the left; the proxies append.
+        assert_eq!(
+            read(&["6.6.6.6, 203.0.113.7, 10.0.0.2"]),
+            Some("203.0.113.7".parse().unwrap())
+        );
+        assert_eq!(
+            read(&["6.6.6.6", "203.0.113.7"]),
+            Some("203.0.113.7".parse().unwrap())
+        );
+        assert_eq!(read(&["10.0.0.3"]), None);
+        assert_eq!(read(&[]), None);
+        assert_eq!(read(&["junk, 10.0.0.3"]), None);
+    }
+}

@@ -886,9 +886,16 @@ impl<S: Store> Hub<S> {
                 }
             }
         }
+        // Waiting matches older than the lobby lists (or than their expiry) are left out by the
+        // query; the list kept between changes ages, so the lobby checks each entry again.
+        let window = self
+            .limits
+            .lobby_waiting_ms
+            .min(self.limits.waiting_expiry_ms);
+        let since = self.clock.now_ms().saturating_sub(window);
         let list = Arc::new(
             self.store
-                .open_matches()
+                .open_matches(since)
                 .await
                 .map_err(|e| ApiError::internal("listing matches", e))?,
         );
@@ -965,6 +972,26 @@ impl<S: Store> Hub<S> {
             }
         }
         Ok(n)
+    }
+
+    /// Leaves the shared store for good (`serve` on SIGTERM or Ctrl-C, once it stopped taking
+    /// requests): every match's lock is taken and kept (no move, timeout or bot move is stored
+    /// here after this), no match is claimed again, every claim is given up and the others are
+    /// told (`leaving - ADDRESS`), so they take the matches over at once instead of at their
+    /// next look. Returns how many matches this process served.
+    pub async fn leave(&self) -> usize {
+        // Kept to the end of the process: no adoption after this.
+        std::mem::forget(self.adopting.lock().await);
+        let tables = self.tables_now();
+        for t in &tables {
+            std::mem::forget(t.state.lock().await);
+        }
+        if let Some(address) = self.address.get() {
+            if let Err(e) = self.store.leave(&format!("leaving - {address}")).await {
+                tracing::warn!(error = %e, "could not give up this process's claims; the others take its matches over when its connection ends");
+            }
+        }
+        tables.len()
     }
 
     /// The matches set aside because they could not be rebuilt, oldest first (from the store,

@@ -67,8 +67,8 @@ pub enum StoreChoice {
     Postgres(String),
 }
 
-/// How often a process on PostgreSQL looks for unfinished matches nobody serves (their process
-/// died) and takes them over ([`Hub::take_over`]).
+/// How often, by default, a process on PostgreSQL looks for unfinished matches nobody serves
+/// (their process died) and takes them over ([`Hub::take_over`]; `Limits::takeover_every`).
 pub const TAKEOVER_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The shortest admin token `serve` accepts.
@@ -160,18 +160,25 @@ pub async fn serve(
         );
     }
     // Several processes on one PostgreSQL: a match whose process died is taken over by the
-    // others within a few seconds, without waiting for someone to ask for it.
+    // others within a few seconds, without waiting for someone to ask for it; at once when its
+    // process says it leaves (`wake`).
+    let (wake, woken) = tokio::sync::watch::channel(0u64);
+    let mut loops = Vec::new();
     if store_name == "postgres" {
         let taker = hub.clone();
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(TAKEOVER_EVERY);
+        let mut woken = woken.clone();
+        loops.push(tokio::spawn(async move {
+            let mut every = tokio::time::interval(limits.takeover_every);
             loop {
-                every.tick().await;
+                tokio::select! {
+                    _ = every.tick() => {}
+                    _ = woken.changed() => {}
+                }
                 if let Err(e) = taker.take_over().await {
                     tracing::error!(error = %e.message, "taking over unserved matches failed");
                 }
             }
-        });
+        }));
     }
     // The nodes' notices to each other (a match created, joined, adopted, finished), on a
     // connection of its own, connected again a second after it drops.
@@ -194,6 +201,9 @@ pub async fn serve(
         tokio::spawn(async move {
             while let Some(notice) = heard.recv().await {
                 hearer.hear(&notice);
+                if notice.starts_with("leaving ") {
+                    wake.send_modify(|n| *n += 1);
+                }
             }
         });
     }
@@ -222,20 +232,43 @@ pub async fn serve(
     // A tournament whose process died is run by another, as its matches are.
     if state.hub.shared() {
         let taker = state.tournaments.clone();
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(TAKEOVER_EVERY);
+        let mut woken = woken.clone();
+        loops.push(tokio::spawn(async move {
+            let mut every = tokio::time::interval(limits.takeover_every);
             loop {
-                every.tick().await;
+                tokio::select! {
+                    _ = every.tick() => {}
+                    _ = woken.changed() => {}
+                }
                 if let Err(e) = taker.take_over().await {
                     tracing::error!(error = %e.message, "taking over unrun tournaments failed");
                 }
             }
-        });
+        }));
     }
-    serve_on(listener, state, async {
-        let _ = tokio::signal::ctrl_c().await;
+    drop(woken);
+    let hub = state.hub.clone();
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .context("listening for SIGTERM")?;
+    serve_on(listener, state, async move {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
     })
-    .await
+    .await?;
+    // Stopped on a signal: with other nodes, hand them this one's matches at once.
+    for l in loops {
+        l.abort();
+    }
+    if hub.shared() {
+        let matches = hub.leave().await;
+        tracing::info!(
+            matches,
+            "left: the other nodes take this one's matches over"
+        );
+    }
+    Ok(())
 }
 
 /// Serves the router of `state` on `listener` until `shutdown` resolves, with the connection
@@ -268,8 +301,14 @@ pub async fn serve_on<S: Store>(
             },
             () = &mut shutdown => break,
         };
-        // Another node's forwarded connections are its clients', limited there.
-        let cap = if state.hub.is_peer(remote.ip()) {
+        // Another node's forwarded connections are its clients', limited there; a trusted
+        // proxy's are its clients' (the proxy caps them).
+        let cap = if state.hub.is_peer(remote.ip())
+            || limits
+                .trusted_proxies
+                .iter()
+                .any(|c| c.contains(remote.ip()))
+        {
             usize::MAX
         } else {
             limits.connections_per_ip

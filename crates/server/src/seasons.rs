@@ -452,8 +452,13 @@ impl<S: Store> Seasons<S> {
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found("no such season"));
         }
-        if let Some(l) = self.live_map().get(id) {
-            return Ok(l.clone());
+        let kept = self.live_map().get(id).cloned();
+        if let Some(l) = kept {
+            // Other nodes on the store may have added to its log: read what they did first.
+            if self.hub.shared() {
+                self.catch_up(&mut *l.lock().await).await?;
+            }
+            return Ok(l);
         }
         let stored = self
             .hub
@@ -478,6 +483,28 @@ impl<S: Store> Seasons<S> {
             .entry(id.to_string())
             .or_insert(live)
             .clone())
+    }
+
+    /// Applies the events other nodes stored after the ones `s` has (a store several nodes
+    /// share).
+    async fn catch_up(&self, s: &mut Season) -> Result<(), ApiError> {
+        let Some(stored) = self
+            .hub
+            .store()
+            .load_season(&s.config.id)
+            .await
+            .map_err(internal("loading a season"))?
+        else {
+            return Ok(());
+        };
+        for (i, text) in stored.events.iter().enumerate().skip(s.stored) {
+            let event: SeasonEvent = serde_json::from_str(text)
+                .map_err(|e| ApiError::internal("reading a season event", e))?;
+            s.apply(&event).map_err(|e| {
+                ApiError::internal("rebuilding a season", format!("event {i}: {e}"))
+            })?;
+        }
+        Ok(())
     }
 
     /// Stores `events` after the ones stored, then applies them.

@@ -1721,6 +1721,17 @@ impl<S: Store> Tournaments<S> {
         Ok(standings_csv(&t))
     }
 
+    /// Tournament `id`'s status, format and games (a season's page lists them): from this
+    /// node, or as the store has it when another node runs it.
+    pub async fn outline(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
+        let line = |t: &Tournament| json!({"status": status(t), "format": t.config.format, "games": t.config.games});
+        match self.live(id).await {
+            Ok(live) => Ok(line(&*live.state.lock().await)),
+            Err(e) if e.code == "elsewhere" => Ok(line(&self.rebuild(id).await?)),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The ids and names of the newest tournaments.
     pub async fn recent(self: &Arc<Self>, limit: usize) -> Result<Value, ApiError> {
         let ids = self

@@ -604,3 +604,82 @@ async fn shutdown_stops_accepting_and_closes_idle_connections() {
         "no longer listening"
     );
 }
+
+/// Sends `GET /api/games` from the loopback address `from` with `x-forwarded-for` (if any) and
+/// returns the answer's status line (empty if the connection was closed unanswered).
+async fn games_from(from: [u8; 4], addr: SocketAddr, forwarded: Option<&str>) -> String {
+    let mut conn = connect_from(from, addr).await;
+    let header = forwarded.map_or(String::new(), |f| format!("x-forwarded-for: {f}\r\n"));
+    let _ = conn
+        .write_all(
+            format!("GET /api/games HTTP/1.1\r\nhost: x\r\n{header}connection: close\r\n\r\n")
+                .as_bytes(),
+        )
+        .await;
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
+        .await
+        .expect("the server answers");
+    String::from_utf8_lossy(&buf)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_limits_count_the_client_it_names_and_nobody_else_is_believed() {
+    let trusted: &'static [colosseum_server::forward::Cidr] =
+        Box::leak(Box::new(["127.0.0.2".parse().unwrap()]));
+    let addr = real_server(Limits {
+        http_per_second: 0.001,
+        http_burst: 2.0,
+        connections_per_ip: 1,
+        trusted_proxies: trusted,
+        ..open_limits()
+    })
+    .await;
+    // Through the proxy (127.0.0.2): each client its own bucket of 2.
+    for _ in 0..2 {
+        assert_eq!(
+            games_from([127, 0, 0, 2], addr, Some("203.0.113.1")).await,
+            "HTTP/1.1 200 OK"
+        );
+    }
+    let third = games_from([127, 0, 0, 2], addr, Some("203.0.113.1")).await;
+    assert!(third.starts_with("HTTP/1.1 429"), "{third}");
+    // A client writing its own header first is still counted by the address the proxy added.
+    let spoofed = games_from([127, 0, 0, 2], addr, Some("198.51.100.5, 203.0.113.1")).await;
+    assert!(spoofed.starts_with("HTTP/1.1 429"), "{spoofed}");
+    assert_eq!(
+        games_from([127, 0, 0, 2], addr, Some("203.0.113.2")).await,
+        "HTTP/1.1 200 OK"
+    );
+    // From an address not trusted (127.0.0.3) the header is ignored: one bucket, whatever it
+    // claims.
+    for n in 0..2 {
+        assert_eq!(
+            games_from([127, 0, 0, 3], addr, Some(&format!("192.0.2.{n}"))).await,
+            "HTTP/1.1 200 OK"
+        );
+    }
+    let ignored = games_from([127, 0, 0, 3], addr, Some("192.0.2.77")).await;
+    assert!(ignored.starts_with("HTTP/1.1 429"), "{ignored}");
+    // The proxy's connections are its clients': not capped at 1 per address, unlike others'.
+    let _held = [
+        connect_from([127, 0, 0, 2], addr).await,
+        connect_from([127, 0, 0, 2], addr).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        games_from([127, 0, 0, 2], addr, Some("203.0.113.3")).await,
+        "HTTP/1.1 200 OK"
+    );
+    let _one = connect_from([127, 0, 0, 4], addr).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let over = games_from([127, 0, 0, 4], addr, None).await;
+    assert!(
+        over.is_empty() || over.starts_with("HTTP/1.1 429"),
+        "{over}"
+    );
+}

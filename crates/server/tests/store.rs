@@ -82,7 +82,7 @@ async fn exercise(store: &impl Store) {
     store.update(&done).await.unwrap();
     assert_eq!(ids(store.unfinished().await.unwrap()), ["bbbb"]);
     let recent = store.recent_finished(10).await.unwrap();
-    assert_eq!(recent, vec![done]);
+    assert_eq!(recent, vec![done.clone()]);
     assert_eq!(store.unfinished_ids().await.unwrap(), ["bbbb"]);
 
     // Quarantine: set aside twice keeps the first time and the last reason; release removes.
@@ -100,6 +100,29 @@ async fn exercise(store: &impl Store) {
     store.release("bbbb").await.unwrap();
     store.release("zzzz").await.unwrap();
     assert!(store.quarantined().await.unwrap().is_empty());
+
+    // The lobby's open list: waiting matches created before the cutoff are left out by the
+    // query; a started one stays however old it is; a finished one never shows.
+    store.create(&stored("cccc", 30)).await.unwrap();
+    let mut started = stored("dddd", 1);
+    started.started_at = Some(2);
+    store.create(&started).await.unwrap();
+    let open = |v: Vec<StoredMatch>| v.into_iter().map(|m| m.id).collect::<Vec<_>>();
+    assert_eq!(
+        open(store.open_matches(0).await.unwrap()),
+        ["cccc", "bbbb", "dddd"]
+    );
+    assert_eq!(
+        open(store.open_matches(25).await.unwrap()),
+        ["cccc", "dddd"]
+    );
+    assert_eq!(open(store.open_matches(31).await.unwrap()), ["dddd"]);
+    for id in ["cccc", "dddd"] {
+        let mut m = store.load(id).await.unwrap().unwrap().0;
+        m.result = done.result.clone();
+        store.update(&m).await.unwrap();
+    }
+    assert_eq!(open(store.open_matches(0).await.unwrap()), ["bbbb"]);
     exercise_analyses(store).await;
 }
 

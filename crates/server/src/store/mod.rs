@@ -190,9 +190,15 @@ pub trait Store:
     fn owner(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
     /// The addresses every process on the store announced (this one's included).
     fn nodes(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
-    /// Every unfinished match, newest first, without its log (the lobby's open and live list
-    /// on a store several processes share); a row that does not read is left out (and logged).
-    fn open_matches(&self) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+    /// Every unfinished match that has started or was created at or after `waiting_since` (ms
+    /// since the Unix epoch), newest first, without its log (the lobby's open and live list on a
+    /// store several processes share): the waiting matches older than that (expired, or gone
+    /// from the lobby, but kept as rows) are left out by the query, not read. A row that does
+    /// not read is left out (and logged).
+    fn open_matches(
+        &self,
+        waiting_since: u64,
+    ) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
     /// Tells every process on the store (this one's listener included) that something
     /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, delivered when the
     /// change is committed). Nothing to do with one process.
@@ -209,6 +215,10 @@ pub trait Store:
     fn release(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Every quarantined match, oldest first.
     fn quarantined(&self) -> impl Future<Output = Result<Vec<Quarantined>, StoreError>> + Send;
+    /// Gives up every claim this process holds, then tells the others `payload` (as
+    /// [`Store::notify`]), in that order: a process leaving for good. Nothing to do with one
+    /// process.
+    fn leave(&self, payload: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// The store chosen at start: SQLite or PostgreSQL.
@@ -292,10 +302,10 @@ impl Store for AnyStore {
             AnyStore::Postgres(s) => s.owner(id).await,
         }
     }
-    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+    async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {
         match self {
-            AnyStore::Sqlite(s) => s.open_matches().await,
-            AnyStore::Postgres(s) => s.open_matches().await,
+            AnyStore::Sqlite(s) => s.open_matches(waiting_since).await,
+            AnyStore::Postgres(s) => s.open_matches(waiting_since).await,
         }
     }
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {
@@ -320,6 +330,12 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.quarantined().await,
             AnyStore::Postgres(s) => s.quarantined().await,
+        }
+    }
+    async fn leave(&self, payload: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.leave(payload).await,
+            AnyStore::Postgres(s) => s.leave(payload).await,
         }
     }
 }

@@ -387,13 +387,14 @@ impl Store for PostgresStore {
             .collect())
     }
 
-    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+    async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {
         let rows = self
             .client
             .query(
                 "SELECT id, meta FROM matches WHERE finished = FALSE
+                   AND (created_at >= $1 OR (meta::jsonb ->> 'started_at') IS NOT NULL)
                  ORDER BY created_at DESC, id",
-                &[],
+                &[&ms_i64(waiting_since)],
             )
             .await?;
         Ok(rows
@@ -525,5 +526,13 @@ impl Store for PostgresStore {
                 at: ms_u64(r.get(2)),
             })
             .collect())
+    }
+
+    async fn leave(&self, payload: &str) -> Result<(), StoreError> {
+        // One session: the claims are gone before the notice is sent.
+        self.client
+            .execute("SELECT pg_advisory_unlock_all()", &[])
+            .await?;
+        self.notify(payload).await
     }
 }

@@ -334,14 +334,15 @@ impl Store for SqliteStore {
         })
     }
 
-    async fn open_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        self.with(|c| {
+    async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {
+        self.with(move |c| {
             let mut stmt = c.prepare(
                 "SELECT id, meta FROM matches WHERE finished = FALSE
+                   AND (created_at >= ?1 OR json_extract(meta, '$.started_at') IS NOT NULL)
                  ORDER BY created_at DESC, id",
             )?;
             let rows: Vec<(String, String)> = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map([ms_i64(waiting_since)], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             Ok(rows
                 .iter()
@@ -417,6 +418,10 @@ impl Store for SqliteStore {
                 .collect::<Result<_, _>>()?;
             Ok(rows)
         })
+    }
+
+    async fn leave(&self, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
     }
 }
 
