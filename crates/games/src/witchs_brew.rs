@@ -126,7 +126,7 @@ pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         name: "start",
         default: "seed",
-        allowed: "seed or endgame (endgame: every other option at its default)",
+        allowed: "seed or endgame (endgame: schedule, cauldron, p1_chance, none_chance and discard at their defaults)",
         help: "a variant for research, not in the seed: endgame starts before Placement round 12 of a fixed seed game (the rules page shows the position), leaving the last round's decisions",
     },
 ];

@@ -68,7 +68,8 @@ pub const PLACEMENT: [(&str, &str, &str, &str, &str); 11] = [
 
 impl WitchsBrew {
     /// The endgame position (option `start = endgame`): the fixed seed game above played up to
-    /// the start of Placement round 12 with `options` (the seed's, but for `start`).
+    /// the start of Placement round 12 with `options` (the seed's, but for `start`, and
+    /// `advantage` and `tiebreaker`, which the record does not depend on).
     ///
     /// # Panics
     ///

@@ -292,7 +292,8 @@ impl WitchsBrewOptions {
         };
         if start == Start::Endgame {
             // The endgame is a position of one fixed seed game: the options that would change
-            // how it was reached (or what it is) must be the seed's.
+            // how it was reached must be the seed's. `advantage` (round 1 has no tie in it) and
+            // `tiebreaker` (no game was tied before round 12) leave it as it is.
             let seed = WitchsBrewOptions {
                 start,
                 ..WitchsBrewOptions::default()
@@ -302,9 +303,7 @@ impl WitchsBrewOptions {
                 ("cauldron", options.cauldron != seed.cauldron),
                 ("p1_chance", options.p1_chance != seed.p1_chance),
                 ("none_chance", options.none_chance != seed.none_chance),
-                ("advantage", options.advantage != seed.advantage),
                 ("discard", options.discard != seed.discard),
-                ("tiebreaker", options.tiebreaker != seed.tiebreaker),
             ]
             .into_iter()
             .filter_map(|(name, differs)| differs.then_some(name))
@@ -314,8 +313,9 @@ impl WitchsBrewOptions {
                     name: "start".into(),
                     value: "\"endgame\"".into(),
                     allowed: format!(
-                        "seed, or endgame with every other option at its default (the endgame \
-                         is a fixed position of a seed game with the default options; {} changed)",
+                        "seed, or endgame with schedule, cauldron, p1_chance, none_chance and \
+                         discard at their defaults (the endgame is a fixed position of a seed \
+                         game with those; {} changed)",
                         changed.join(", ")
                     ),
                 });

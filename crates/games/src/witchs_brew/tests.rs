@@ -1240,8 +1240,26 @@ fn the_endgame_option_is_checked_and_replays_from_a_record() {
     let raw = colosseum_engine::parse_pairs(["start=endgame", "schedule=MM1 DM1"]).unwrap();
     let why = WitchsBrewOptions::from_raw(&raw).unwrap_err().to_string();
     assert!(
-        why.contains("every other option at its default") && why.contains("schedule"),
+        why.contains("discard at their defaults") && why.contains("schedule changed"),
         "{why}"
+    );
+    let raw =
+        colosseum_engine::parse_pairs(["start=endgame", "discard=p1", "none_chance=0.1"]).unwrap();
+    let why = WitchsBrewOptions::from_raw(&raw).unwrap_err().to_string();
+    assert!(why.contains("none_chance, discard changed"), "{why}");
+    // advantage and tiebreaker leave the position as it is; the Tiebreaker turns the 5 to 5
+    // draw into a win for its holder.
+    let raw =
+        colosseum_engine::parse_pairs(["start=endgame", "advantage=p2", "tiebreaker=p1"]).unwrap();
+    let mut g = WitchsBrew::from_raw(&raw).unwrap();
+    assert_eq!((*g.grid(), g.points()), (grid(ENDGAME), [3, 0]));
+    both(&mut g, "8", "8");
+    for (seat, cell) in [(Seat::P2, "e4"), (Seat::P1, "d4"), (Seat::P2, "g4")] {
+        one(&mut g, seat, cell);
+    }
+    assert_eq!(
+        (g.outcome().unwrap().winner, g.points()),
+        (Some(Seat::P1), [5, 5])
     );
     // Defaults written out are accepted (as OpenSpiel passes every parameter).
     let raw = colosseum_engine::parse_pairs([
