@@ -126,8 +126,8 @@ pub const OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         name: "start",
         default: "seed",
-        allowed: "seed or endgame (endgame: schedule, cauldron, p1_chance, none_chance and discard at their defaults)",
-        help: "a variant for research, not in the seed: endgame starts before Placement round 12 of a fixed seed game (the rules page shows the position), leaving the last round's decisions",
+        allowed: "seed or endgame",
+        help: "a variant for research, not in the seed: endgame starts before Placement round 12 of a fixed seed game (the rules page shows the position), leaving the last round's decisions; it needs schedule, cauldron, p1_chance, none_chance and discard at their defaults",
     },
 ];
 
