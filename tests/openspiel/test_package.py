@@ -18,7 +18,7 @@
   (crates/ai/tests/openspiel_values.rs).
 * OpenSpiel's CFR+ on the small variants for research (Square Goofspiel `size` 2 with `draw`
   fixed, All-In Goofspiel with hands -1..1 to 3 points, Galespiel on the 5×5 lattice with three
-  fixed prizes): NashConv below a stated bound, and the
+  fixed prizes, The Witch's Brew's endgame): NashConv below a stated bound, and the
   average policy's value within its NashConv of the exact value (`exact_value`, LPs over the
   package's game) and of Colosseum's own solver where it applies.
 
@@ -52,6 +52,9 @@ def load(game_id: str, **params) -> pyspiel.Game:
 # Galespiel's small variant for CFR: the 5×5 lattice (5 spots), the prizes 3 4 5 in that order,
 # the cards 1 2 3, three rounds (one cycle).
 GALESPIEL_SMALL = {"size": 5, "prizes": "3 4 5", "draw": "fixed", "hand": 3, "rounds": 3}
+# The Witch's Brew's endgame, a variant for research: the fixed position before Placement round
+# 12 of a seed game (docs/rules/witchs-brew.md shows it), played by the seed rules from there.
+WITCHS_BREW_ENDGAME = {"start": "endgame"}
 
 VARIANTS = [
     ("goofspiel", {"cards": 4}),
@@ -70,6 +73,7 @@ VARIANTS = [
     ("galespiel", GALESPIEL_SMALL),
     ("galespiel", {"size": 9, "prizes": "4 5 6", "hand": 4, "rounds": 12, "items": "elder-tree"}),
     ("witchs-brew", {}),
+    ("witchs-brew", WITCHS_BREW_ENDGAME),
 ]
 
 
@@ -225,6 +229,8 @@ def test_bad_options_are_refused_with_what_is_allowed():
         ("goofspiel", {"order": "sideways"}, "random, descending or ascending"),
         ("galespiel", {"size": 7}, "5, 9 or 13"),
         ("galespiel", {"prizes": "3 4 5", "hand": 2}, "an integer from 3 (one card for each"),
+        ("witchs-brew", {"start": "middle"}, "is not allowed: seed or endgame"),
+        ("witchs-brew", {"start": "endgame", "schedule": "MM1 DM1"}, "schedule changed"),
     ]:
         try:
             load(game_id, **params)
@@ -465,6 +471,12 @@ RESEARCH_VARIANTS = [
     ("square-goofspiel", {"size": 2, "draw": "fixed"}, 100, 0.1, 3 / 7),
     ("square-goofspiel", {"size": 2, "draw": "fixed", "advantage": "none"}, 100, 0.1, 0.0),
     ("galespiel", GALESPIEL_SMALL, 100, 0.05, None),
+    # The Witch's Brew's endgame: Colosseum's own value is the games crate's backward induction
+    # over the engine (witchs_brew/tests.rs, the_endgame_is_worth_one_half_to_p1); solve_endgame
+    # does not apply (the stones are one-seat decisions). 40 iterations: its states are few but
+    # heavy (an information state is the view of the whole game behind the position), so an
+    # iteration costs about twice one of Galespiel's variant; 100 reach 0.01373 in about 80 s.
+    ("witchs-brew", WITCHS_BREW_ENDGAME, 40, 0.05, 0.5),
 ]
 
 
@@ -640,6 +652,41 @@ def test_galespiel_small_variant():
     state.apply_action(36 + 0)  # b2
     assert state.is_simultaneous_node() and state.legal_actions(0) == [2, 4]
     assert '"b2"' in state.observation_string(1)
+
+
+def test_witchs_brew_endgame():
+    # The last round of a seed game: no chance, p1 holds 1 8 8 and p2 4 8 8 (Duplicards used),
+    # nine empty cells; p2 wins equal values (it lost round 11).
+    game = load("witchs-brew", **WITCHS_BREW_ENDGAME)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert game.max_chance_outcomes() == 0 and game.num_distinct_actions() == 589
+    assert game.max_game_length() == 6
+    state = game.new_initial_state()
+    assert state.is_simultaneous_node()
+    assert state.legal_actions(0) == [0, 62] and state.legal_actions(1) == [16, 62]
+    assert [state.action_to_string(0, a) for a in (0, 62, 16)] == ["1", "8", "4"]
+    view = state.observation_string(0)
+    assert '"placement_round":12' in view.replace(" ", ""), view[:200]
+    state.apply_actions([0, 62])  # p1's Snipe beats p2's Diminish
+    assert state.current_player() == 0
+    empty = ["d4", "e4", "g4", "a5", "d5", "g5", "c6", "f6", "g6"]
+    assert sorted(state.action_to_string(0, a) for a in state.legal_actions(0)) == sorted(empty)
+    for p, cell in [(0, "d4"), (1, "e4"), (0, "c6")]:
+        assert state.current_player() == p
+        state.apply_action(126 + cell_id(cell))
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    # Equal values go to p2; p1 completing 2A at d4 holds the draw against p2's 2B and 3F.
+    state = game.new_initial_state()
+    state.apply_actions([62, 62])
+    for p, cell in [(1, "e4"), (0, "d4"), (1, "g4")]:
+        assert state.current_player() == p
+        state.apply_action(126 + cell_id(cell))
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+
+
+def cell_id(name: str) -> int:
+    """The Witch's Brew's cell number, row * 7 + column (a1 = 0)."""
+    return (int(name[1]) - 1) * 7 + ord(name[0]) - ord("a")
 
 
 def test_information_states_are_cached_not_replayed():

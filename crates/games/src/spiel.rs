@@ -870,6 +870,7 @@ mod tests {
                 "galespiel",
                 r#"{"size": 9, "prizes": "4 5 6", "hand": 4, "rounds": 12, "items": "elder-tree"}"#,
             ),
+            ("witchs-brew", r#"{"start": "endgame"}"#),
         ] {
             let options: RawOptions = serde_json::from_str(options).unwrap();
             for seed in 1..4 {

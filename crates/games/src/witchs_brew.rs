@@ -42,6 +42,7 @@ pub mod board_svg;
 mod cards;
 mod checks;
 pub mod conditions;
+mod endgame;
 mod grid;
 mod moves;
 mod notation;
@@ -121,6 +122,12 @@ pub const OPTIONS: &[OptionDoc] = &[
         default: "none",
         allowed: "none, p1 or p2",
         help: "who holds the Tiebreaker item (wins on equal victory points); none: equal points draw",
+    },
+    OptionDoc {
+        name: "start",
+        default: "seed",
+        allowed: "seed or endgame",
+        help: "a variant for research, not in the seed: endgame starts before Placement round 12 of a fixed seed game (the rules page shows the position), leaving the last round's decisions; it needs schedule, cauldron, p1_chance, none_chance and discard at their defaults",
     },
 ];
 
@@ -270,9 +277,13 @@ pub struct WitchsBrew {
 }
 
 impl WitchsBrew {
-    /// A new game: the Cauldron's first prize pair is about to be drawn.
+    /// A new game: the Cauldron's first prize pair is about to be drawn (with `start =
+    /// endgame`, the endgame's position: [`WitchsBrew::endgame`]).
     #[must_use]
     pub fn new(options: WitchsBrewOptions) -> Self {
+        if options.start == Start::Endgame {
+            return WitchsBrew::endgame(options);
+        }
         WitchsBrew {
             options,
             stage: Stage::DrawPair,

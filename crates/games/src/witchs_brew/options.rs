@@ -180,6 +180,24 @@ pub enum CauldronMode {
     Live,
 }
 
+/// Where the game starts: the seed's beginning, or the endgame for research.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Start {
+    /// The seed game from its first Cauldron round.
+    #[default]
+    Seed,
+    /// A variant for research, not in the seed: the fixed position before Placement round 12
+    /// of a seed game ([`WitchsBrew::endgame`]).
+    Endgame,
+}
+
+impl Start {
+    fn is_seed(&self) -> bool {
+        *self == Start::Seed
+    }
+}
+
 /// The checked options of a Witch's Brew game.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct WitchsBrewOptions {
@@ -197,6 +215,9 @@ pub struct WitchsBrewOptions {
     pub discard: [bool; 2],
     /// Who holds the Tiebreaker item.
     pub tiebreaker: Option<Seat>,
+    /// Where the game starts (left out of the serialized options when it is the seed's).
+    #[serde(skip_serializing_if = "Start::is_seed")]
+    pub start: Start,
 }
 
 impl Default for WitchsBrewOptions {
@@ -209,6 +230,7 @@ impl Default for WitchsBrewOptions {
             advantage: Seat::P1,
             discard: [false; 2],
             tiebreaker: None,
+            start: Start::Seed,
         }
     }
 }
@@ -253,8 +275,12 @@ impl WitchsBrewOptions {
             1 => Some(Seat::P1),
             _ => Some(Seat::P2),
         };
+        let start = match r.choice("start", 0, &["seed", "endgame"])? {
+            0 => Start::Seed,
+            _ => Start::Endgame,
+        };
         r.finish()?;
-        Ok(WitchsBrewOptions {
+        let options = WitchsBrewOptions {
             schedule,
             cauldron,
             p1_chance,
@@ -262,6 +288,39 @@ impl WitchsBrewOptions {
             advantage,
             discard,
             tiebreaker,
-        })
+            start,
+        };
+        if start == Start::Endgame {
+            // The endgame is a position of one fixed seed game: the options that would change
+            // how it was reached must be the seed's. `advantage` (round 1 has no tie in it) and
+            // `tiebreaker` (no game was tied before round 12) leave it as it is.
+            let seed = WitchsBrewOptions {
+                start,
+                ..WitchsBrewOptions::default()
+            };
+            let changed: Vec<&str> = [
+                ("schedule", options.schedule != seed.schedule),
+                ("cauldron", options.cauldron != seed.cauldron),
+                ("p1_chance", options.p1_chance != seed.p1_chance),
+                ("none_chance", options.none_chance != seed.none_chance),
+                ("discard", options.discard != seed.discard),
+            ]
+            .into_iter()
+            .filter_map(|(name, differs)| differs.then_some(name))
+            .collect();
+            if !changed.is_empty() {
+                return Err(OptionsError::BadValue {
+                    name: "start".into(),
+                    value: "\"endgame\"".into(),
+                    allowed: format!(
+                        "seed, or endgame with schedule, cauldron, p1_chance, none_chance and \
+                         discard at their defaults (the endgame is a fixed position of a seed \
+                         game with those; {} changed)",
+                        changed.join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(options)
     }
 }

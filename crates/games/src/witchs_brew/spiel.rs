@@ -247,14 +247,21 @@ fn name(id: i64) -> String {
 
 impl Encoded for WitchsBrew {
     fn spiel_info(&self) -> SpielInfo {
+        let endgame = self.options.start == Start::Endgame;
         SpielInfo {
             num_distinct_actions: ACTIONS,
-            max_chance_outcomes: (CHANCE_RACE + 3) as usize,
+            max_chance_outcomes: if endgame {
+                0
+            } else {
+                (CHANCE_RACE + 3) as usize
+            },
             // Every decision of a game, with the Intermission's assignment one condition at a
-            // time (at most 18 actions).
-            max_game_length: 418,
-            max_chance_nodes: 100,
-            stochastic: true,
+            // time (at most 18 actions); the endgame's last round: the cards, then a stone, a
+            // Leap or Shift, a stone, a Leap or Shift and the gray stone.
+            max_game_length: if endgame { 6 } else { 418 },
+            // The endgame (a variant for research) has no chance left.
+            max_chance_nodes: if endgame { 0 } else { 100 },
+            stochastic: !endgame,
             tensors: Some((OBSERVATION, INFORMATION)),
             ..crate::spiel::base(
                 "589 stable ids: card plays by card, Duplicard and secondary choice (Freeze of \

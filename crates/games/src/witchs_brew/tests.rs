@@ -1124,3 +1124,234 @@ fn options_are_checked() {
     let o = WitchsBrewOptions::from_raw(&raw).unwrap();
     assert_eq!((o.cauldron, o.discard), (CauldronMode::Live, [true, true]));
 }
+
+// --- the endgame (a variant for research) ----------------------------------------------------
+
+fn endgame() -> WitchsBrew {
+    let raw = colosseum_engine::parse_pairs(["start=endgame"]).unwrap();
+    WitchsBrew::from_raw(&raw).unwrap()
+}
+
+/// The endgame's position, as the rules page shows it (row 1 on top).
+const ENDGAME: [&str; 6] = [
+    "XO+XXX+", "OXO+OO+", "O+XO+X+", "XXX..O.", ".++.OO.", "++.XO..",
+];
+
+#[test]
+fn the_endgame_is_round_12_of_a_seed_game_replayed_from_its_start() {
+    let g = endgame();
+    assert_eq!(g.options().start, Start::Endgame);
+    assert_eq!(*g.grid(), grid(ENDGAME));
+    assert_eq!((g.round(), g.stage()), (12, Stage::PlayCards));
+    assert_eq!(g.pending(), Pending::Both);
+    assert_eq!(
+        (g.hand(Seat::P1), g.hand(Seat::P2)),
+        (Hand::of(&[1, 8, 8]), Hand::of(&[4, 8, 8]))
+    );
+    assert!(!g.has_duplicard(Seat::P1) && !g.has_duplicard(Seat::P2));
+    assert_eq!((g.penalty(Seat::P1), g.penalty(Seat::P2)), (0, 0));
+    assert_eq!(g.points(), [3, 0]);
+    assert_eq!(g.met()[0].to_string(), "1A 2C");
+    // The whole seed game is behind it: 22 Cauldron rounds and 11 Placement rounds, round 11
+    // won by p1 (so p2 wins a tie in round 12).
+    assert_eq!(g.cauldron_log.iter().flatten().count(), 22);
+    assert_eq!(g.placement_log.iter().flatten().count(), 11);
+    let winners: Vec<String> = g
+        .placement_log
+        .iter()
+        .flatten()
+        .map(|r| r.winner.to_string())
+        .collect();
+    // As the rules page's table says.
+    assert_eq!(winners.join(" "), "p1 p2 p2 p1 p1 p2 p1 p1 p2 p2 p1");
+    assert_eq!(g.deck, [0; 8]);
+    // The only choices left: two distinct cards each, then stones on the nine empty cells.
+    let mut moves = Vec::new();
+    g.legal_moves(Seat::P1, &mut moves);
+    let p1: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    moves.clear();
+    g.legal_moves(Seat::P2, &mut moves);
+    let p2: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        (p1, p2),
+        (
+            vec!["1".to_string(), "8".into()],
+            vec!["4".to_string(), "8".into()]
+        )
+    );
+    // The views show the game that led here, and the seed's options (the variant is left out of
+    // the serialized options only when it is the seed's).
+    let view = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
+    assert_eq!(view["placement_round"], json!(12));
+    assert_eq!(view["rounds"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        serde_json::to_value(g.options()).unwrap()["start"],
+        json!("endgame")
+    );
+    assert!(serde_json::to_value(WitchsBrewOptions::default())
+        .unwrap()
+        .get("start")
+        .is_none());
+}
+
+#[test]
+fn the_endgames_last_round_is_played_by_the_seed_rules() {
+    // p1's Snipe beats p2's Diminish: p1 completes 2A at d4, p2 its 2B at e4, p1's gray completes
+    // 3C at c6; round 12's conditions are checked and p1 wins 8 to 2.
+    let mut g = endgame();
+    both(&mut g, "1", "8");
+    assert_eq!(last(&g).winner, Seat::P1);
+    one(&mut g, Seat::P1, "d4");
+    one(&mut g, Seat::P2, "e4");
+    one(&mut g, Seat::P1, "c6");
+    let o = g.outcome().unwrap();
+    assert_eq!(
+        (o.winner, g.points()),
+        (Some(Seat::P1), [8, 2]),
+        "{}",
+        o.reason
+    );
+    // Equal values go to p2, who lost round 11. p2 completes 2B at e4; p2's gray would complete
+    // 3F at g4 (g1-g4) or at d4 (b6 c5 d4 e3): p1 completing 2A at d4 holds a draw (5 to 5),
+    // blocking g4 instead loses (3 to 5).
+    for (p1_stone, gray, points, winner) in [
+        ("d4", "g4", [5, 5], None),
+        ("g4", "d4", [3, 5], Some(Seat::P2)),
+    ] {
+        let mut g = endgame();
+        both(&mut g, "8", "8");
+        assert_eq!(last(&g).winner, Seat::P2);
+        one(&mut g, Seat::P2, "e4");
+        one(&mut g, Seat::P1, p1_stone);
+        one(&mut g, Seat::P2, gray);
+        let o = g.outcome().unwrap();
+        assert_eq!((o.winner, g.points()), (winner, points), "{}", o.reason);
+    }
+}
+
+#[test]
+fn the_endgame_option_is_checked_and_replays_from_a_record() {
+    let raw = colosseum_engine::parse_pairs(["start=middle"]).unwrap();
+    let why = WitchsBrewOptions::from_raw(&raw).unwrap_err().to_string();
+    assert!(
+        why.contains("start") && why.contains("seed") && why.contains("endgame"),
+        "{why}"
+    );
+    let raw = colosseum_engine::parse_pairs(["start=endgame", "schedule=MM1 DM1"]).unwrap();
+    let why = WitchsBrewOptions::from_raw(&raw).unwrap_err().to_string();
+    assert!(
+        why.contains("discard at their defaults") && why.contains("schedule changed"),
+        "{why}"
+    );
+    let raw =
+        colosseum_engine::parse_pairs(["start=endgame", "discard=p1", "none_chance=0.1"]).unwrap();
+    let why = WitchsBrewOptions::from_raw(&raw).unwrap_err().to_string();
+    assert!(why.contains("none_chance, discard changed"), "{why}");
+    // advantage and tiebreaker leave the position as it is; the Tiebreaker turns the 5 to 5
+    // draw into a win for its holder.
+    let raw =
+        colosseum_engine::parse_pairs(["start=endgame", "advantage=p2", "tiebreaker=p1"]).unwrap();
+    let mut g = WitchsBrew::from_raw(&raw).unwrap();
+    assert_eq!((*g.grid(), g.points()), (grid(ENDGAME), [3, 0]));
+    both(&mut g, "8", "8");
+    for (seat, cell) in [(Seat::P2, "e4"), (Seat::P1, "d4"), (Seat::P2, "g4")] {
+        one(&mut g, seat, cell);
+    }
+    assert_eq!(
+        (g.outcome().unwrap().winner, g.points()),
+        (Some(Seat::P1), [5, 5])
+    );
+    // Defaults written out are accepted (as OpenSpiel passes every parameter).
+    let raw = colosseum_engine::parse_pairs([
+        "start=endgame",
+        "cauldron=simulated",
+        "p1_chance=0.5",
+        "tiebreaker=none",
+    ])
+    .unwrap();
+    assert_eq!(
+        WitchsBrewOptions::from_raw(&raw).unwrap().start,
+        Start::Endgame
+    );
+    assert_eq!(
+        WitchsBrewOptions::from_raw(&colosseum_engine::parse_pairs(["start=seed"]).unwrap())
+            .unwrap(),
+        WitchsBrewOptions::default()
+    );
+    let text = r#"{"game": "witchs-brew", "options": {"start": "endgame"},
+        "steps": [{"p1": "8", "p2": "4"}, {"p1": "d4"}, {"p2": "g4"}, {"p1": "a5"}]}"#;
+    let record = colosseum_engine::Record::from_json(text).unwrap();
+    let game = crate::replay_record(&record).unwrap().unwrap().game;
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Seat::P1), "{}", outcome.reason);
+}
+
+/// The value for `p1` (win 1, draw 0, loss -1) of an endgame position, independently of the
+/// OpenSpiel package: backward induction over the engine's moves, and at the round's card play
+/// (the only simultaneous decision left) the 2x2 matrix game solved in closed form.
+fn endgame_value(g: &WitchsBrew, nodes: &mut usize) -> f64 {
+    *nodes += 1;
+    if let Some(o) = g.outcome() {
+        return match o.winner {
+            Some(Seat::P1) => 1.0,
+            Some(Seat::P2) => -1.0,
+            None => 0.0,
+        };
+    }
+    let mut moves = Vec::new();
+    match g.pending() {
+        Pending::One(seat) => {
+            g.legal_moves(seat, &mut moves);
+            let values = moves.iter().map(|&mv| {
+                let mut child = g.clone();
+                child.apply(Step::One { seat, mv }).unwrap();
+                endgame_value(&child, nodes)
+            });
+            if seat == Seat::P1 {
+                values.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values.fold(f64::INFINITY, f64::min)
+            }
+        }
+        Pending::Both => {
+            g.legal_moves(Seat::P1, &mut moves);
+            let mut theirs = Vec::new();
+            g.legal_moves(Seat::P2, &mut theirs);
+            assert_eq!((moves.len(), theirs.len()), (2, 2), "a 2x2 card play");
+            let m: Vec<Vec<f64>> = moves
+                .iter()
+                .map(|&p1| {
+                    theirs
+                        .iter()
+                        .map(|&p2| {
+                            let mut child = g.clone();
+                            child.apply(Step::Both { p1, p2 }).unwrap();
+                            endgame_value(&child, nodes)
+                        })
+                        .collect()
+                })
+                .collect();
+            let (a, b, c, d) = (m[0][0], m[0][1], m[1][0], m[1][1]);
+            let maxmin = a.min(b).max(c.min(d));
+            let minmax = a.max(c).min(b.max(d));
+            if maxmin == minmax {
+                maxmin
+            } else {
+                (a * d - b * c) / (a + d - b - c)
+            }
+        }
+        other => panic!("no chance is left in the endgame: {other:?}"),
+    }
+}
+
+#[test]
+fn the_endgame_is_worth_one_half_to_p1() {
+    // p1 wins the round with 1 against 8 and with 8 against 4, p2 with 4 against 1 and 8 against
+    // 8: matching pennies. The round's winner moves first and places the gray stone: p1 winning
+    // it wins the game, p2 winning it draws (p1 completes 2A against p2's 2B and 3F). So p1 plays
+    // each card half the time and the game is worth +1/2 to p1.
+    let mut nodes = 0;
+    assert_eq!(endgame_value(&endgame(), &mut nodes), 0.5);
+    // Every history of the engine's last round: the cards (4), then the stones (9 x 8 x 7).
+    assert_eq!(nodes, 1 + 4 * (1 + 9 + 9 * 8 + 9 * 8 * 7));
+}
