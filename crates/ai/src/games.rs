@@ -1134,6 +1134,7 @@ impl BotGame for WitchsBrew {
     /// decided games against the heuristic in 20, 63.2% without; 12.5% against the old `hard`
     /// in 20, 33.3% without): 2000 iterations leave the joint estimates too noisy.
     const ROOT_SOLVE: bool = false;
+    const LONE_MOVES_BY_UCT: bool = true;
 
     fn heuristic_description() -> &'static str {
         "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"
@@ -1142,6 +1143,8 @@ impl BotGame for WitchsBrew {
     /// Action abstraction: the heuristic's ranking ([`witchs_brew_ranked`]: every card it holds
     /// with its best secondary choice, the six best stones, Leaps or Shifts by its estimate),
     /// then random legal moves up to six where the ranking has fewer (the pick, the assignment).
+    /// At the Intermission the assignment the evaluation's estimate values most
+    /// ([`brew_best_assignment`]) comes first, before the heuristic's.
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<BrewMove>) {
         if !self.pending().includes(seat) {
             return;
@@ -1151,6 +1154,13 @@ impl BotGame for WitchsBrew {
             rng,
             6,
         ));
+        if self.stage() == Stage::Assign {
+            if let Some(m) = brew_best_assignment(self, seat) {
+                if !out.contains(&m) {
+                    out.insert(0, m);
+                }
+            }
+        }
         let mut all = Vec::new();
         self.legal_moves(seat, &mut all);
         all.shuffle(rng);
@@ -1171,8 +1181,10 @@ impl BotGame for WitchsBrew {
     }
 
     /// A finished game is 1, 0 or ½; before the end, a logistic of the points each seat has
-    /// scored plus the heuristic's estimate of its open conditions (8 fixed random fillings):
-    /// two points of difference is about 73%.
+    /// scored plus the heuristic's estimate of its open conditions (8 fixed random fillings)
+    /// plus [`BREW_HAND_WEIGHT`] times the difference in the cards left to play
+    /// ([`brew_hand_strength`]; without it a search cut off a round later saw an 8 spent as
+    /// free): two points of difference is about 73%.
     fn evaluate(&self) -> f64 {
         if let Some(o) = self.outcome() {
             return crate::p1_value(&o);
@@ -1184,7 +1196,9 @@ impl BotGame for WitchsBrew {
         ];
         let [a, b] = self.points();
         let margin = f64::from(a) - f64::from(b)
-            + brew_estimate(self.grid(), Seat::P1, &open, brew_fixed_orders());
+            + brew_estimate(self.grid(), Seat::P1, &open, brew_fixed_orders())
+            + BREW_HAND_WEIGHT
+                * (brew_hand_strength(self, Seat::P1) - brew_hand_strength(self, Seat::P2));
         logistic(margin / 2.0)
     }
 
@@ -1224,6 +1238,95 @@ fn brew_fixed_orders() -> &'static [Vec<u32>] {
             })
             .collect()
     })
+}
+
+/// What a point of card value held (of the cards a seat can still play) is worth in the
+/// evaluation's victory points: an 8 against a 3 kept for the rounds to come is a quarter point.
+const BREW_HAND_WEIGHT: f64 = 0.05;
+
+/// The values of the cards `seat` can still play in the rounds left: its highest cards, the
+/// Duplicard as a copy of its highest, as many as rounds remain.
+fn brew_hand_strength(state: &WitchsBrew, seat: Seat) -> f64 {
+    let round = state.round();
+    let left = match state.stage() {
+        Stage::PlayCards => witchs_brew::PLACEMENT_ROUNDS + 1 - round,
+        Stage::Over => 0,
+        _ if round == 0 => witchs_brew::PLACEMENT_ROUNDS,
+        _ => witchs_brew::PLACEMENT_ROUNDS - round,
+    };
+    let hand = state.hand(seat);
+    let mut cards: Vec<u8> = hand.cards().collect();
+    if state.has_duplicard(seat) {
+        if let Some(&top) = cards.last() {
+            cards.push(top);
+        }
+    }
+    cards.sort_unstable_by(|a, b| b.cmp(a));
+    cards
+        .iter()
+        .take(usize::from(left))
+        .map(|&c| f64::from(c))
+        .sum::<f64>()
+        - f64::from(state.penalty(seat))
+}
+
+/// The assignment of `seat`'s conditions to rounds 6, 9 and 12 (at most three each) that
+/// scores most by the placement estimate of the evaluation: each condition's chance to hold at
+/// each check after the fixed random fillings of the grid ([`brew_fixed_orders`]), times its
+/// points, summed; every assignment is tried (3^9 at most).
+fn brew_best_assignment(state: &WitchsBrew, seat: Seat) -> Option<BrewMove> {
+    let held: Vec<Condition> = state.conditions(seat).iter().collect();
+    if held.len() > 3 * witchs_brew::PER_SCORING_ROUND as usize {
+        return None;
+    }
+    // value[i][k]: condition i checked at witchs_brew::SCORING_ROUNDS[k], with the rounds of
+    // stones to come counted as the evaluation counts them (`brew_open_conditions`).
+    let now = state.round().max(1);
+    let value: Vec<[f64; 3]> = held
+        .iter()
+        .map(|&c| {
+            let mut v = [0.0; 3];
+            for (k, &round) in witchs_brew::SCORING_ROUNDS.iter().enumerate() {
+                let mut open = [Vec::new(), Vec::new()];
+                open[seat.index()].push((c, f64::from(c.points()), round.saturating_sub(now)));
+                v[k] = brew_estimate(state.grid(), seat, &open, brew_fixed_orders());
+            }
+            v
+        })
+        .collect();
+    let n = held.len();
+    let mut best: Option<(f64, Vec<usize>)> = None;
+    let mut slots = vec![0usize; n];
+    loop {
+        let mut counts = [0u32; 3];
+        for &k in &slots {
+            counts[k] += 1;
+        }
+        if counts.iter().all(|&c| c <= witchs_brew::PER_SCORING_ROUND) {
+            let total: f64 = slots.iter().enumerate().map(|(i, &k)| value[i][k]).sum();
+            if best.as_ref().is_none_or(|(b, _)| total > *b + 1e-12) {
+                best = Some((total, slots.clone()));
+            }
+        }
+        // Next assignment, counting in base 3.
+        let mut i = 0;
+        while i < n && slots[i] == 2 {
+            slots[i] = 0;
+            i += 1;
+        }
+        if i == n {
+            break;
+        }
+        slots[i] += 1;
+    }
+    let (_, slots) = best?;
+    let mut sets = [Vec::new(), Vec::new(), Vec::new()];
+    for (i, &k) in slots.iter().enumerate() {
+        sets[k].push(held[i]);
+    }
+    Some(BrewMove::Assign(witchs_brew::Assignment(
+        sets.map(ConditionSet::of),
+    )))
 }
 
 /// `1 / (1 + e^-x)`.
@@ -1778,7 +1881,13 @@ mod tests {
                         &Observation::new(&game, seat, &[]),
                         &mut colosseum_engine::seeded_rng(1),
                     );
-                    assert_eq!(moves.first(), Some(&heuristic), "{:?}", game.stage());
+                    if game.stage() == Stage::Assign {
+                        // The estimate's best assignment first, then the heuristic's.
+                        assert_eq!(moves.first(), brew_best_assignment(&game, seat).as_ref());
+                        assert!(moves.contains(&heuristic));
+                    } else {
+                        assert_eq!(moves.first(), Some(&heuristic), "{:?}", game.stage());
+                    }
                     for (i, m) in moves.iter().enumerate() {
                         assert!(game.check_move(seat, m).is_ok(), "{m}");
                         assert!(!moves[..i].contains(m), "{m} twice");
@@ -1817,6 +1926,135 @@ mod tests {
         assert!(game.need(Seat::P1) < game.need(Seat::P2));
         assert_eq!(galespiel_cycle_materials(&game), [0.0, 32.0]);
         assert!(game.evaluate() < 0.2, "{}", game.evaluate());
+    }
+
+    /// In The Witch's Brew regret-matching search picks a stone placed alone by UCT
+    /// (`LONE_MOVES_BY_UCT`): the root has no average strategy, its weights are the visits, and
+    /// the visits gather on the moves valued best; at a card play (both seats at once) the root
+    /// keeps its regret-matching average strategy.
+    #[test]
+    fn brew_lone_stones_are_searched_by_uct_and_card_plays_by_regret_matching() {
+        let mut rng = colosseum_engine::seeded_rng(5);
+        let mut game = WitchsBrew::new(Default::default());
+        let (mut stones, mut plays) = (0, 0);
+        while game.pending() != Pending::Over && (stones < 2 || plays < 2) {
+            let lone = matches!(game.stage(), Stage::WinnerStone | Stage::LoserStone);
+            if (lone && stones < 2) || (game.stage() == Stage::PlayCards && plays < 2) {
+                let seat = game.pending().seats()[0];
+                let mut mcts = crate::mcts::Mcts::new(crate::mcts::MctsConfig::regret_matching(
+                    crate::Budget::Iterations(3000),
+                ));
+                let root = mcts.root_estimate(
+                    &Observation::new(&game, seat, &[]),
+                    &mut colosseum_engine::seeded_rng(9),
+                    None,
+                );
+                let visits: u32 = root.iter().map(|r| r.visits).sum();
+                let by_visits = root.iter().all(|r| {
+                    (r.probability - f64::from(r.visits) / f64::from(visits)).abs() < 1e-9
+                });
+                if lone {
+                    assert!(by_visits, "{root:?}");
+                    let most = root.iter().max_by_key(|r| r.visits).unwrap();
+                    let best = root
+                        .iter()
+                        .filter(|r| r.visits > 0)
+                        .map(|r| r.value)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    assert!(most.value > best - 0.05, "{root:?}");
+                    stones += 1;
+                } else {
+                    assert!(!by_visits, "{root:?}");
+                    plays += 1;
+                }
+            }
+            let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+            game.apply(step).unwrap();
+        }
+        assert_eq!((stones, plays), (2, 2));
+    }
+
+    /// The Witch's Brew's hand strength: the highest cards a seat can still play, as many as
+    /// rounds are left, the Duplicard as its highest card; a Diminish penalty counts against.
+    #[test]
+    fn brew_hand_strength_counts_the_cards_left_to_play() {
+        let conditions = witchs_brew::Assignment::default();
+        let game = WitchsBrew::at_placement(
+            Default::default(),
+            [
+                witchs_brew::Hand::of(&[8, 8, 1]),
+                witchs_brew::Hand::of(&[2, 2, 2]),
+            ],
+            [conditions, conditions],
+            Default::default(),
+            11,
+        );
+        assert_eq!(game.stage(), Stage::PlayCards);
+        // Rounds 11 and 12 to play: p1's 8 and 8 (the Duplicard another 8), p2's 2 and 2.
+        assert_eq!(brew_hand_strength(&game, Seat::P1), 16.0);
+        assert_eq!(brew_hand_strength(&game, Seat::P2), 4.0);
+        let early = WitchsBrew::at_placement(
+            Default::default(),
+            [witchs_brew::Hand::of(&[8]), witchs_brew::Hand::of(&[1, 1])],
+            [conditions, conditions],
+            Default::default(),
+            1,
+        );
+        // Twelve rounds left: every card counts, the Duplicard as the highest held.
+        assert_eq!(brew_hand_strength(&early, Seat::P1), 16.0);
+        assert_eq!(brew_hand_strength(&early, Seat::P2), 3.0);
+    }
+
+    /// The assignment that the placement estimate values most is a legal move at every
+    /// Intermission of random games, worth at least the heuristic's (points to round 12 first)
+    /// by the same estimate, and among the search's candidates.
+    #[test]
+    fn brew_best_assignment_is_legal_and_no_worse_than_the_heuristics() {
+        let mut rng = colosseum_engine::seeded_rng(21);
+        let mut seen = 0;
+        for _ in 0..6 {
+            let mut game = WitchsBrew::new(Default::default());
+            while game.pending() != Pending::Over && game.stage() != Stage::Assign {
+                let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+                game.apply(step).unwrap();
+            }
+            if game.stage() != Stage::Assign {
+                continue;
+            }
+            for seat in Seat::BOTH {
+                let best = brew_best_assignment(&game, seat).expect("an assignment");
+                assert!(game.check_move(seat, &best).is_ok(), "{best}");
+                let heuristic = WitchsBrew::heuristic_move(
+                    &Observation::new(&game, seat, &[]),
+                    &mut colosseum_engine::seeded_rng(1),
+                );
+                let worth = |m: &BrewMove| {
+                    let BrewMove::Assign(a) = m else {
+                        panic!("{m} is not an assignment")
+                    };
+                    let mut open = [Vec::new(), Vec::new()];
+                    for (k, set) in a.0.iter().enumerate() {
+                        for c in set.iter() {
+                            open[seat.index()].push((
+                                c,
+                                f64::from(c.points()),
+                                witchs_brew::SCORING_ROUNDS[k] - 1,
+                            ));
+                        }
+                    }
+                    brew_estimate(game.grid(), seat, &open, brew_fixed_orders())
+                };
+                assert!(
+                    worth(&best) >= worth(&heuristic) - 1e-9,
+                    "{best} against {heuristic}"
+                );
+                let mut moves = Vec::new();
+                game.search_moves(seat, &mut colosseum_engine::seeded_rng(3), &mut moves);
+                assert!(moves.contains(&best), "{best} not in {moves:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen >= 6, "{seen} intermissions seen");
     }
 
     /// The Witch's Brew's placement estimate, filling each order once in steps, gives exactly the

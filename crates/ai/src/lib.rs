@@ -132,6 +132,13 @@ pub trait BotGame: Game {
     /// was measured to play worse than the average strategy (The Witch's Brew).
     const ROOT_SOLVE: bool = true;
 
+    /// Whether regret-matching search ([`mcts::Selection::RegretMatching`]) chooses by UCT
+    /// (exploration 0.7, the move played the most visited) at nodes where one seat moves alone
+    /// with nothing hidden: there the equilibrium is that seat's best move, which UCT finds with
+    /// far fewer iterations than importance-weighted regrets. Default false (every node by regret
+    /// matching); true in The Witch's Brew, where most of the tree is stones placed alone.
+    const LONE_MOVES_BY_UCT: bool = false;
+
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.

@@ -343,7 +343,15 @@ fn root_weights<G: BotGame>(tree: &Tree<G>, seat: Seat, selection: Selection) ->
     let weights: Vec<f64> = match (solved, selection) {
         (Some(weights), _) => weights,
         (None, Selection::Uct { .. }) => stats.visits.iter().map(|&v| f64::from(v)).collect(),
-        (None, Selection::RegretMatching { .. }) => stats.average.clone(),
+        (None, Selection::RegretMatching { .. }) => {
+            // A lone seat's node searched by UCT ([`BotGame::LONE_MOVES_BY_UCT`]) has no
+            // average strategy: its visits stand in.
+            if G::LONE_MOVES_BY_UCT && stats.average.iter().all(|&w| w == 0.0) {
+                stats.visits.iter().map(|&v| f64::from(v)).collect()
+            } else {
+                stats.average.clone()
+            }
+        }
     };
     let total: f64 = weights.iter().sum();
     weights
@@ -869,7 +877,15 @@ impl<G: BotGame> Tree<G> {
             }
             return (NONE, 1.0);
         }
-        match self.selection {
+        let selection = if G::LONE_MOVES_BY_UCT
+            && !G::HIDDEN_INFORMATION
+            && state.pending() == Pending::One(seat)
+        {
+            Selection::Uct { c: LONE_UCT_C }
+        } else {
+            self.selection
+        };
+        match selection {
             Selection::Uct { c } => {
                 let untried: Vec<usize> = allowed
                     .iter()
@@ -973,6 +989,10 @@ impl<G: BotGame> Tree<G> {
         }
     }
 }
+
+/// UCT's exploration at a lone seat's node under [`BotGame::LONE_MOVES_BY_UCT`] (the old
+/// search's constant).
+const LONE_UCT_C: f64 = 0.7;
 
 /// Moves at most this many per seat enter the root's matrix game (the most visited).
 const ROOT_SOLVE_MOVES: usize = 40;
