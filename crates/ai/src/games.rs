@@ -941,21 +941,8 @@ fn galespiel_playout_move(game: &Galespiel, seat: Seat, rng: &mut SeededRng) -> 
         hand[rng.random_range(0..hand.len())].1
     } else {
         let decisive = |s: Seat| game.need(s).is_some_and(|n| n <= prize);
-        if decisive(seat) || decisive(seat.other()) {
-            hand[hand.len() - 1].1
-        } else {
-            let prizes = game.prizes_to_bid();
-            let rank = prizes
-                .iter()
-                .position(|&p| u32::from(p) == prize)
-                .unwrap_or(0);
-            let i = if prizes.len() <= 1 {
-                hand.len() - 1
-            } else {
-                rank * (hand.len() - 1) / (prizes.len() - 1)
-            };
-            hand[i.min(hand.len() - 1)].1
-        }
+        let decisive = decisive(seat) || decisive(seat.other());
+        hand[galespiel_bid_index(hand.len(), &game.prizes_to_bid(), prize, decisive)].1
     };
     Some(GaleMove::Bid { slot, aid: false })
 }
@@ -978,6 +965,22 @@ fn galespiel_adjacency() -> &'static [GaleAdjacency; 2] {
             adj
         })
     })
+}
+
+/// The heuristic's bid in Galespiel, as an index into a non-empty hand sorted by value: its highest
+/// card when the round is decisive (either seat connects with this prize), otherwise the card of
+/// the same rank among the hand as the prize among `prizes` (sorted, the prize among them). The
+/// heuristic bot and the search's playouts both bid this way.
+fn galespiel_bid_index(hand_len: usize, prizes: &[u8], prize: u32, decisive: bool) -> usize {
+    let top = hand_len - 1;
+    if decisive || prizes.len() <= 1 {
+        return top;
+    }
+    let rank = prizes
+        .iter()
+        .position(|&p| u32::from(p) == prize)
+        .unwrap_or(0);
+    (rank * top / (prizes.len() - 1)).min(top)
 }
 
 /// The spots of one of `seat`'s cheapest crossings that it does not own yet (the opponent's
@@ -1698,23 +1701,12 @@ fn galespiel_heuristic(
                 .collect();
             hand.sort_unstable();
             let decisive = |s: Seat| state.need(s).is_some_and(|n| n <= prize);
-            let (_, slot) = if decisive(seat) || decisive(seat.other()) {
-                *hand.last()?
-            } else {
-                let mut prizes: Vec<u8> = view.prizes_left.clone();
-                prizes.push(view.prize?);
-                prizes.sort_unstable();
-                let rank = prizes
-                    .iter()
-                    .position(|&p| u32::from(p) == prize)
-                    .unwrap_or(0);
-                let i = if prizes.len() <= 1 {
-                    hand.len() - 1
-                } else {
-                    rank * (hand.len() - 1) / (prizes.len() - 1)
-                };
-                hand[i.min(hand.len() - 1)]
-            };
+            hand.last()?;
+            let mut prizes: Vec<u8> = view.prizes_left.clone();
+            prizes.push(view.prize?);
+            prizes.sort_unstable();
+            let decisive = decisive(seat) || decisive(seat.other());
+            let (_, slot) = hand[galespiel_bid_index(hand.len(), &prizes, prize, decisive)];
             Some(GaleMove::Bid { slot, aid: false })
         }
         GaleMove::Build { .. } => Some(GaleMove::Build {

@@ -116,6 +116,14 @@ struct Shared {
     decisions: HashMap<u64, Decision>,
 }
 
+impl Shared {
+    /// A seat's move for `decision` was sent. The first sending's time stays: a move sent again
+    /// (after a reconnection) keeps its decision's latency.
+    fn mark_sent(&mut self, decision: u64, seat: usize) {
+        self.decisions.entry(decision).or_default().sent[seat].get_or_insert(Instant::now());
+    }
+}
+
 struct Totals {
     latencies_us: Mutex<Vec<u64>>,
     /// The decisions' latencies that overlap the takeover window, in µs (after the run).
@@ -827,14 +835,7 @@ async fn play_on(
             // Both are in: open (the latency runs from here, as from a submission).
             if let Some((_, mv, nonce)) = play.sealed.take().filter(|s| s.0 == steps) {
                 if mine["committed"] == true && mine["submitted"] != true {
-                    shared
-                        .lock()
-                        .unwrap()
-                        .decisions
-                        .entry(decision)
-                        .or_default()
-                        .sent[seat]
-                        .get_or_insert(Instant::now());
+                    shared.lock().unwrap().mark_sent(decision, seat);
                     play.submitted_at = Some(decision);
                     asked.push_back(Asked::Open(decision, mv.clone()));
                     let open = json!({"type": "open", "move": mv, "nonce": nonce});
@@ -903,14 +904,7 @@ async fn play_on(
             continue;
         }
         // The first sending's time stays: a move sent again keeps its decision's latency.
-        shared
-            .lock()
-            .unwrap()
-            .decisions
-            .entry(decision)
-            .or_default()
-            .sent[seat]
-            .get_or_insert(Instant::now());
+        shared.lock().unwrap().mark_sent(decision, seat);
         play.submitted_at = Some(decision);
         play.unanswered = Some((decision, mv.clone()));
         asked.push_back(Asked::Submit(decision, mv.clone()));
