@@ -874,3 +874,145 @@ fn a_season_reads_the_same_from_every_node_and_its_tournament_goes_on_when_its_n
     assert_eq!(after["status"], "playing", "{after}");
     assert_eq!(roster(&b.base), ["Ann", "Bo", "Cy"]);
 }
+
+/// A node on `conn` without the per-address request limits (one test client makes hundreds of
+/// requests a second).
+fn unlimited_node(conn: &str) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_colosseum"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--postgres", conn])
+        .args(["--http-rate", "1000000", "--create-rate", "1000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    start(command)
+}
+
+/// Unfinished matches in the database `conn` that no node holds.
+fn unserved(conn: &str) -> usize {
+    let out = Command::new("psql")
+        .arg(conn)
+        .args([
+            "-qtAc",
+            "SELECT COUNT(*) FROM matches m WHERE m.finished = FALSE AND NOT EXISTS (
+               SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+                 AND l.objid::bigint = (hashtext(m.id)::bigint & 4294967295))",
+        ])
+        .output()
+        .expect("psql runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+#[test]
+fn a_killed_node_s_many_matches_are_all_served_again_by_the_others() {
+    let Some(conn) = fresh_database("many") else {
+        return;
+    };
+    let mut a = unlimited_node(&conn);
+    let b = unlimited_node(&conn);
+    let c = unlimited_node(&conn);
+    // 80 matches on A, each in its second round with Ann's second bid acknowledged.
+    const N: usize = 80;
+    let matches: Vec<(String, [String; 2])> = (0..N)
+        .map(|_| {
+            let (id, t) = three_prizes(&a.base);
+            for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+                let (status, v) = post(
+                    &a.base,
+                    &format!("/api/matches/{id}/join"),
+                    Some(&t[i]),
+                    &json!({"name": name}),
+                );
+                assert_eq!(status, 200, "{v}");
+            }
+            for (seat, bid, decision) in [(0, 1, 0), (1, 2, 0), (0, 3, 1)] {
+                let (status, v) = post(
+                    &a.base,
+                    &format!("/api/matches/{id}/submit"),
+                    Some(&t[seat]),
+                    &json!({"move": bid.to_string(), "decision": decision}),
+                );
+                assert_eq!(status, 200, "{v}");
+            }
+            (id, t)
+        })
+        .collect();
+    assert_eq!(claim_holder(&conn, &matches[0].0), Some(a.base.clone()));
+    assert_eq!(unserved(&conn), 0);
+
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    // Clients ask B and C for a third of the matches at once, racing their takeovers.
+    let asked: Vec<_> = matches
+        .iter()
+        .step_by(3)
+        .enumerate()
+        .map(|(i, (id, t))| {
+            let base = [&b.base, &c.base][i % 2].clone();
+            let (id, token) = (id.clone(), t[0].clone());
+            std::thread::spawn(move || {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                loop {
+                    let state = get(&base, &format!("/api/matches/{id}"), Some(&token));
+                    if state["steps"] == 1 || Instant::now() > deadline {
+                        return state;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            })
+        })
+        .collect();
+    // Every one of A's matches is held by B or C within 10 s.
+    while unserved(&conn) > 0 {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "{} of {N} matches unserved 10 s after the kill",
+            unserved(&conn)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!(
+        "{N} matches served again {} ms after the kill",
+        killed.elapsed().as_millis()
+    );
+    for state in asked {
+        let state = state.join().unwrap();
+        assert_eq!(state["steps"], 1, "{state}");
+    }
+    let live = |base: &str| metrics(base)("colosseum_matches_live");
+    assert_eq!(live(&b.base) + live(&c.base), N as f64);
+    // Each is served by one node and goes on through either: the acknowledged bid stands, and
+    // the match finishes with the result its moves give.
+    for (k, (id, t)) in matches.iter().enumerate() {
+        let holder = claim_holder(&conn, id);
+        assert!(
+            holder == Some(b.base.clone()) || holder == Some(c.base.clone()),
+            "match {id} is held by {holder:?}"
+        );
+        let through = [&b.base, &c.base][k % 2];
+        let state = get(through, &format!("/api/matches/{id}"), Some(&t[0]));
+        assert_eq!(state["steps"], 1, "{state}");
+        assert_eq!(state["match"]["seats"]["p1"]["submission"], "3", "{state}");
+        for (seat, bid, decision) in [(1, 1, 1), (0, 2, 2), (1, 3, 2)] {
+            let (status, v) = post(
+                through,
+                &format!("/api/matches/{id}/submit"),
+                Some(&t[seat]),
+                &json!({"move": bid.to_string(), "decision": decision}),
+            );
+            assert_eq!(status, 200, "{v}");
+        }
+        let end = get(through, &format!("/api/matches/{id}"), None);
+        assert_eq!(end["status"], "finished", "{end}");
+        // Prizes 1, 2, 3: Bo 1, Ann 2, Bo 3.
+        assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
+    }
+    let finished = |base: &str| metrics(base)("colosseum_matches_finished_total");
+    assert_eq!(finished(&b.base) + finished(&c.base), N as f64);
+    assert_eq!(live(&b.base) + live(&c.base), 0.0);
+}
