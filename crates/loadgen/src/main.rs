@@ -26,11 +26,20 @@
 //! reported apart for decisions that overlap the takeover window (the kill until the last
 //! dropped client was served again) and for all the others.
 //!
+//! Past one process: `--start-over SECS` spreads the matches' starts evenly over a window (match
+//! i's clients connect i/matches of the way in), so that their rounds are not in lockstep, and
+//! reports the most matches live at once; `--processes K` runs the clients in K copies of this
+//! program (each with every K-th match, under its own open-file limit, all starting at one
+//! moment agreed in Unix time) and merges what they measured ([`report::Raw`]) before working
+//! out the figures; the servers, the kill and the read-back check stay in this process.
+//! `--seat-sockets creator` opens both seats' sockets on the node that created the match.
+//!
 //! With `--sealed` the matches are sealed (`docs/server-api.md`, "Sealed submissions"): in a
 //! simultaneous decision a client commits to the SHA-256 of its move and a nonce, and opens when
 //! both have committed; the latency then runs from the later opening to the reveal.
 
 mod nodes;
+mod report;
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader};
@@ -101,7 +110,49 @@ struct Args {
     /// Kill the last node started with SIGKILL this many seconds after play began.
     #[arg(long)]
     kill_node_after: Option<f64>,
+    /// Spread the matches' starts evenly over this many seconds: match i's clients connect
+    /// i/matches of the way into the window. Shorter than a match, every match is still live at
+    /// once, but their rounds are not in lockstep (0: all start in one ramp).
+    #[arg(long, default_value_t = 0.0)]
+    start_over: f64,
+    /// Run the clients in this many processes: this program runs itself again for each, with
+    /// every K-th match (each process under its own open-file limit), and merges their reports;
+    /// the servers, the kill and the read-back check stay here.
+    #[arg(long, default_value_t = 1)]
+    processes: usize,
+    /// Where a seat's WebSocket opens: `turn` (a node of the seat's own turn, so two sockets in
+    /// three are forwarded to the match's owner) or `creator` (the node the match was created
+    /// on, so none is until a node dies). After a drop a client tries the next node.
+    #[arg(long, value_enum, default_value_t = SeatSockets::Turn)]
+    seat_sockets: SeatSockets,
+    /// Internal (`--processes`): play the matches listed in this file and print what was
+    /// measured as JSON.
+    #[arg(long, hide = true)]
+    worker: Option<PathBuf>,
+    /// Internal (`--processes`): when play begins, in ms since the Unix epoch.
+    #[arg(long, hide = true)]
+    play_at_unix_ms: Option<u64>,
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SeatSockets {
+    Turn,
+    Creator,
+}
+
+impl SeatSockets {
+    /// The first node (an index, taken modulo the nodes) of seat `seat` of match `i`.
+    fn first(self, i: usize, seat: usize) -> usize {
+        match self {
+            SeatSockets::Turn => 2 * i + seat,
+            // Match i was created on node i (round robin).
+            SeatSockets::Creator => i,
+        }
+    }
+}
+
+/// A match created for the run: its index, id and the seats' tokens.
+type Created = (usize, String, [String; 2]);
 
 /// The timings of one decision of one match, keyed by its number in the match (the steps of all
 /// its games before it).
@@ -124,45 +175,82 @@ impl Shared {
     }
 }
 
+/// What the clients of this process measure (then [`report::Raw`]).
 struct Totals {
-    latencies_us: Mutex<Vec<u64>>,
-    /// The decisions' latencies that overlap the takeover window, in µs (after the run).
-    window_latencies_us: Mutex<Vec<u64>>,
-    /// Every decision's last submission and reveal, for the takeover window's split.
+    /// Every decision's last submission and reveal.
     spans: Mutex<Vec<(Instant, Instant)>>,
-    /// When the node was killed, and when each dropped client was served again.
-    killed_at: Mutex<Option<Instant>>,
+    /// When each dropped client was served again.
     served_again: Mutex<Vec<Instant>>,
+    /// Every match's time live: its later seat's first state to its later seat's last.
+    live: Mutex<Vec<(Instant, Instant)>>,
     reconnects: std::sync::atomic::AtomicUsize,
     resubmitted: std::sync::atomic::AtomicUsize,
     /// Per match: its id and each seat's acknowledged submissions (decision, move).
     acknowledged: Mutex<Vec<nodes::Acknowledged>>,
-    errors: Mutex<Vec<String>>,
+    errors: Mutex<report::Raw>,
     finished: std::sync::atomic::AtomicUsize,
-    /// The server's CPU seconds when every match had been created (`None` without a server of
-    /// our own).
-    cpu_at_created: Mutex<Option<f64>>,
-    /// The killed node's CPU seconds just before its kill.
-    killed_cpu: Mutex<f64>,
-    /// What reading every match back found.
-    check: Mutex<Option<nodes::Check>>,
 }
 
 impl Totals {
-    /// From the kill until the last client whose connection dropped was served again, in ms.
-    fn takeover_ms(&self) -> Option<f64> {
-        let at = (*self.killed_at.lock().unwrap())?;
-        let end = self
-            .served_again
-            .lock()
-            .unwrap()
-            .iter()
-            .copied()
-            .filter(|&t| t >= at)
-            .max()
-            .unwrap_or(at);
-        Some(end.duration_since(at).as_secs_f64() * 1000.0)
+    fn new() -> Totals {
+        Totals {
+            spans: Mutex::new(Vec::new()),
+            served_again: Mutex::new(Vec::new()),
+            live: Mutex::new(Vec::new()),
+            reconnects: 0.into(),
+            resubmitted: 0.into(),
+            acknowledged: Mutex::new(Vec::new()),
+            errors: Mutex::new(report::Raw::default()),
+            finished: 0.into(),
+        }
     }
+
+    /// What was measured, its times in µs since the Unix epoch.
+    fn into_raw(self) -> report::Raw {
+        let us = |(a, b): (Instant, Instant)| (report::unix_us(a), report::unix_us(b));
+        let errors = self.errors.into_inner().unwrap();
+        report::Raw {
+            spans: self
+                .spans
+                .into_inner()
+                .unwrap()
+                .into_iter()
+                .map(us)
+                .collect(),
+            served_again: self
+                .served_again
+                .into_inner()
+                .unwrap()
+                .into_iter()
+                .map(report::unix_us)
+                .collect(),
+            live: self
+                .live
+                .into_inner()
+                .unwrap()
+                .into_iter()
+                .map(us)
+                .collect(),
+            errors: errors.errors,
+            error_count: errors.error_count,
+            finished: self.finished.into_inner(),
+            reconnects: self.reconnects.into_inner(),
+            resubmitted: self.resubmitted.into_inner(),
+            acknowledged: self.acknowledged.into_inner().unwrap(),
+            client_cpu_seconds: cpu_seconds(std::process::id()).unwrap_or(0.0),
+        }
+    }
+}
+
+/// What the run gives back to `main`: the clients' parts merged, and what happened here.
+struct Outcome {
+    raw: report::Raw,
+    /// When the node was killed (µs since the Unix epoch) and its CPU seconds just before.
+    killed_at: Option<u64>,
+    killed_cpu: f64,
+    /// The servers' CPU seconds when every match had been created.
+    cpu_at_created: Option<f64>,
+    check: nodes::Check,
 }
 
 /// Where one seat's client plays: its match, its token, the nodes it may use, and the first one
@@ -179,6 +267,9 @@ fn main() -> Result<()> {
     let args = Args::parse();
     let options: Value =
         serde_json::from_str(&args.options).context("--options is a JSON object")?;
+    if let Some(file) = &args.worker {
+        return worker(&args, file);
+    }
     if args.nodes == 0 {
         bail!("--nodes is at least 1");
     }
@@ -190,6 +281,19 @@ fn main() -> Result<()> {
     }
     if args.kill_node_after.is_some() && (args.nodes < 2 || !args.url.is_empty()) {
         bail!("--kill-node-after kills one of the nodes this program starts: give --nodes 2 or more (and no --url)");
+    }
+    if args.processes == 0 || args.processes > args.matches.max(1) {
+        bail!(
+            "--processes {} is not allowed: from 1 to --matches ({})",
+            args.processes,
+            args.matches
+        );
+    }
+    if !(args.start_over.is_finite() && args.start_over >= 0.0) {
+        bail!(
+            "--start-over {} is not allowed: seconds, 0 or more",
+            args.start_over
+        );
     }
     let mut children = Vec::new();
     let mut db = None;
@@ -226,10 +330,7 @@ fn main() -> Result<()> {
         .map(|secs| (pids[pids.len() - 1], Duration::from_secs_f64(secs.max(0.0))));
     let outcome = runtime.block_on(run(&args, &bases, &options, &pids, victim));
     let elapsed = started.elapsed();
-    let killed_cpu = outcome
-        .as_ref()
-        .ok()
-        .map_or(0.0, |t| *t.killed_cpu.lock().unwrap());
+    let killed_cpu = outcome.as_ref().ok().map_or(0.0, |o| o.killed_cpu);
     // The killed node counts with its CPU just before the kill.
     let survivors: Vec<u32> = pids
         .iter()
@@ -265,15 +366,10 @@ fn main() -> Result<()> {
             let _ = std::fs::remove_file(path);
         }
     }
-    let totals = outcome?;
-    let connected_cpu = play_cpu(*totals.cpu_at_created.lock().unwrap());
-    let sorted = |v: &Mutex<Vec<u64>>| {
-        let mut v = v.lock().unwrap().clone();
-        v.sort_unstable();
-        v
-    };
-    let lat = sorted(&totals.latencies_us);
-    let window = sorted(&totals.window_latencies_us);
+    let outcome = outcome?;
+    let connected_cpu = play_cpu(outcome.cpu_at_created);
+    let summary = report::summarize(&outcome.raw, outcome.killed_at);
+    let (lat, window) = (&summary.outside, &summary.inside);
     let pct = |lat: &[u64], p: f64| -> f64 {
         if lat.is_empty() {
             return f64::NAN;
@@ -281,21 +377,30 @@ fn main() -> Result<()> {
         let i = ((p / 100.0) * (lat.len() - 1) as f64).round() as usize;
         lat[i] as f64 / 1000.0
     };
-    let errors = totals.errors.lock().unwrap().clone();
-    let finished = totals.finished.load(std::sync::atomic::Ordering::SeqCst);
-    let own_cpu = cpu_seconds(std::process::id());
+    let raw = &outcome.raw;
+    let errors = &raw.errors;
+    let finished = raw.finished;
+    // This process's CPU and the workers' (in `raw` when they ran, else this one's).
+    let own_cpu = if args.processes > 1 {
+        raw.client_cpu_seconds + cpu_seconds(std::process::id()).unwrap_or(0.0)
+    } else {
+        raw.client_cpu_seconds
+    };
     let decisions = lat.len() + window.len();
-    let check = totals.check.lock().unwrap().clone().unwrap_or_default();
-    let killed = totals.killed_at.lock().unwrap().is_some();
+    let check = &outcome.check;
+    let killed = outcome.killed_at.is_some();
     let report = json!({
         "matches": args.matches,
         "finished": finished,
         "game": args.game,
         "think_ms": args.think_ms,
         "nodes": bases.len(),
+        "processes": args.processes,
+        "start_over_s": args.start_over,
+        "peak_live_matches": summary.peak_live,
         "decisions": decisions,
-        "latency_ms": {"p50": pct(&lat, 50.0), "p90": pct(&lat, 90.0), "p99": pct(&lat, 99.0), "max": pct(&lat, 100.0)},
-        "errors": errors.len(),
+        "latency_ms": {"p50": pct(lat, 50.0), "p90": pct(lat, 90.0), "p99": pct(lat, 99.0), "max": pct(lat, 100.0)},
+        "errors": raw.error_count,
         "first_errors": errors.iter().take(5).collect::<Vec<_>>(),
         "seconds": elapsed.as_secs_f64(),
         "server_cpu_seconds": server.and_then(|s| s.0),
@@ -305,12 +410,12 @@ fn main() -> Result<()> {
         "client_cpu_seconds": own_cpu,
         "kill": killed.then(|| json!({
             "after_s": args.kill_node_after,
-            "takeover_ms": totals.takeover_ms(),
+            "takeover_ms": summary.takeover_ms,
             "window_decisions": window.len(),
-            "window_latency_ms": {"p50": pct(&window, 50.0), "p99": pct(&window, 99.0), "max": pct(&window, 100.0)},
+            "window_latency_ms": {"p50": pct(window, 50.0), "p99": pct(window, 99.0), "max": pct(window, 100.0)},
         })),
-        "reconnects": totals.reconnects.load(std::sync::atomic::Ordering::SeqCst),
-        "resubmitted": totals.resubmitted.load(std::sync::atomic::Ordering::SeqCst),
+        "reconnects": raw.reconnects,
+        "resubmitted": raw.resubmitted,
         "check": check,
     });
     if args.json {
@@ -318,6 +423,7 @@ fn main() -> Result<()> {
     } else {
         println!(
             "{} matches of {} on {} node(s) ({} finished), {} decisions in {:.1} s\n\
+             clients in {} process(es), starts spread over {} s: {} matches live at once at the peak\n\
              reveal latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
              errors: {}\nserver: {} CPU s, peak RSS {} MiB; clients: {} CPU s\n\
              server CPU per decision: {} ms in all, {} ms after the matches were created",
@@ -327,11 +433,14 @@ fn main() -> Result<()> {
             finished,
             decisions,
             elapsed.as_secs_f64(),
-            pct(&lat, 50.0),
-            pct(&lat, 90.0),
-            pct(&lat, 99.0),
-            pct(&lat, 100.0),
-            errors.len(),
+            args.processes,
+            args.start_over,
+            summary.peak_live,
+            pct(lat, 50.0),
+            pct(lat, 90.0),
+            pct(lat, 99.0),
+            pct(lat, 100.0),
+            raw.error_count,
             report["server_cpu_seconds"],
             report["server_peak_rss_mib"],
             report["client_cpu_seconds"],
@@ -346,9 +455,9 @@ fn main() -> Result<()> {
                 report["kill"]["after_s"],
                 report["kill"]["takeover_ms"],
                 window.len(),
-                pct(&window, 50.0),
-                pct(&window, 99.0),
-                pct(&window, 100.0),
+                pct(window, 50.0),
+                pct(window, 99.0),
+                pct(window, 100.0),
             );
         }
         println!(
@@ -370,7 +479,7 @@ fn main() -> Result<()> {
             println!("  {p}");
         }
     }
-    if !errors.is_empty()
+    if raw.error_count != 0
         || finished != args.matches
         || check.lost != 0
         || check.wrong_results != 0
@@ -378,6 +487,29 @@ fn main() -> Result<()> {
     {
         std::process::exit(1);
     }
+    Ok(())
+}
+
+/// One of `--processes`' workers: plays the matches listed in `file` against `--url`, from the
+/// moment `--play-at-unix-ms`, and prints what it measured ([`report::Raw`]) as one JSON line.
+fn worker(args: &Args, file: &std::path::Path) -> Result<()> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("reading the worker's matches from {}", file.display()))?;
+    let created: Vec<Created> = serde_json::from_str(&text).context("the worker's matches")?;
+    let play_at = args
+        .play_at_unix_ms
+        .context("a worker needs --play-at-unix-ms")?;
+    if args.url.is_empty() {
+        bail!("a worker needs the nodes' --url");
+    }
+    let bases: Vec<String> = args
+        .url
+        .iter()
+        .map(|u| u.trim_end_matches('/').to_string())
+        .collect();
+    let runtime = tokio::runtime::Runtime::new()?;
+    let raw = runtime.block_on(play(args, &bases, created, play_at * 1000))?;
+    println!("{}", serde_json::to_string(&raw)?);
     Ok(())
 }
 
@@ -468,35 +600,21 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
 }
 
+/// Creates the matches, plays them (here, or in `--processes` workers), kills the node when
+/// asked, and reads every match back.
 async fn run(
     args: &Args,
     bases: &[String],
     options: &Value,
     server_pids: &[u32],
     victim: Option<(u32, Duration)>,
-) -> Result<Arc<Totals>> {
-    let totals = Arc::new(Totals {
-        latencies_us: Mutex::new(Vec::new()),
-        window_latencies_us: Mutex::new(Vec::new()),
-        spans: Mutex::new(Vec::new()),
-        killed_at: Mutex::new(None),
-        killed_cpu: Mutex::new(0.0),
-        served_again: Mutex::new(Vec::new()),
-        reconnects: 0.into(),
-        resubmitted: 0.into(),
-        acknowledged: Mutex::new(Vec::new()),
-        check: Mutex::new(None),
-        errors: Mutex::new(Vec::new()),
-        finished: 0.into(),
-        cpu_at_created: Mutex::new(None),
-    });
-    let bases = Arc::new(bases.to_vec());
+) -> Result<Outcome> {
     // Create the matches first (HTTP, blocking client on the blocking pool), round robin over
     // the nodes. One agent keeps its connections: a connection per creation would leave one
     // socket in TIME_WAIT per match, which with 10,000 matches and their 20,000 WebSockets runs
     // out of loopback ports.
     let agent = ureq::Agent::new_with_defaults();
-    let mut created = Vec::new();
+    let mut created: Vec<Created> = Vec::new();
     for i in 0..args.matches {
         // A normal (provably fair) match: the server commits to its seed, the clients add theirs.
         let body = json!({"game": args.game, "options": options, "time": {"kind": "untimed"}, "sealed": args.sealed});
@@ -509,24 +627,137 @@ async fn run(
         .await??;
         let id = v["id"].as_str().context("created match id")?.to_string();
         let tokens = [0, 1].map(|s| v["tokens"][s].as_str().unwrap_or_default().to_string());
-        created.push((id, tokens));
+        created.push((i, id, tokens));
     }
-    *totals.cpu_at_created.lock().unwrap() = all_cpu_seconds(server_pids);
+    let cpu_at_created = all_cpu_seconds(server_pids);
+    // Workers need a moment to start and read their matches: play begins for all at once.
+    let play_at = if args.processes > 1 {
+        report::unix_now_us() + 1_000_000 + 100_000 * args.processes as u64
+    } else {
+        report::unix_now_us()
+    };
     // The kill, that long after play began.
+    let kill = Arc::new(Mutex::new((None, 0.0)));
     let killer = victim.map(|(pid, after)| {
-        let totals = totals.clone();
+        let kill = kill.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(after).await;
-            *totals.killed_cpu.lock().unwrap() = cpu_seconds(pid).unwrap_or(0.0);
+            tokio::time::sleep_until((report::instant_at(play_at) + after).into()).await;
+            let cpu = cpu_seconds(pid).unwrap_or(0.0);
             let _ = Command::new("kill")
                 .args(["-KILL", &pid.to_string()])
                 .status();
-            *totals.killed_at.lock().unwrap() = Some(Instant::now());
+            *kill.lock().unwrap() = (Some(report::unix_now_us()), cpu);
         })
     });
+    let raw = if args.processes > 1 {
+        workers(args, bases, created, play_at).await?
+    } else {
+        play(args, bases, created, play_at).await?
+    };
+    if let Some(k) = killer {
+        k.abort();
+    }
+    let (killed_at, killed_cpu) = *kill.lock().unwrap();
+    // Every match read back through the API: finished, every acknowledged submission in its
+    // record, the result its moves give.
+    let live: Vec<String> = bases
+        .iter()
+        .filter(|b| victim.is_none() || **b != bases[bases.len() - 1])
+        .cloned()
+        .collect();
+    let acknowledged = raw.acknowledged.clone();
+    let check = tokio::task::spawn_blocking(move || nodes::check(&live, &acknowledged)).await?;
+    Ok(Outcome {
+        raw,
+        killed_at,
+        killed_cpu,
+        cpu_at_created,
+        check,
+    })
+}
+
+/// Runs `--processes` workers, each this program again with every K-th match of `created`
+/// (written to a file of its own) and the same settings, and merges what they measured.
+async fn workers(
+    args: &Args,
+    bases: &[String],
+    created: Vec<Created>,
+    play_at_us: u64,
+) -> Result<report::Raw> {
+    let exe = std::env::current_exe()?;
+    let mut started = Vec::new();
+    for k in 0..args.processes {
+        let mine: Vec<&Created> = report::share(k, args.processes, created.len())
+            .into_iter()
+            .map(|i| &created[i])
+            .collect();
+        let file = std::env::temp_dir().join(format!(
+            "colosseum-load-{}-worker-{k}.json",
+            std::process::id()
+        ));
+        std::fs::write(&file, serde_json::to_string(&mine)?)?;
+        let mut command = Command::new(&exe);
+        command
+            .arg("--worker")
+            .arg(&file)
+            .args(["--play-at-unix-ms", &(play_at_us / 1000).to_string()])
+            .args(["--matches", &args.matches.to_string()])
+            .args(["--game", &args.game, "--options", &args.options])
+            .args(["--think-ms", &args.think_ms.to_string()])
+            // The handshakes at once, over all the processes.
+            .args(["--ramp", &args.ramp.div_ceil(args.processes).to_string()])
+            .args(["--seed", &args.seed.to_string()])
+            .args(["--start-over", &args.start_over.to_string()])
+            .args([
+                "--seat-sockets",
+                match args.seat_sockets {
+                    SeatSockets::Turn => "turn",
+                    SeatSockets::Creator => "creator",
+                },
+            ]);
+        if args.sealed {
+            command.arg("--sealed");
+        }
+        for b in bases {
+            command.args(["--url", b]);
+        }
+        let child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("starting worker {k} ({})", exe.display()))?;
+        started.push((k, file, child));
+    }
+    let mut parts = Vec::new();
+    for (k, file, child) in started {
+        let out = tokio::task::spawn_blocking(move || child.wait_with_output()).await??;
+        let _ = std::fs::remove_file(&file);
+        if !out.status.success() {
+            bail!("worker {k} ended with {}", out.status);
+        }
+        let part: report::Raw =
+            serde_json::from_slice(&out.stdout).with_context(|| format!("worker {k}'s report"))?;
+        parts.push(part);
+    }
+    Ok(report::Raw::merge(parts))
+}
+
+/// Plays `created` in this process: each match's two clients start at its place in the start
+/// window after `play_at_us` (µs since the Unix epoch).
+async fn play(
+    args: &Args,
+    bases: &[String],
+    created: Vec<Created>,
+    play_at_us: u64,
+) -> Result<report::Raw> {
+    let totals = Arc::new(Totals::new());
+    let bases = Arc::new(bases.to_vec());
+    let play_at = report::instant_at(play_at_us);
+    let window = Duration::from_secs_f64(args.start_over);
     let ramp = Arc::new(Semaphore::new(args.ramp.max(1)));
     let mut tasks = Vec::new();
-    for (i, (id, tokens)) in created.into_iter().enumerate() {
+    for (i, id, tokens) in created {
+        let starts = play_at + report::start_offset(i, args.matches, window);
         let shared = Arc::new(Mutex::new(Shared::default()));
         let mut seats = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {
@@ -535,8 +766,7 @@ async fn run(
                 token: token.clone(),
                 seat,
                 bases: bases.clone(),
-                // Each seat's socket on a node of its own turn (forwarded to the owner).
-                first: 2 * i + seat,
+                first: args.seat_sockets.first(i, seat),
             };
             let shared = shared.clone();
             let totals = totals.clone();
@@ -544,7 +774,9 @@ async fn run(
             let think = args.think_ms;
             let seed = args.seed ^ ((i as u64) << 1) ^ seat as u64;
             seats.push(tokio::spawn(async move {
+                tokio::time::sleep_until(starts.into()).await;
                 let mut acks = Vec::new();
+                let mut span = (None, None);
                 let played = client(
                     &seat_client,
                     think,
@@ -553,6 +785,7 @@ async fn run(
                     &ramp,
                     &totals,
                     &mut acks,
+                    &mut span,
                 )
                 .await;
                 if let Err(e) = played {
@@ -560,25 +793,35 @@ async fn run(
                         .errors
                         .lock()
                         .unwrap()
-                        .push(format!("match {i} seat {}: {e:#}", seat + 1));
-                    return (false, acks);
+                        .error(format!("match {i} seat {}: {e:#}", seat + 1));
+                    return (false, acks, span);
                 }
-                (true, acks)
+                (true, acks, span)
             }));
         }
         let totals = totals.clone();
         tasks.push(tokio::spawn(async move {
             let mut ok = true;
             let mut acks: [Vec<(u64, String)>; 2] = Default::default();
+            let mut began = Vec::new();
+            let mut ended = Vec::new();
             for (s, task) in seats.into_iter().enumerate() {
-                let (fine, a) = task.await.unwrap_or((false, Vec::new()));
+                let (fine, a, (b, e)) = task.await.unwrap_or((false, Vec::new(), (None, None)));
                 ok &= fine;
                 acks[s] = a;
+                began.push(b);
+                ended.push(e);
             }
             if ok {
                 totals
                     .finished
                     .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            // Live from the later seat's first state to the later seat's end.
+            if let (Some(Some(b)), Some(Some(e))) = (began.iter().max(), ended.iter().max()) {
+                if began.iter().all(Option::is_some) && ended.iter().all(Option::is_some) {
+                    totals.live.lock().unwrap().push((*b, *e));
+                }
             }
             totals.acknowledged.lock().unwrap().push((id, acks));
             let shared = shared.lock().unwrap();
@@ -593,45 +836,8 @@ async fn run(
     for t in tasks {
         t.await?;
     }
-    if let Some(k) = killer {
-        k.abort();
-    }
-    // The takeover window: from the kill until the last dropped client was served again.
-    let window = totals.killed_at.lock().unwrap().map(|at| {
-        let end = totals
-            .served_again
-            .lock()
-            .unwrap()
-            .iter()
-            .copied()
-            .filter(|&t| t >= at)
-            .max()
-            .unwrap_or(at);
-        (at, end)
-    });
-    {
-        let spans = totals.spans.lock().unwrap();
-        let mut outside = totals.latencies_us.lock().unwrap();
-        let mut inside = totals.window_latencies_us.lock().unwrap();
-        for &(last, reached) in spans.iter() {
-            let us = reached.saturating_duration_since(last).as_micros() as u64;
-            match window {
-                Some((from, to)) if last <= to && reached >= from => inside.push(us),
-                _ => outside.push(us),
-            }
-        }
-    }
-    // Every match read back through the API: finished, every acknowledged submission in its
-    // record, the result its moves give.
-    let acknowledged = std::mem::take(&mut *totals.acknowledged.lock().unwrap());
-    let live: Vec<String> = bases
-        .iter()
-        .filter(|b| victim.is_none() || **b != bases[bases.len() - 1])
-        .cloned()
-        .collect();
-    let check = tokio::task::spawn_blocking(move || nodes::check(&live, &acknowledged)).await?;
-    *totals.check.lock().unwrap() = Some(check);
-    Ok(totals)
+    let totals = Arc::into_inner(totals).context("a client still runs")?;
+    Ok(totals.into_raw())
 }
 
 /// Small buffers, as the server uses: tungstenite zeroes its whole read buffer.
@@ -662,6 +868,7 @@ enum Ended {
 /// One seat: joins and plays random legal moves until the match is over, connecting again
 /// (to the next node, with its seat token) whenever its connection closes or drops before the
 /// end. `acks` receives every submission the server acknowledged, as (decision, move).
+#[allow(clippy::too_many_arguments)] // one seat's parts
 async fn client(
     seat: &Seat,
     think_ms: u64,
@@ -670,8 +877,10 @@ async fn client(
     ramp: &Semaphore,
     totals: &Totals,
     acks: &mut Vec<(u64, String)>,
+    span: &mut (Option<Instant>, Option<Instant>),
 ) -> Result<()> {
     let mut play = Play {
+        began: None,
         rng: ChaCha8Rng::seed_from_u64(seed),
         joined: false,
         submitted_at: None,
@@ -699,7 +908,10 @@ async fn client(
             Err(e) => Ended::Dropped(format!("{e:#}")),
         };
         match ended {
-            Ended::Finished => return Ok(()),
+            Ended::Finished => {
+                *span = (play.began, Some(Instant::now()));
+                return Ok(());
+            }
             Ended::Dropped(why) => {
                 let since = *dropped.get_or_insert_with(Instant::now);
                 if since.elapsed() > Duration::from_secs(60) {
@@ -722,6 +934,8 @@ async fn client(
 /// What a seat's client keeps across its connections.
 struct Play {
     rng: ChaCha8Rng,
+    /// When the first state arrived.
+    began: Option<Instant>,
     /// Whether the server acknowledged the join.
     joined: bool,
     /// The step count of the decision submitted for and not yet revealed.
@@ -803,6 +1017,7 @@ async fn play_on(
         if let Some(t) = served.take() {
             t.served_again.lock().unwrap().push(Instant::now());
         }
+        play.began.get_or_insert_with(Instant::now);
         let steps = v["steps"].as_u64().unwrap_or(0);
         let decision = v["decision"].as_u64().unwrap_or(steps);
         if let Some(at) = play.submitted_at {
