@@ -122,7 +122,9 @@ struct Args {
     processes: usize,
     /// Where a seat's WebSocket opens: `turn` (a node of the seat's own turn, so two sockets in
     /// three are forwarded to the match's owner) or `creator` (the node the match was created
-    /// on, so none is until a node dies). After a drop a client tries the next node.
+    /// on, so none is until a node dies). After a drop a client tries the next node (with
+    /// `creator` and three nodes or more, the second seat the one after it at its first drop:
+    /// a dead node's clients spread over two nodes).
     #[arg(long, value_enum, default_value_t = SeatSockets::Turn)]
     seat_sockets: SeatSockets,
     /// Internal (`--processes`): play the matches listed in this file and print what was
@@ -147,6 +149,17 @@ impl SeatSockets {
             SeatSockets::Turn => 2 * i + seat,
             // Match i was created on node i (round robin).
             SeatSockets::Creator => i,
+        }
+    }
+
+    /// How many nodes on a seat's client moves after its `tries`-th drop (1 the first), of
+    /// `nodes`: the next one, except that with `creator` the second seat skips one at its first
+    /// drop (with three nodes or more), so that a dead node's clients reconnect to two nodes,
+    /// not all to one.
+    fn after_drop(self, seat: usize, tries: u32, nodes: usize) -> usize {
+        match self {
+            SeatSockets::Creator if tries == 1 && nodes > 2 => 1 + seat,
+            _ => 1,
         }
     }
 }
@@ -261,6 +274,7 @@ struct Seat {
     seat: usize,
     bases: Arc<Vec<String>>,
     first: usize,
+    sockets: SeatSockets,
 }
 
 fn main() -> Result<()> {
@@ -767,6 +781,7 @@ async fn play(
                 seat,
                 bases: bases.clone(),
                 first: args.seat_sockets.first(i, seat),
+                sockets: args.seat_sockets,
             };
             let shared = shared.clone();
             let totals = totals.clone();
@@ -921,7 +936,7 @@ async fn client(
                 totals
                     .reconnects
                     .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                node += 1;
+                node += seat.sockets.after_drop(seat.seat, tries, seat.bases.len());
                 // Every node tried once: wait a little before the next round.
                 if tries % seat.bases.len() as u32 == 0 {
                     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -1127,5 +1142,35 @@ async fn play_on(
         if let Err(e) = tx.send(Message::Text(submit.to_string().into())).await {
             return Ok(Ended::Dropped(e.to_string()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeatSockets;
+
+    /// The nodes (of `nodes`) seat `seat` of match `i` tries: its first, then after each drop.
+    fn tried(sockets: SeatSockets, i: usize, seat: usize, nodes: usize) -> Vec<usize> {
+        let mut node = sockets.first(i, seat);
+        let mut out = vec![node % nodes];
+        for tries in 1..=4 {
+            node += sockets.after_drop(seat, tries, nodes);
+            out.push(node % nodes);
+        }
+        out
+    }
+
+    #[test]
+    fn seats_open_on_their_turn_s_node_or_the_creator_s_and_spread_after_a_drop() {
+        // Turn: seat by seat round the nodes, then the next after each drop.
+        assert_eq!(tried(SeatSockets::Turn, 1, 0, 3), [2, 0, 1, 2, 0]);
+        assert_eq!(tried(SeatSockets::Turn, 1, 1, 3), [0, 1, 2, 0, 1]);
+        // Creator: match 2 was created on node 2; when node 2 dies its seats go to node 0 and
+        // node 1, then on round every node.
+        assert_eq!(tried(SeatSockets::Creator, 2, 0, 3), [2, 0, 1, 2, 0]);
+        assert_eq!(tried(SeatSockets::Creator, 2, 1, 3), [2, 1, 2, 0, 1]);
+        // Two nodes: the other one, for both seats.
+        assert_eq!(tried(SeatSockets::Creator, 1, 1, 2), [1, 0, 1, 0, 1]);
+        assert_eq!(tried(SeatSockets::Creator, 1, 0, 2), [1, 0, 1, 0, 1]);
     }
 }
