@@ -722,9 +722,9 @@ impl BotGame for Galespiel {
     /// A round winner's build (and upgrade) is searched by UCT: by regret matching, a third of
     /// the builds below every bid were random (exploration 0.3 over the six candidates), which
     /// made winning a round look worth less than it is. Bids keep regret matching. `hard` with
-    /// it against `hard` without it: 65.0% of decided games (40 games); against the old `hard`
-    /// (`mcts:iters=30000,model=0.5,algo=uct`) 40.0% (120 games), was 35.0% (200): see
-    /// docs/strength.md, "Galespiel's `hard` (ninth session)".
+    /// it against `hard` without it: 67.5% of decided games (80 games); against the old `hard`
+    /// (`mcts:iters=30000,model=0.5,algo=uct`) 40.0% on 120 seeds where `hard` without it made
+    /// 38.3%: see docs/strength.md, "Galespiel's `hard` (ninth session)".
     const LONE_MOVES_BY_UCT: bool = true;
 
     fn heuristic_description() -> &'static str {
