@@ -134,9 +134,11 @@ pub trait BotGame: Game {
 
     /// Whether regret-matching search ([`mcts::Selection::RegretMatching`]) chooses by UCT
     /// (exploration 0.7, the move played the most visited) at nodes where one seat moves alone
-    /// with nothing hidden: there the equilibrium is that seat's best move, which UCT finds with
-    /// far fewer iterations than importance-weighted regrets. Default false (every node by regret
-    /// matching); true in The Witch's Brew, where most of the tree is stones placed alone.
+    /// in view of its opponent (not face down, [`BotGame::FACE_DOWN_MOVES`]; a hidden chance
+    /// order, as Galespiel's prizes, is averaged over like any chance): there the equilibrium is
+    /// that seat's best move, which UCT finds with far fewer iterations than importance-weighted
+    /// regrets. Default false (every node by regret matching); true in The Witch's Brew, where
+    /// most of the tree is stones placed alone, and in Galespiel (a round winner's build).
     const LONE_MOVES_BY_UCT: bool = false;
 
     /// Whether a seat's single move stays face down until the other seat has answered it

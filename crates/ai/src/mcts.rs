@@ -877,14 +877,13 @@ impl<G: BotGame> Tree<G> {
             }
             return (NONE, 1.0);
         }
-        let selection = if G::LONE_MOVES_BY_UCT
-            && !G::HIDDEN_INFORMATION
-            && state.pending() == Pending::One(seat)
-        {
-            Selection::Uct { c: LONE_UCT_C }
-        } else {
-            self.selection
-        };
+        let selection =
+            if G::LONE_MOVES_BY_UCT && !G::FACE_DOWN_MOVES && state.pending() == Pending::One(seat)
+            {
+                Selection::Uct { c: LONE_UCT_C }
+            } else {
+                self.selection
+            };
         match selection {
             Selection::Uct { c } => {
                 let untried: Vec<usize> = allowed
