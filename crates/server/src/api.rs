@@ -106,6 +106,10 @@ pub struct Limits {
     /// node died) and takes them over (`--takeover-secs`); a node that leaves on a signal says
     /// so, and the others look at once.
     pub takeover_every: Duration,
+    /// How long an append to the match log that would commit alone waits for others to share
+    /// its transaction (`--commit-window-us`; zero commits at once). Never acknowledged before
+    /// its commit.
+    pub commit_window: Duration,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -150,6 +154,7 @@ impl Default for Limits {
             analysis_iters: crate::analysis::ANALYSIS_ITERS,
             trusted_proxies: &[],
             takeover_every: crate::TAKEOVER_EVERY,
+            commit_window: crate::COMMIT_WINDOW,
         }
     }
 }
@@ -1174,22 +1179,22 @@ pub async fn serve_socket<S, W, R, E>(
                             }
                             reply
                         } else {
-                            Some(error_message(&ApiError::new(ErrorCode::RateLimited,
+                            Some(Reply::Json(error_message(&ApiError::new(ErrorCode::RateLimited,
                                 format!(
                                     "too many messages: at most {} a second on one connection",
                                     state.limits.ws_per_second
                                 ),
-                            ), None))
+                            ), None)))
                         }
                     }
-                    Some(Ok(Message::Binary(_))) => Some(error_message(
+                    Some(Ok(Message::Binary(_))) => Some(Reply::Json(error_message(
                         &ApiError::bad_request("messages are JSON text, not binary"),
                         None,
-                    )),
+                    ))),
                     Some(Ok(_)) => None,
                 };
                 if let Some(reply) = reply {
-                    if sink.feed(Message::Text(reply.to_string().into())).await.is_err() {
+                    if sink.feed(Message::Text(reply.into_text())).await.is_err() {
                         break;
                     }
                     // The change the message made (if any) goes out in the same write as the
@@ -1232,6 +1237,43 @@ async fn state_to_send<S: Store>(
     ))
 }
 
+/// An answer to a client's message: an `ok` is a fixed text (no JSON tree built and written
+/// for each move), anything else a JSON value.
+enum Reply {
+    Fixed(&'static str),
+    Json(Value),
+}
+
+impl Reply {
+    fn into_text(self) -> axum::extract::ws::Utf8Bytes {
+        match self {
+            Reply::Fixed(text) => axum::extract::ws::Utf8Bytes::from_static(text),
+            Reply::Json(v) => v.to_string().into(),
+        }
+    }
+}
+
+impl From<Value> for Reply {
+    fn from(v: Value) -> Self {
+        Reply::Json(v)
+    }
+}
+
+/// `{"type": "ok", "to": NAME}` for an action's name.
+fn ok_reply(name: &'static str) -> Reply {
+    Reply::Fixed(match name {
+        "join" => r#"{"type":"ok","to":"join"}"#,
+        "submit" => r#"{"type":"ok","to":"submit"}"#,
+        "lock" => r#"{"type":"ok","to":"lock"}"#,
+        "commit" => r#"{"type":"ok","to":"commit"}"#,
+        "open" => r#"{"type":"ok","to":"open"}"#,
+        "resign" => r#"{"type":"ok","to":"resign"}"#,
+        "answer" => r#"{"type":"ok","to":"answer"}"#,
+        "chat" => r#"{"type":"ok","to":"chat"}"#,
+        other => return Reply::Json(json!({"type": "ok", "to": other})),
+    })
+}
+
 fn error_message(e: &ApiError, to: Option<&str>) -> Value {
     let mut v = e.body();
     v["type"] = json!("error");
@@ -1247,28 +1289,28 @@ async fn handle_message<S: Store>(
     role: &mut Viewer,
     address: &str,
     text: &str,
-) -> Option<Value> {
+) -> Option<Reply> {
     let message: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
-            return Some(error_message(
+            return Some(Reply::Json(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
                      {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
-            ))
+            )))
         }
     };
     let (action, name, decision) = match message {
-        ClientMessage::Ping => return Some(json!({"type": "pong"})),
+        ClientMessage::Ping => return Some(Reply::Fixed(r#"{"type":"pong"}"#)),
         ClientMessage::Auth { token } => {
-            return Some(authenticate(state, table, role, &token).await)
+            return Some(authenticate(state, table, role, &token).await.into())
         }
         ClientMessage::Chat { text, name } => {
             return Some(match state.chat(table, *role, address, name, text).await {
-                Ok(()) => json!({"type": "ok", "to": "chat"}),
-                Err(e) => error_message(&e, Some("chat")),
+                Ok(()) => ok_reply("chat"),
+                Err(e) => error_message(&e, Some("chat")).into(),
             })
         }
         ClientMessage::Join { name, client_seed } => {
@@ -1286,15 +1328,18 @@ async fn handle_message<S: Store>(
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer", None),
     };
     let Viewer::Seat(seat) = *role else {
-        return Some(error_message(
-            &ApiError::forbidden("spectators watch; only a seat can act"),
-            Some(name),
-        ));
+        return Some(
+            error_message(
+                &ApiError::forbidden("spectators watch; only a seat can act"),
+                Some(name),
+            )
+            .into(),
+        );
     };
     Some(
         match state.hub.act_on(table, seat, action, decision).await {
-            Ok(()) => json!({"type": "ok", "to": name}),
-            Err(e) => error_message(&e, Some(name)),
+            Ok(()) => ok_reply(name),
+            Err(e) => error_message(&e, Some(name)).into(),
         },
     )
 }
