@@ -142,6 +142,9 @@ struct Totals {
     /// The server's CPU seconds when every match had been created (`None` without a server of
     /// our own).
     cpu_at_created: Mutex<Option<f64>>,
+    /// The server's CPU seconds when the last match had finished, before the read-back (`None`
+    /// without a server of our own, or with a node killed).
+    cpu_at_played: Mutex<Option<f64>>,
     /// The killed node's CPU seconds just before its kill.
     killed_cpu: Mutex<f64>,
     /// What reading every match back found.
@@ -267,6 +270,14 @@ fn main() -> Result<()> {
     }
     let totals = outcome?;
     let connected_cpu = play_cpu(*totals.cpu_at_created.lock().unwrap());
+    // From every match created to the last one finished: the play alone, without the creations
+    // and without reading every match back afterwards.
+    let played_cpu = totals
+        .cpu_at_played
+        .lock()
+        .unwrap()
+        .zip(*totals.cpu_at_created.lock().unwrap())
+        .map(|(played, created)| played - created);
     let sorted = |v: &Mutex<Vec<u64>>| {
         let mut v = v.lock().unwrap().clone();
         v.sort_unstable();
@@ -301,6 +312,7 @@ fn main() -> Result<()> {
         "server_cpu_seconds": server.and_then(|s| s.0),
         "server_cpu_ms_per_decision": server.and_then(|s| s.0).map(|c| per_decision(c, decisions)),
         "server_cpu_after_create_ms_per_decision": connected_cpu.map(|c| per_decision(c, decisions)),
+        "server_cpu_play_ms_per_decision": played_cpu.map(|c| per_decision(c, decisions)),
         "server_peak_rss_mib": server.and_then(|s| s.1).map(|k| k as f64 / 1024.0),
         "client_cpu_seconds": own_cpu,
         "kill": killed.then(|| json!({
@@ -320,7 +332,8 @@ fn main() -> Result<()> {
             "{} matches of {} on {} node(s) ({} finished), {} decisions in {:.1} s\n\
              reveal latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
              errors: {}\nserver: {} CPU s, peak RSS {} MiB; clients: {} CPU s\n\
-             server CPU per decision: {} ms in all, {} ms after the matches were created",
+             server CPU per decision: {} ms in all, {} ms after the matches were created, {} ms \
+             in play (created to finished, before the read-back)",
             args.matches,
             args.game,
             bases.len(),
@@ -337,6 +350,7 @@ fn main() -> Result<()> {
             report["client_cpu_seconds"],
             report["server_cpu_ms_per_decision"],
             report["server_cpu_after_create_ms_per_decision"],
+            report["server_cpu_play_ms_per_decision"],
         );
         if killed {
             println!(
@@ -489,6 +503,7 @@ async fn run(
         errors: Mutex::new(Vec::new()),
         finished: 0.into(),
         cpu_at_created: Mutex::new(None),
+        cpu_at_played: Mutex::new(None),
     });
     let bases = Arc::new(bases.to_vec());
     // Create the matches first (HTTP, blocking client on the blocking pool), round robin over
@@ -623,6 +638,9 @@ async fn run(
     }
     // Every match read back through the API: finished, every acknowledged submission in its
     // record, the result its moves give.
+    if victim.is_none() {
+        *totals.cpu_at_played.lock().unwrap() = all_cpu_seconds(server_pids);
+    }
     let acknowledged = std::mem::take(&mut *totals.acknowledged.lock().unwrap());
     let live: Vec<String> = bases
         .iter()
