@@ -654,14 +654,24 @@ async fn create<S: Store>(
     Ok((StatusCode::CREATED, Json(json!(created))))
 }
 
+/// A state answered over HTTP: the rendered text as it is (`Hub::state_text`), not parsed
+/// into a `Value` and written again.
+struct StateJson(String);
+
+impl IntoResponse for StateJson {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
 async fn match_state<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let table = state.hub.table(&id).await?;
     let role = state.hub.role(&table, bearer(&headers)).await?;
-    Ok(Json(state.hub.state(&table, role).await))
+    Ok(StateJson(state.hub.state_text(&table, role).await))
 }
 
 /// The seat of the caller's token, or a refusal for spectators.
@@ -686,10 +696,12 @@ async fn act_and_answer<S: Store>(
     headers: &HeaderMap,
     action: Action,
     decision: Option<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let (table, seat) = seat_of(state, id, headers).await?;
     state.hub.act_on(&table, seat, action, decision).await?;
-    Ok(Json(state.hub.state(&table, Viewer::Seat(seat)).await))
+    Ok(StateJson(
+        state.hub.state_text(&table, Viewer::Seat(seat)).await,
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -735,7 +747,7 @@ async fn join<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     // The body is optional: empty, or {"name": ..., "client_seed": ...}.
     let body: JoinBody = optional_body(
         &body,
@@ -753,7 +765,7 @@ async fn submit<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(
         &state,
         &id,
@@ -769,7 +781,7 @@ async fn lock<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let body: DecisionBody = optional_body(&body, "empty or {\"decision\": N}")?;
     act_and_answer(&state, &id, &headers, Action::Lock, body.decision).await
 }
@@ -797,7 +809,7 @@ async fn commit<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<CommitBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(
         &state,
         &id,
@@ -813,7 +825,7 @@ async fn open<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<OpenBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let action = Action::Open {
         text: body.text,
         nonce: body.nonce,
@@ -825,7 +837,7 @@ async fn resign<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(&state, &id, &headers, Action::Resign, None).await
 }
 
@@ -842,7 +854,7 @@ async fn answer<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<AnswerBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let action = Action::Answer {
         text: body.text,
         race: body.race,
@@ -866,14 +878,14 @@ async fn chat<S: Store>(
     headers: HeaderMap,
     extensions: axum::http::Extensions,
     Body(body): Body<ChatBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let table = state.hub.table(&id).await?;
     let role = state.hub.role(&table, bearer(&headers)).await?;
     let address = client_of(&state, &headers, &extensions);
     state
         .chat(&table, role, &address, body.name, body.text)
         .await?;
-    Ok(Json(state.hub.state(&table, role).await))
+    Ok(StateJson(state.hub.state_text(&table, role).await))
 }
 
 /// A seat of a finished match offers a rematch (seats swapped); a second call, by either seat,
