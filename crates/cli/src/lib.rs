@@ -386,6 +386,12 @@ struct ServeLimits {
     /// node serves (their node died) and takes them over.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=3600))]
     takeover_secs: u64,
+    /// How long, in microseconds, an append to a match's log that would commit alone waits
+    /// for others to share its transaction (fewer commits, at the price of that wait on a
+    /// move's answer; 0 commits at once). A move is acknowledged only after its commit.
+    #[arg(long, default_value_t = colosseum_server::COMMIT_WINDOW.as_micros() as u64,
+          value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    commit_window_us: u64,
 }
 
 impl ServeLimits {
@@ -424,6 +430,7 @@ impl ServeLimits {
             // Read once per process; the limits are copied into every task.
             trusted_proxies: Box::leak(self.trusted_proxy.clone().into_boxed_slice()),
             takeover_every: Duration::from_secs(self.takeover_secs),
+            commit_window: Duration::from_micros(self.commit_window_us),
             ..limits
         }
     }

@@ -263,6 +263,9 @@ struct Outcome {
     killed_cpu: f64,
     /// The servers' CPU seconds when every match had been created.
     cpu_at_created: Option<f64>,
+    /// The servers' CPU seconds when the last match had finished, before the read-back (`None`
+    /// with a node killed).
+    cpu_at_played: Option<f64>,
     check: nodes::Check,
 }
 
@@ -382,6 +385,12 @@ fn main() -> Result<()> {
     }
     let outcome = outcome?;
     let connected_cpu = play_cpu(outcome.cpu_at_created);
+    // From every match created to the last one finished: the play alone, without the creations
+    // and without reading every match back afterwards.
+    let played_cpu = outcome
+        .cpu_at_played
+        .zip(outcome.cpu_at_created)
+        .map(|(played, created)| played - created);
     let summary = report::summarize(&outcome.raw, outcome.killed_at);
     let (lat, window) = (&summary.outside, &summary.inside);
     let pct = |lat: &[u64], p: f64| -> f64 {
@@ -420,6 +429,7 @@ fn main() -> Result<()> {
         "server_cpu_seconds": server.and_then(|s| s.0),
         "server_cpu_ms_per_decision": server.and_then(|s| s.0).map(|c| per_decision(c, decisions)),
         "server_cpu_after_create_ms_per_decision": connected_cpu.map(|c| per_decision(c, decisions)),
+        "server_cpu_play_ms_per_decision": played_cpu.map(|c| per_decision(c, decisions)),
         "server_peak_rss_mib": server.and_then(|s| s.1).map(|k| k as f64 / 1024.0),
         "client_cpu_seconds": own_cpu,
         "kill": killed.then(|| json!({
@@ -440,7 +450,8 @@ fn main() -> Result<()> {
              clients in {} process(es), starts spread over {} s: {} matches live at once at the peak\n\
              reveal latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n\
              errors: {}\nserver: {} CPU s, peak RSS {} MiB; clients: {} CPU s\n\
-             server CPU per decision: {} ms in all, {} ms after the matches were created",
+             server CPU per decision: {} ms in all, {} ms after the matches were created, {} ms \
+             in play (created to finished, before the read-back)",
             args.matches,
             args.game,
             bases.len(),
@@ -460,6 +471,7 @@ fn main() -> Result<()> {
             report["client_cpu_seconds"],
             report["server_cpu_ms_per_decision"],
             report["server_cpu_after_create_ms_per_decision"],
+            report["server_cpu_play_ms_per_decision"],
         );
         if killed {
             println!(
@@ -672,6 +684,11 @@ async fn run(
         k.abort();
     }
     let (killed_at, killed_cpu) = *kill.lock().unwrap();
+    let cpu_at_played = if victim.is_none() {
+        all_cpu_seconds(server_pids)
+    } else {
+        None
+    };
     // Every match read back through the API: finished, every acknowledged submission in its
     // record, the result its moves give.
     let live: Vec<String> = bases
@@ -686,6 +703,7 @@ async fn run(
         killed_at,
         killed_cpu,
         cpu_at_created,
+        cpu_at_played,
         check,
     })
 }

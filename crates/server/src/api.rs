@@ -106,6 +106,10 @@ pub struct Limits {
     /// node died) and takes them over (`--takeover-secs`); a node that leaves on a signal says
     /// so, and the others look at once.
     pub takeover_every: Duration,
+    /// How long an append to the match log that would commit alone waits for others to share
+    /// its transaction (`--commit-window-us`; zero commits at once). Never acknowledged before
+    /// its commit.
+    pub commit_window: Duration,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -150,6 +154,7 @@ impl Default for Limits {
             analysis_iters: crate::analysis::ANALYSIS_ITERS,
             trusted_proxies: &[],
             takeover_every: crate::TAKEOVER_EVERY,
+            commit_window: crate::COMMIT_WINDOW,
         }
     }
 }
@@ -649,14 +654,24 @@ async fn create<S: Store>(
     Ok((StatusCode::CREATED, Json(json!(created))))
 }
 
+/// A state answered over HTTP: the rendered text as it is (`Hub::state_text`), not parsed
+/// into a `Value` and written again.
+struct StateJson(String);
+
+impl IntoResponse for StateJson {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
 async fn match_state<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let table = state.hub.table(&id).await?;
     let role = state.hub.role(&table, bearer(&headers)).await?;
-    Ok(Json(state.hub.state(&table, role).await))
+    Ok(StateJson(state.hub.state_text(&table, role).await))
 }
 
 /// The seat of the caller's token, or a refusal for spectators.
@@ -681,10 +696,12 @@ async fn act_and_answer<S: Store>(
     headers: &HeaderMap,
     action: Action,
     decision: Option<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let (table, seat) = seat_of(state, id, headers).await?;
     state.hub.act_on(&table, seat, action, decision).await?;
-    Ok(Json(state.hub.state(&table, Viewer::Seat(seat)).await))
+    Ok(StateJson(
+        state.hub.state_text(&table, Viewer::Seat(seat)).await,
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -730,7 +747,7 @@ async fn join<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     // The body is optional: empty, or {"name": ..., "client_seed": ...}.
     let body: JoinBody = optional_body(
         &body,
@@ -748,7 +765,7 @@ async fn submit<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(
         &state,
         &id,
@@ -764,7 +781,7 @@ async fn lock<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let body: DecisionBody = optional_body(&body, "empty or {\"decision\": N}")?;
     act_and_answer(&state, &id, &headers, Action::Lock, body.decision).await
 }
@@ -792,7 +809,7 @@ async fn commit<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<CommitBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(
         &state,
         &id,
@@ -808,7 +825,7 @@ async fn open<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<OpenBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let action = Action::Open {
         text: body.text,
         nonce: body.nonce,
@@ -820,7 +837,7 @@ async fn resign<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     act_and_answer(&state, &id, &headers, Action::Resign, None).await
 }
 
@@ -837,7 +854,7 @@ async fn answer<S: Store>(
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(body): Body<AnswerBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let action = Action::Answer {
         text: body.text,
         race: body.race,
@@ -861,14 +878,14 @@ async fn chat<S: Store>(
     headers: HeaderMap,
     extensions: axum::http::Extensions,
     Body(body): Body<ChatBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateJson, ApiError> {
     let table = state.hub.table(&id).await?;
     let role = state.hub.role(&table, bearer(&headers)).await?;
     let address = client_of(&state, &headers, &extensions);
     state
         .chat(&table, role, &address, body.name, body.text)
         .await?;
-    Ok(Json(state.hub.state(&table, role).await))
+    Ok(StateJson(state.hub.state_text(&table, role).await))
 }
 
 /// A seat of a finished match offers a rematch (seats swapped); a second call, by either seat,
@@ -1174,22 +1191,22 @@ pub async fn serve_socket<S, W, R, E>(
                             }
                             reply
                         } else {
-                            Some(error_message(&ApiError::new(ErrorCode::RateLimited,
+                            Some(Reply::Json(error_message(&ApiError::new(ErrorCode::RateLimited,
                                 format!(
                                     "too many messages: at most {} a second on one connection",
                                     state.limits.ws_per_second
                                 ),
-                            ), None))
+                            ), None)))
                         }
                     }
-                    Some(Ok(Message::Binary(_))) => Some(error_message(
+                    Some(Ok(Message::Binary(_))) => Some(Reply::Json(error_message(
                         &ApiError::bad_request("messages are JSON text, not binary"),
                         None,
-                    )),
+                    ))),
                     Some(Ok(_)) => None,
                 };
                 if let Some(reply) = reply {
-                    if sink.feed(Message::Text(reply.to_string().into())).await.is_err() {
+                    if sink.feed(Message::Text(reply.into_text())).await.is_err() {
                         break;
                     }
                     // The change the message made (if any) goes out in the same write as the
@@ -1232,6 +1249,43 @@ async fn state_to_send<S: Store>(
     ))
 }
 
+/// An answer to a client's message: an `ok` is a fixed text (no JSON tree built and written
+/// for each move), anything else a JSON value.
+enum Reply {
+    Fixed(&'static str),
+    Json(Value),
+}
+
+impl Reply {
+    fn into_text(self) -> axum::extract::ws::Utf8Bytes {
+        match self {
+            Reply::Fixed(text) => axum::extract::ws::Utf8Bytes::from_static(text),
+            Reply::Json(v) => v.to_string().into(),
+        }
+    }
+}
+
+impl From<Value> for Reply {
+    fn from(v: Value) -> Self {
+        Reply::Json(v)
+    }
+}
+
+/// `{"type": "ok", "to": NAME}` for an action's name.
+fn ok_reply(name: &'static str) -> Reply {
+    Reply::Fixed(match name {
+        "join" => r#"{"type":"ok","to":"join"}"#,
+        "submit" => r#"{"type":"ok","to":"submit"}"#,
+        "lock" => r#"{"type":"ok","to":"lock"}"#,
+        "commit" => r#"{"type":"ok","to":"commit"}"#,
+        "open" => r#"{"type":"ok","to":"open"}"#,
+        "resign" => r#"{"type":"ok","to":"resign"}"#,
+        "answer" => r#"{"type":"ok","to":"answer"}"#,
+        "chat" => r#"{"type":"ok","to":"chat"}"#,
+        other => return Reply::Json(json!({"type": "ok", "to": other})),
+    })
+}
+
 fn error_message(e: &ApiError, to: Option<&str>) -> Value {
     let mut v = e.body();
     v["type"] = json!("error");
@@ -1247,28 +1301,28 @@ async fn handle_message<S: Store>(
     role: &mut Viewer,
     address: &str,
     text: &str,
-) -> Option<Value> {
+) -> Option<Reply> {
     let message: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
-            return Some(error_message(
+            return Some(Reply::Json(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
                      {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
-            ))
+            )))
         }
     };
     let (action, name, decision) = match message {
-        ClientMessage::Ping => return Some(json!({"type": "pong"})),
+        ClientMessage::Ping => return Some(Reply::Fixed(r#"{"type":"pong"}"#)),
         ClientMessage::Auth { token } => {
-            return Some(authenticate(state, table, role, &token).await)
+            return Some(authenticate(state, table, role, &token).await.into())
         }
         ClientMessage::Chat { text, name } => {
             return Some(match state.chat(table, *role, address, name, text).await {
-                Ok(()) => json!({"type": "ok", "to": "chat"}),
-                Err(e) => error_message(&e, Some("chat")),
+                Ok(()) => ok_reply("chat"),
+                Err(e) => error_message(&e, Some("chat")).into(),
             })
         }
         ClientMessage::Join { name, client_seed } => {
@@ -1286,15 +1340,18 @@ async fn handle_message<S: Store>(
         ClientMessage::Answer { text, race } => (Action::Answer { text, race }, "answer", None),
     };
     let Viewer::Seat(seat) = *role else {
-        return Some(error_message(
-            &ApiError::forbidden("spectators watch; only a seat can act"),
-            Some(name),
-        ));
+        return Some(
+            error_message(
+                &ApiError::forbidden("spectators watch; only a seat can act"),
+                Some(name),
+            )
+            .into(),
+        );
     };
     Some(
         match state.hub.act_on(table, seat, action, decision).await {
-            Ok(()) => json!({"type": "ok", "to": name}),
-            Err(e) => error_message(&e, Some(name)),
+            Ok(()) => ok_reply(name),
+            Err(e) => error_message(&e, Some(name)).into(),
         },
     )
 }

@@ -2102,9 +2102,13 @@ impl<S: Store> Hub<S> {
     /// The message a connection of `role` is sent: everything built from the match's view for
     /// that role.
     pub async fn state(&self, table: &Table, role: Role) -> Value {
+        serde_json::from_str(&self.state_text(table, role).await).expect("a rendered state is JSON")
+    }
+
+    /// The message a connection of `role` is sent, as JSON text (what [`Hub::state`] parses).
+    pub async fn state_text(&self, table: &Table, role: Role) -> String {
         let rendered = self.state_rendered(table, role).await;
-        let text = crate::render::with_server_now(&rendered.text, self.clock.now_ms());
-        serde_json::from_str(&text).expect("a rendered state is JSON")
+        crate::render::with_server_now(&rendered.text, self.clock.now_ms())
     }
 
     /// The state message of `role` as text without `server_now` (`crate::render`): rendered

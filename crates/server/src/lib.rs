@@ -71,6 +71,11 @@ pub enum StoreChoice {
 /// (their process died) and takes them over ([`Hub::take_over`]; `Limits::takeover_every`).
 pub const TAKEOVER_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// How long, by default, an append that would commit alone waits for company
+/// (`Limits::commit_window`, `colosseum serve --commit-window-us`; docs/benchmarks.md, "Ninth
+/// session").
+pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+
 /// The shortest admin token `serve` accepts.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -103,12 +108,14 @@ pub async fn serve(
     let store = match store {
         StoreChoice::Sqlite(path) => AnyStore::Sqlite(
             SqliteStore::open(&path)
-                .with_context(|| format!("opening the database {}", path.display()))?,
+                .with_context(|| format!("opening the database {}", path.display()))?
+                .with_commit_window(limits.commit_window),
         ),
         StoreChoice::Postgres(url) => AnyStore::Postgres(
             PostgresStore::connect(&url)
                 .await
-                .context("connecting to PostgreSQL (--postgres)")?,
+                .context("connecting to PostgreSQL (--postgres)")?
+                .with_commit_window(limits.commit_window),
         ),
     };
     let hub = Hub::with_limits(store, Arc::new(SystemClock), true, limits);

@@ -237,3 +237,228 @@ async fn postgres_group_commit_answers_after_the_commit_and_loses_nothing() {
     })
     .await;
 }
+
+/// A fresh SQLite file for one test (removed first if a run before left it).
+fn sqlite_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "colosseum-group-commit-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("colosseum.db")
+}
+
+/// The SQLite store with a commit window (`--commit-window-us`): 40 matches appended to 12
+/// times each by their own tasks at once. After every acknowledged append another connection
+/// to the file must already see its entries (an append answered before its commit fails here),
+/// at the end every match holds exactly its entries in order (a lost or reordered one fails),
+/// and the appends shared transactions: at least four a transaction on average.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_commit_window_answers_after_the_commit_and_loses_nothing() {
+    use colosseum_server::SqliteStore;
+    let path = sqlite_file("window");
+    let store = std::sync::Arc::new(
+        SqliteStore::open(&path)
+            .unwrap()
+            .with_commit_window(Duration::from_millis(20)),
+    );
+    let ids: Vec<String> = (0..40).map(|i| format!("w{i:02}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    let (groups_before, appends_before) = store.group_commits();
+    let mut tasks = Vec::new();
+    for (m, id) in ids.iter().enumerate() {
+        let (store, path, id) = (store.clone(), path.clone(), id.clone());
+        tasks.push(tokio::spawn(async move {
+            let observer = rusqlite::Connection::open(&path).unwrap();
+            let mut n = 0;
+            for a in 0..12 {
+                let len = 1 + (m + a) % 3;
+                store.append(&id, n, &entries(n, len)).await.unwrap();
+                n += len;
+                // Acknowledged: committed, so another connection sees it now.
+                let seen: i64 = observer
+                    .query_row("SELECT COUNT(*) FROM log WHERE match_id = ?1", [&id], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
+                assert_eq!(
+                    seen, n as i64,
+                    "{id}: append {a} was answered before its entries were committed"
+                );
+            }
+            n
+        }));
+    }
+    let mut expected = Vec::new();
+    for t in tasks {
+        expected.push(t.await.unwrap());
+    }
+    for (id, n) in ids.iter().zip(&expected) {
+        let (_, log) = store.load(id).await.unwrap().unwrap();
+        assert_eq!(log, entries(0, *n), "{id}: an entry was lost or reordered");
+    }
+    let (groups, appends) = store.group_commits();
+    let (groups, appends) = (groups - groups_before, appends - appends_before);
+    assert_eq!(appends, 40 * 12);
+    assert!(
+        groups * 4 <= appends,
+        "480 appends from 40 tasks at once took {groups} transactions (fewer than 4 a transaction)"
+    );
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// Appends arriving within the window share one transaction; without a window the same
+/// appends, one after the other, take one each; and a lone append waits the window (not much
+/// longer) before its answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_appends_arriving_within_the_window_share_a_transaction() {
+    use colosseum_server::SqliteStore;
+    let path = sqlite_file("share");
+    let window = Duration::from_millis(300);
+    let store = std::sync::Arc::new(SqliteStore::open(&path).unwrap().with_commit_window(window));
+    let ids: Vec<String> = (0..8).map(|i| format!("s{i}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    let before = store.group_commits();
+    let started = std::time::Instant::now();
+    let results = join_all(ids.iter().map(|id| {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move { store.append(&id, 0, &entries(0, 2)).await })
+    }))
+    .await;
+    let took = started.elapsed();
+    for r in results {
+        r.unwrap().unwrap();
+    }
+    let after = store.group_commits();
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (1, 8),
+        "8 appends within the window: one transaction"
+    );
+    assert!(
+        took >= window,
+        "answered after {took:?}, before the window ended"
+    );
+    for id in &ids {
+        let (_, log) = store.load(id).await.unwrap().unwrap();
+        assert_eq!(log, entries(0, 2), "{id}");
+    }
+
+    // No window: each append alone is its own transaction, answered at once.
+    let path0 = sqlite_file("share0");
+    let store0 = SqliteStore::open(&path0).unwrap();
+    store0.create(&stored("s")).await.unwrap();
+    let before = store0.group_commits();
+    let started = std::time::Instant::now();
+    for i in 0..4 {
+        store0.append("s", i, &entries(i, 1)).await.unwrap();
+    }
+    assert!(started.elapsed() < window, "no window, yet it waited");
+    let after = store0.group_commits();
+    assert_eq!((after.0 - before.0, after.1 - before.1), (4, 4));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    let _ = std::fs::remove_dir_all(path0.parent().unwrap());
+}
+
+/// The append waiting out the window is the writer of everything queued behind it: if its task
+/// is dropped meanwhile (an HTTP client gone), the queue is written at once, so an append
+/// queued behind it is answered (and stored) anyway, and so is the dropped one's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_writer_dropped_in_its_window_leaves_nothing_stranded() {
+    use colosseum_server::SqliteStore;
+    let path = sqlite_file("dropped");
+    let store = std::sync::Arc::new(
+        SqliteStore::open(&path)
+            .unwrap()
+            .with_commit_window(Duration::from_secs(5)),
+    );
+    store.create(&stored("a")).await.unwrap();
+    store.create(&stored("b")).await.unwrap();
+    let writer = {
+        let store = store.clone();
+        tokio::spawn(async move { store.append("a", 0, &entries(0, 1)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let queued = {
+        let store = store.clone();
+        tokio::spawn(async move { store.append("b", 0, &entries(0, 2)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!queued.is_finished(), "answered inside the window");
+    writer.abort();
+    let answer = tokio::time::timeout(Duration::from_secs(2), queued)
+        .await
+        .expect("the append queued behind a dropped writer was stranded");
+    answer.unwrap().unwrap();
+    let (_, a) = store.load("a").await.unwrap().unwrap();
+    let (_, b) = store.load("b").await.unwrap().unwrap();
+    assert_eq!((a, b), (entries(0, 1), entries(0, 2)));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// PostgreSQL with a commit window: appends arriving within it go in one statement, each
+/// answered after the commit (another session sees it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_appends_arriving_within_the_window_share_a_statement() {
+    let Some(config) = config() else {
+        return;
+    };
+    let window = Duration::from_millis(300);
+    let store = std::sync::Arc::new(
+        PostgresStore::connect(&config)
+            .await
+            .unwrap()
+            .with_commit_window(window),
+    );
+    let (observer, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let prefix = format!("gw{nanos:x}-");
+    let ids: Vec<String> = (0..8).map(|i| format!("{prefix}{i}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    let before = store.group_commits();
+    let started = std::time::Instant::now();
+    let results = join_all(ids.iter().map(|id| {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move { store.append(&id, 0, &entries(0, 2)).await })
+    }))
+    .await;
+    assert!(
+        started.elapsed() >= window,
+        "answered before the window ended"
+    );
+    for r in results {
+        r.unwrap().unwrap();
+    }
+    let after = store.group_commits();
+    assert_eq!((after.0 - before.0, after.1 - before.1), (1, 8));
+    for id in &ids {
+        let seen: i64 = observer
+            .query_one("SELECT COUNT(*) FROM log WHERE match_id = $1", &[id])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(seen, 2, "{id}");
+    }
+    let _ = observer
+        .execute(
+            "DELETE FROM log WHERE starts_with(match_id, $1)",
+            &[&prefix],
+        )
+        .await;
+    let _ = observer
+        .execute("DELETE FROM matches WHERE starts_with(id, $1)", &[&prefix])
+        .await;
+}

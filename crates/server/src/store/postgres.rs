@@ -25,6 +25,9 @@ const NODE_PREFIX: &str = "colosseum node ";
 /// stored). Each caller is answered only after the commit holding its entries. If the group's
 /// statement fails (the connection, or a row another writer stored meanwhile), each of its
 /// appends is written again alone and gets its own answer.
+///
+/// With a commit window ([`PostgresStore::with_commit_window`]), the writer, finding a single
+/// append waiting, waits up to the window for others before it writes.
 pub struct PostgresStore {
     pub(super) client: Arc<Client>,
     appends: mpsc::UnboundedSender<QueuedAppend>,
@@ -44,6 +47,8 @@ struct QueuedAppend {
 struct GroupCounts {
     groups: AtomicU64,
     appended: AtomicU64,
+    /// The commit window in microseconds (0: write at once).
+    window_us: AtomicU64,
 }
 
 /// At most this many appends go in one statement.
@@ -123,6 +128,11 @@ async fn write_appends(
                 Some(q) => held.push(q),
                 None => return,
             }
+        }
+        let window = counts.window_us.load(Ordering::Relaxed);
+        if held.len() == 1 && window > 0 && queue.is_empty() {
+            // Alone: wait for company.
+            tokio::time::sleep(std::time::Duration::from_micros(window)).await;
         }
         while held.len() < MAX_GROUP * 4 {
             match queue.try_recv() {
@@ -216,6 +226,18 @@ impl PostgresStore {
             appends,
             counts,
         })
+    }
+
+    /// The commit window: how long the writer, finding one append waiting, waits for others
+    /// to share its statement (zero, the default: write at once). Acknowledged only after the
+    /// commit either way.
+    #[must_use]
+    pub fn with_commit_window(self, window: std::time::Duration) -> Self {
+        self.counts.window_us.store(
+            u64::try_from(window.as_micros()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
+        self
     }
 
     /// Group commits so far: (statements, appends). Appends over statements is the mean number

@@ -21,9 +21,16 @@ use super::{
 /// queued in one transaction, each append still checked on its own (a conflict refuses that
 /// append only). Each caller returns only after the transaction holding its entries has
 /// committed, so nothing is acknowledged before it is stored.
+///
+/// With a commit window ([`SqliteStore::with_commit_window`], `colosseum serve
+/// --commit-window-us`), an append that finds no writer and nothing else queued waits up to the
+/// window for company before it commits (its task asleep, its worker free), so appends that
+/// arrive within the window share one transaction. The window is a Tokio timer: it ends at the
+/// timer's next millisecond tick at the latest, never earlier than asked.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
     appends: Mutex<Appends>,
+    window: std::time::Duration,
 }
 
 /// The appends waiting for the next group commit.
@@ -58,6 +65,21 @@ impl Drop for Writing<'_> {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A writer waiting out the commit window: if its task is dropped meanwhile (an HTTP client
+/// gone), the queue is written at once, so the appends waiting with it are not stranded.
+struct Waiting<'a> {
+    store: &'a SqliteStore,
+    armed: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.store.write_queue();
+        }
+    }
 }
 
 /// The same failure for every append of a group whose transaction failed.
@@ -173,7 +195,17 @@ impl SqliteStore {
         Ok(SqliteStore {
             conn: Mutex::new(conn),
             appends: Mutex::new(Appends::default()),
+            window: std::time::Duration::ZERO,
         })
+    }
+
+    /// The commit window: how long an append that would commit alone waits for others to share
+    /// its transaction (zero, the default of a store opened here: commit at once). It is
+    /// acknowledged only after that commit either way.
+    #[must_use]
+    pub fn with_commit_window(mut self, window: std::time::Duration) -> Self {
+        self.window = window;
+        self
     }
 
     pub(super) fn with<T>(
@@ -270,12 +302,22 @@ impl Store for SqliteStore {
             texts: entries.iter().map(to_json).collect(),
             done,
         };
-        let write = {
+        let (write, alone) = {
             let mut a = lock(&self.appends);
             a.queue.push(queued);
-            !std::mem::replace(&mut a.writing, true)
+            (!std::mem::replace(&mut a.writing, true), a.queue.len() == 1)
         };
         if write {
+            if alone && !self.window.is_zero() {
+                // Alone: wait for company. Appends arriving meanwhile queue (the writer's role
+                // is taken) and go in the same transaction.
+                let mut waiting = Waiting {
+                    store: self,
+                    armed: true,
+                };
+                tokio::time::sleep(self.window).await;
+                waiting.armed = false;
+            }
             self.write_queue();
         }
         stored.await.unwrap_or_else(|_| {
