@@ -1135,8 +1135,8 @@ fn galespiel_masked_order(
 impl BotGame for WitchsBrew {
     const HAS_HEURISTIC: bool = true;
     /// An iteration ranks the moves at each new node and runs the estimate at each leaf: a
-    /// fifth of the budget (`mcts:hard` 6000 iterations; about 0.2 s of CPU per decision since
-    /// the estimate fills each order once). With a fifteenth (2000) `hard` won 63.2% of decided
+    /// fifth of the budget (the old search `mcts:iters=10000,...,algo=uct` 2000 iterations; the
+    /// levels' regret matching three times that, [`BotGame::REGRET_MATCHING_SCALE`]). With a fifteenth (2000) `hard` won 63.2% of decided
     /// games against the heuristic, with a fifth 77.8% (20 games each, seed 1).
     const SEARCH_SCALE: f64 = 0.2;
     const PURIFY: f64 = 0.5;
@@ -1145,6 +1145,10 @@ impl BotGame for WitchsBrew {
     /// in 20, 33.3% without): 2000 iterations leave the joint estimates too noisy.
     const ROOT_SOLVE: bool = false;
     const LONE_MOVES_BY_UCT: bool = true;
+    /// Regret matching (the levels) runs three times the budget: `hard` 18,000 iterations,
+    /// about 0.45 s of CPU a decision, while the old search named by its settings
+    /// (`mcts:iters=10000,model=0.5,algo=uct`) keeps its 2000 (docs/strength.md, ninth session).
+    const REGRET_MATCHING_SCALE: f64 = 3.0;
 
     fn heuristic_description() -> &'static str {
         "takes the higher card and the victory condition worth more, assigns its best conditions to round 12 first, plays its highest card, and places stones (its own, gray, Leap and Shift) where random fillings of the rest of the grid most often meet its unchecked conditions and least often the opponent's"
@@ -1971,6 +1975,65 @@ mod tests {
             game.apply(step).unwrap();
         }
         assert_eq!((stones, plays), (2, 2));
+    }
+
+    /// The levels' regret matching runs `REGRET_MATCHING_SCALE` times the budget in The Witch's
+    /// Brew (`hard` 18,000 iterations a decision, the old search named by its settings still
+    /// 2000); other games keep theirs.
+    #[test]
+    fn brew_levels_run_three_times_the_budget_and_the_old_search_its_own() {
+        let run = |spec: &str, game: &WitchsBrew, seat: Seat| {
+            let crate::registry::BotSpec::Mcts(config) = spec.parse().unwrap() else {
+                panic!("{spec} is not a search");
+            };
+            let mut mcts = crate::mcts::Mcts::new(config);
+            let bot: &mut dyn crate::Bot<WitchsBrew> = &mut mcts;
+            let name = bot.name();
+            bot.choose(
+                &Observation::new(game, seat, &[]),
+                &mut colosseum_engine::seeded_rng(3),
+            );
+            (mcts.last_search().iterations, name)
+        };
+        // A stone placed alone, as early as the game allows (a short search).
+        let mut rng = colosseum_engine::seeded_rng(8);
+        let mut game = WitchsBrew::new(Default::default());
+        while !matches!(game.stage(), Stage::WinnerStone) {
+            let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+            game.apply(step).unwrap();
+        }
+        let seat = game.pending().seats()[0];
+        // The searches run what their names say (`hard`'s and the old search's named only:
+        // they take long in a debug build).
+        let (easy, name) = run("mcts:easy", &game, seat);
+        assert_eq!(easy, 600, "{name}");
+        assert!(name.contains("600 iterations"), "{name}");
+        let (uct, name) = run("mcts:iters=1000,algo=uct", &game, seat);
+        assert_eq!(uct, 200, "{name}");
+        let name = |spec: &str| {
+            let crate::registry::BotSpec::Mcts(config) = spec.parse().unwrap() else {
+                panic!("{spec} is not a search");
+            };
+            crate::Bot::<WitchsBrew>::name(&crate::mcts::Mcts::new(config))
+        };
+        assert!(name("mcts:hard").contains("18000 iterations"));
+        assert!(name("mcts:iters=10000,model=0.5,algo=uct").contains(" 2000 iterations"));
+        // Other games: `hard`'s budget under their own `SEARCH_SCALE` only.
+        let mut square = SquareGoofspiel::new(Default::default());
+        while !square.pending().includes(Seat::P1) {
+            let step = colosseum_engine::random_step(&square, &mut rng).unwrap();
+            square.apply(step).unwrap();
+        }
+        let crate::registry::BotSpec::Mcts(config) = "mcts:easy".parse().unwrap() else {
+            panic!("easy is a search");
+        };
+        let mut mcts = crate::mcts::Mcts::new(config);
+        crate::Bot::<SquareGoofspiel>::choose(
+            &mut mcts,
+            &Observation::new(&square, Seat::P1, &[]),
+            &mut colosseum_engine::seeded_rng(3),
+        );
+        assert_eq!(mcts.last_search().iterations, 1000);
     }
 
     /// The Witch's Brew's hand strength: the highest cards a seat can still play, as many as

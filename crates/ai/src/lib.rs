@@ -141,6 +141,13 @@ pub trait BotGame: Game {
     /// most of the tree is stones placed alone, and in Galespiel (a round winner's build).
     const LONE_MOVES_BY_UCT: bool = false;
 
+    /// A further share of an iteration budget ([`Budget::Iterations`], on top of
+    /// [`BotGame::SEARCH_SCALE`]) that regret-matching search ([`mcts::Selection::RegretMatching`],
+    /// the levels) runs; UCT search (`algo=uct`, the old levels) is not affected. Default 1; above
+    /// 1 where the levels' budget was measured too small for regret matching and their decisions
+    /// still take well under the 1 s target (The Witch's Brew).
+    const REGRET_MATCHING_SCALE: f64 = 1.0;
+
     /// Whether a seat's single move stays face down until the other seat has answered it
     /// (All-In Goofspiel's starter): [`public_history`] then leaves it out of the other seat's
     /// history (`{}`), and [`BotGame::fill_withheld`] stands in for it on the engine side.

@@ -289,7 +289,7 @@ impl Mcts {
         let mut iterations = 0u32;
         loop {
             match self.config.budget {
-                Budget::Iterations(n) if iterations >= scaled::<G>(n) => break,
+                Budget::Iterations(n) if iterations >= self.iterations::<G>(n) => break,
                 Budget::Time(t) if iterations > 0 && start.elapsed() >= t => break,
                 _ => {}
             }
@@ -388,7 +388,10 @@ impl<G: BotGame> Bot<G> for Mcts {
         }
         match self.config.budget {
             Budget::Iterations(n) => {
-                format!("mcts({algo}, {} iterations{settings})", scaled::<G>(n))
+                format!(
+                    "mcts({algo}, {} iterations{settings})",
+                    self.iterations::<G>(n)
+                )
             }
             Budget::Time(t) => format!("mcts({algo}, {} ms{settings})", t.as_millis()),
         }
@@ -485,6 +488,19 @@ impl Mcts {
 /// An iteration budget of `n` in game `G` ([`BotGame::SEARCH_SCALE`]), at least 1.
 fn scaled<G: BotGame>(n: u32) -> u32 {
     ((f64::from(n) * G::SEARCH_SCALE).round() as u32).max(1)
+}
+
+impl Mcts {
+    /// The iterations this search runs for a budget of `n` in game `G`: [`scaled`], and for
+    /// regret matching also [`BotGame::REGRET_MATCHING_SCALE`], at least 1.
+    fn iterations<G: BotGame>(&self, n: u32) -> u32 {
+        match self.config.selection {
+            Selection::RegretMatching { .. } if G::REGRET_MATCHING_SCALE != 1.0 => {
+                ((f64::from(n) * G::SEARCH_SCALE * G::REGRET_MATCHING_SCALE).round() as u32).max(1)
+            }
+            _ => scaled::<G>(n),
+        }
+    }
 }
 
 /// One seat's statistics at a decision node.
