@@ -1738,6 +1738,29 @@ fn galespiel_heuristic(
 mod tests {
     use super::*;
 
+    /// Checks how the regret-matching search chose at a root: where one seat moves alone
+    /// (`lone`), by UCT (the strategy is the visit shares and the most visited move is within
+    /// 0.05 of the best value seen); otherwise by regret matching (the strategy is not the visit
+    /// shares).
+    fn assert_root_searched_by<M: std::fmt::Debug>(root: &[crate::mcts::RootMove<M>], lone: bool) {
+        let visits: u32 = root.iter().map(|r| r.visits).sum();
+        let by_visits = root
+            .iter()
+            .all(|r| (r.probability - f64::from(r.visits) / f64::from(visits)).abs() < 1e-9);
+        if lone {
+            assert!(by_visits, "{root:?}");
+            let most = root.iter().max_by_key(|r| r.visits).unwrap();
+            let best = root
+                .iter()
+                .filter(|r| r.visits > 0)
+                .map(|r| r.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(most.value > best - 0.05, "{root:?}");
+        } else {
+            assert!(!by_visits, "{root:?}");
+        }
+    }
+
     /// Plays `texts` in turn from a new All-In Goofspiel game.
     fn all_in_after(texts: &[&str]) -> AllInGoofspiel {
         let mut game = AllInGoofspiel::new(Default::default());
@@ -1952,22 +1975,10 @@ mod tests {
                     &mut colosseum_engine::seeded_rng(9),
                     None,
                 );
-                let visits: u32 = root.iter().map(|r| r.visits).sum();
-                let by_visits = root.iter().all(|r| {
-                    (r.probability - f64::from(r.visits) / f64::from(visits)).abs() < 1e-9
-                });
+                assert_root_searched_by(&root, lone);
                 if lone {
-                    assert!(by_visits, "{root:?}");
-                    let most = root.iter().max_by_key(|r| r.visits).unwrap();
-                    let best = root
-                        .iter()
-                        .filter(|r| r.visits > 0)
-                        .map(|r| r.value)
-                        .fold(f64::NEG_INFINITY, f64::max);
-                    assert!(most.value > best - 0.05, "{root:?}");
                     stones += 1;
                 } else {
-                    assert!(!by_visits, "{root:?}");
                     plays += 1;
                 }
             }
@@ -2334,22 +2345,10 @@ mod tests {
                         &mut colosseum_engine::seeded_rng(9),
                         None,
                     );
-                    let visits: u32 = root.iter().map(|r| r.visits).sum();
-                    let by_visits = root.iter().all(|r| {
-                        (r.probability - f64::from(r.visits) / f64::from(visits)).abs() < 1e-9
-                    });
+                    assert_root_searched_by(&root, build);
                     if build {
-                        assert!(by_visits, "{root:?}");
-                        let most = root.iter().max_by_key(|r| r.visits).unwrap();
-                        let best = root
-                            .iter()
-                            .filter(|r| r.visits > 0)
-                            .map(|r| r.value)
-                            .fold(f64::NEG_INFINITY, f64::max);
-                        assert!(most.value > best - 0.05, "{root:?}");
                         builds += 1;
                     } else {
-                        assert!(!by_visits, "{root:?}");
                         bids += 1;
                     }
                 }

@@ -225,6 +225,19 @@ fn state_at(ws: &mut Ws, steps: u64) -> serde_json::Value {
     }
 }
 
+/// Ann and Bo take the match's two seats over HTTP on `base`.
+fn join_both(base: &str, id: &str, tokens: &[String; 2]) {
+    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
+        let (status, v) = post(
+            base,
+            &format!("/api/matches/{id}/join"),
+            Some(&tokens[i]),
+            &json!({"name": name}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+}
+
 /// A Goofspiel with 3 prizes in ascending order (no chance steps: step k is bid k), two
 /// people, untimed, created on the node at `base`: its id and the two tokens.
 fn three_prizes(base: &str) -> (String, [String; 2]) {
@@ -332,15 +345,7 @@ fn every_node_s_lobby_lists_the_matches_of_all_nodes_and_hears_their_changes_at_
     // Two matches on A: one waiting, one that both seats join.
     let (waiting, _) = three_prizes(&a.base);
     let (live, t) = three_prizes(&a.base);
-    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        let (status, v) = post(
-            &a.base,
-            &format!("/api/matches/{live}/join"),
-            Some(&t[i]),
-            &json!({"name": name}),
-        );
-        assert_eq!(status, 200, "{v}");
-    }
+    join_both(&a.base, &live, &t);
     // B lists both as A does, within a moment (the notice's way through PostgreSQL), newest
     // first, without anyone asking B for them.
     let expected = vec![
@@ -704,15 +709,7 @@ fn a_node_stopped_with_sigterm_hands_its_matches_over_at_once() {
     // take the match over within seconds.
     let b = slow_node(&conn, 60);
     let (id, t) = three_prizes(&a.base);
-    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        let (status, v) = post(
-            &a.base,
-            &format!("/api/matches/{id}/join"),
-            Some(&t[i]),
-            &json!({"name": name}),
-        );
-        assert_eq!(status, 200, "{v}");
-    }
+    join_both(&a.base, &id, &t);
     let submit = |base: &str, seat: usize, bid: u32, decision: u64| {
         let (status, v) = post(
             base,
@@ -920,15 +917,7 @@ fn a_killed_node_s_many_matches_are_all_served_again_by_the_others() {
     let matches: Vec<(String, [String; 2])> = (0..N)
         .map(|_| {
             let (id, t) = three_prizes(&a.base);
-            for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-                let (status, v) = post(
-                    &a.base,
-                    &format!("/api/matches/{id}/join"),
-                    Some(&t[i]),
-                    &json!({"name": name}),
-                );
-                assert_eq!(status, 200, "{v}");
-            }
+            join_both(&a.base, &id, &t);
             for (seat, bid, decision) in [(0, 1, 0), (1, 2, 0), (0, 3, 1)] {
                 let (status, v) = post(
                     &a.base,
