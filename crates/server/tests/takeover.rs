@@ -185,3 +185,36 @@ async fn a_batch_of_matches_is_taken_over_with_one_claim_and_one_load_statement(
         .await
         .unwrap();
 }
+
+/// Nodes started together on a fresh database all connect: each brings the schema up to date,
+/// and the first `CREATE TABLE IF NOT EXISTS` is not safe against a concurrent one in
+/// PostgreSQL (one of them fails on pg_type's unique index), so `PostgresStore::connect` takes
+/// its turn under a lock. Without that lock this test failed in some runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn nodes_starting_together_on_a_fresh_database_all_connect() {
+    for round in 0..4 {
+        let Some((base, conn)) = fresh_database(&format!("start{round}")).await else {
+            return;
+        };
+        let connecting: Vec<_> = (0..8)
+            .map(|_| {
+                let conn = conn.clone();
+                tokio::spawn(async move { PostgresStore::connect(&conn).await.map(|_| ()) })
+            })
+            .collect();
+        for (i, task) in connecting.into_iter().enumerate() {
+            if let Err(e) = task.await.unwrap() {
+                panic!("round {round}: store {i} of 8 failed to connect: {e}");
+            }
+        }
+        let (admin, connection) = tokio_postgres::connect(&base, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let name = conn.rsplit("dbname=").next().unwrap();
+        admin
+            .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+            .await
+            .unwrap();
+    }
+}

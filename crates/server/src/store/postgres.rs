@@ -214,11 +214,18 @@ impl PostgresStore {
                 tracing::error!("postgres connection: {e}");
             }
         });
-        client
-            .batch_execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
-            )
-            .await?;
+        // Two processes (or two tests) connecting to a fresh database at once would both run
+        // this CREATE, and PostgreSQL's IF NOT EXISTS is not safe against a concurrent CREATE
+        // (one fails on pg_type's unique index). A transaction-level advisory lock in the
+        // two-key space (objsubid 2, never a match's lock, which is one bigint key) makes
+        // them take turns.
+        let tx = client.transaction().await?;
+        tx.batch_execute(
+            "SELECT pg_advisory_xact_lock(1129270355, 1); \
+             CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
+        )
+        .await?;
+        tx.commit().await?;
         for (version, sql) in MIGRATIONS
             .iter()
             .chain(super::tournaments::MIGRATIONS)
