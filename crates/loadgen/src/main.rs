@@ -437,6 +437,13 @@ fn main() -> Result<()> {
             "takeover_ms": summary.takeover_ms,
             "window_decisions": window.len(),
             "window_latency_ms": {"p50": pct(window, 50.0), "p99": pct(window, 99.0), "max": pct(window, 100.0)},
+            "served_again_ms": {
+                "clients": summary.served_again.len(),
+                "p50": pct(&summary.served_again, 50.0),
+                "p90": pct(&summary.served_again, 90.0),
+                "p99": pct(&summary.served_again, 99.0),
+                "max": pct(&summary.served_again, 100.0),
+            },
         })),
         "reconnects": raw.reconnects,
         "resubmitted": raw.resubmitted,
@@ -484,6 +491,15 @@ fn main() -> Result<()> {
                 pct(window, 50.0),
                 pct(window, 99.0),
                 pct(window, 100.0),
+            );
+            let again = &summary.served_again;
+            println!(
+                "{} dropped clients served again after the kill: p50 {:.0} ms, p90 {:.0} ms, \
+                 max {:.0} ms",
+                again.len(),
+                pct(again, 50.0),
+                pct(again, 90.0),
+                pct(again, 100.0),
             );
         }
         println!(
@@ -1019,8 +1035,14 @@ async fn play_on(
     // A fresh connection: what the last one left unanswered is read from the state.
     play.submitted_at = None;
     let me = if seat == 0 { "p1" } else { "p2" };
+    // Messages that arrived while the client thought, read in order after.
+    let mut held: VecDeque<Message> = VecDeque::new();
     loop {
-        let msg = match tokio::time::timeout(Duration::from_secs(120), rx.next()).await {
+        let next = match held.pop_front() {
+            Some(m) => Ok(Some(Ok(m))),
+            None => tokio::time::timeout(Duration::from_secs(120), rx.next()).await,
+        };
+        let msg = match next {
             Err(_) => bail!("no message for 120 s"),
             Ok(None) => return Ok(Ended::Dropped("the connection ended".into())),
             Ok(Some(Err(e))) => return Ok(Ended::Dropped(e.to_string())),
@@ -1126,7 +1148,25 @@ async fn play_on(
                 let mv = legal[play.rng.random_range(0..legal.len())].clone();
                 if think_ms > 0 {
                     let think = play.rng.random_range(0..=2 * think_ms);
-                    tokio::time::sleep(Duration::from_millis(think)).await;
+                    // The socket is read while thinking, as a browser does: a connection that
+                    // ends is noticed at once (a client that only notices at its next send
+                    // would make the takeover window at least a think long), not after.
+                    let until = tokio::time::Instant::now() + Duration::from_millis(think);
+                    loop {
+                        tokio::select! {
+                            () = tokio::time::sleep_until(until) => break,
+                            m = rx.next() => match m {
+                                None => {
+                                    return Ok(Ended::Dropped("the connection ended".into()))
+                                }
+                                Some(Err(e)) => return Ok(Ended::Dropped(e.to_string())),
+                                Some(Ok(Message::Close(frame))) => {
+                                    return Ok(Ended::Dropped(format!("closed: {frame:?}")))
+                                }
+                                Some(Ok(m)) => held.push_back(m),
+                            },
+                        }
+                    }
                 }
                 mv
             }

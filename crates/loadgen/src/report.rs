@@ -76,6 +76,9 @@ pub struct Summary {
     pub inside: Vec<u64>,
     /// From the kill until the last dropped client was served again, in ms.
     pub takeover_ms: Option<f64>,
+    /// From the kill until each dropped client was served again, in µs, sorted (how the
+    /// takeover window fills: its end is the last of these).
+    pub served_again: Vec<u64>,
     /// The most matches live at one moment.
     pub peak_live: usize,
 }
@@ -94,8 +97,19 @@ pub fn summarize(raw: &Raw, killed_at: Option<u64>) -> Summary {
             .unwrap_or(at);
         (at, end)
     });
+    let mut served_again: Vec<u64> = match killed_at {
+        Some(at) => raw
+            .served_again
+            .iter()
+            .filter(|&&t| t >= at)
+            .map(|&t| t - at)
+            .collect(),
+        None => Vec::new(),
+    };
+    served_again.sort_unstable();
     let mut s = Summary {
         takeover_ms: window.map(|(from, to)| (to - from) as f64 / 1000.0),
+        served_again,
         peak_live: peak(&raw.live),
         ..Summary::default()
     };
@@ -219,11 +233,13 @@ mod tests {
         // Killed at 1,200 µs: the window ends at the last client served again after it, 2,500.
         let s = summarize(&all, Some(1_200));
         assert_eq!(s.takeover_ms, Some(1.3));
+        assert_eq!(s.served_again, [800, 1_300]);
         assert_eq!(s.inside, [50, 400]);
         assert_eq!(s.outside, [10, 20, 50, 50]);
         // Without a kill every decision is outside.
         let s = summarize(&all, None);
         assert_eq!(s.takeover_ms, None);
+        assert!(s.served_again.is_empty());
         assert_eq!(s.outside, [10, 20, 50, 50, 50, 400]);
         assert!(s.inside.is_empty());
     }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use analyses::AnalysisStore;
 pub use logs::{LogKind, LogStore, StoredLog};
-pub use postgres::PostgresStore;
+pub use postgres::{PostgresStore, READERS};
 pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
 pub use tournaments::{StoredTournament, TournamentStore};
@@ -170,6 +170,57 @@ pub trait Store:
     /// process holds it. A process serves (ticks, appends to) only the unfinished matches it
     /// has claimed; with one process per store (SQLite) every claim succeeds.
     fn claim(&self, id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
+    /// Claims each of `ids` as [`Store::claim`] does, in one round trip where the store can
+    /// (taking over many matches at once, [`crate::Hub::take_over`]): returns the ids claimed,
+    /// in the order given; an id given twice is claimed once.
+    fn claim_many(
+        &self,
+        ids: &[String],
+    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send {
+        async move {
+            let mut claimed: Vec<String> = Vec::new();
+            for id in ids {
+                if !claimed.contains(id) && self.claim(id).await? {
+                    claimed.push(id.clone());
+                }
+            }
+            Ok(claimed)
+        }
+    }
+    /// Each of `ids` with its log, as [`Store::load`] gives it (`None`: no such match), in the
+    /// order given, in one round trip where the store can. A match whose rows do not read is
+    /// its own `Err` ([`StoreError::Corrupt`]), not the others'; the outer `Err` is the store
+    /// failing.
+    fn load_many(
+        &self,
+        ids: &[String],
+    ) -> impl Future<Output = Result<Vec<Result<Option<Loaded>, StoreError>>, StoreError>> + Send
+    {
+        async move {
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                match self.load(id).await {
+                    Err(e @ StoreError::Corrupt { .. }) => out.push(Err(e)),
+                    Err(e) => return Err(e),
+                    Ok(loaded) => out.push(Ok(loaded)),
+                }
+            }
+            Ok(out)
+        }
+    }
+    /// Sends each of `payloads` as [`Store::notify`] does, in one round trip where the store
+    /// can.
+    fn notify_many(
+        &self,
+        payloads: &[String],
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            for p in payloads {
+                self.notify(p).await?;
+            }
+            Ok(())
+        }
+    }
     /// The most recently created finished matches, newest first; a row that does not read is
     /// left out (and logged), not an error.
     fn recent_finished(
@@ -264,6 +315,27 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.claim(id).await,
             AnyStore::Postgres(s) => s.claim(id).await,
+        }
+    }
+    async fn claim_many(&self, ids: &[String]) -> Result<Vec<String>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.claim_many(ids).await,
+            AnyStore::Postgres(s) => s.claim_many(ids).await,
+        }
+    }
+    async fn load_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Result<Option<Loaded>, StoreError>>, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.load_many(ids).await,
+            AnyStore::Postgres(s) => s.load_many(ids).await,
+        }
+    }
+    async fn notify_many(&self, payloads: &[String]) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.notify_many(payloads).await,
+            AnyStore::Postgres(s) => s.notify_many(payloads).await,
         }
     }
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {

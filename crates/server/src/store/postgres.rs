@@ -1,7 +1,7 @@
 //! The shared store: PostgreSQL, for several server processes.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use colosseum_host::LogEntry;
@@ -28,11 +28,39 @@ const NODE_PREFIX: &str = "colosseum node ";
 ///
 /// With a commit window ([`PostgresStore::with_commit_window`]), the writer, finding a single
 /// append waiting, waits up to the window for others before it writes.
+///
+/// Claims (session advisory locks) and writes go through the store's one session, which holds
+/// the claims; reads that need no session of their own (loading matches, who holds what, the
+/// lobby's lists) go through [`READERS`] more connections taken in turn, so that a takeover's
+/// loads and the reconnecting clients' questions do not queue behind the live matches' writes.
+/// A read on another session sees every write this one was answered for (each is committed
+/// before its caller hears of it).
 pub struct PostgresStore {
     pub(super) client: Arc<Client>,
+    readers: Vec<Client>,
+    next_reader: AtomicUsize,
     appends: mpsc::UnboundedSender<QueuedAppend>,
     counts: Arc<GroupCounts>,
+    statements: Statements,
 }
+
+/// The read connections a [`PostgresStore`] opens beside its session (so a node uses 2 +
+/// `READERS` connections: the session, the readers and `serve`'s listener).
+pub const READERS: usize = 2;
+
+/// Claim and load statements sent so far ([`PostgresStore::adoption_statements`]).
+#[derive(Default)]
+struct Statements {
+    claims: AtomicU64,
+    loads: AtomicU64,
+}
+
+/// Loads matches and their logs, one row a match: its meta and its entries in order, read in
+/// one statement (one snapshot).
+const LOAD: &str = "SELECT m.id, m.meta,
+        COALESCE((SELECT array_agg(l.entry ORDER BY l.seq) FROM log l WHERE l.match_id = m.id),
+                 '{}'::TEXT[])
+     FROM matches m WHERE m.id = ANY($1)";
 
 /// One append waiting for the writer.
 struct QueuedAppend {
@@ -186,11 +214,18 @@ impl PostgresStore {
                 tracing::error!("postgres connection: {e}");
             }
         });
-        client
-            .batch_execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
-            )
-            .await?;
+        // Two processes (or two tests) connecting to a fresh database at once would both run
+        // this CREATE, and PostgreSQL's IF NOT EXISTS is not safe against a concurrent CREATE
+        // (one fails on pg_type's unique index). A transaction-level advisory lock in the
+        // two-key space (objsubid 2, never a match's lock, which is one bigint key) makes
+        // them take turns.
+        let tx = client.transaction().await?;
+        tx.batch_execute(
+            "SELECT pg_advisory_xact_lock(1129270355, 1); \
+             CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)",
+        )
+        .await?;
+        tx.commit().await?;
         for (version, sql) in MIGRATIONS
             .iter()
             .chain(super::tournaments::MIGRATIONS)
@@ -218,14 +253,45 @@ impl PostgresStore {
             tx.commit().await?;
         }
         let client = Arc::new(client);
+        let mut readers = Vec::with_capacity(READERS);
+        for _ in 0..READERS {
+            let (reader, connection) = tokio_postgres::connect(config, NoTls).await?;
+            tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::error!("postgres read connection: {e}");
+                }
+            });
+            readers.push(reader);
+        }
         let (appends, queue) = mpsc::unbounded_channel();
         let counts = Arc::new(GroupCounts::default());
         tokio::spawn(write_appends(client.clone(), queue, counts.clone()));
         Ok(PostgresStore {
             client,
+            readers,
+            next_reader: AtomicUsize::new(0),
             appends,
             counts,
+            statements: Statements::default(),
         })
+    }
+
+    /// The next read connection that is open, in turn; the session when none is.
+    fn reader(&self) -> &Client {
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        (0..self.readers.len())
+            .map(|k| &self.readers[(start + k) % self.readers.len()])
+            .find(|r| !r.is_closed())
+            .unwrap_or(&self.client)
+    }
+
+    /// Claim statements and load statements sent so far, however many matches each named:
+    /// a takeover of many matches sends one of each per batch ([`crate::Hub::take_over`]).
+    pub fn adoption_statements(&self) -> (u64, u64) {
+        (
+            self.statements.claims.load(Ordering::Relaxed),
+            self.statements.loads.load(Ordering::Relaxed),
+        )
     }
 
     /// The commit window: how long the writer, finding one append waiting, waits for others
@@ -300,7 +366,7 @@ impl PostgresStore {
 
     async fn read_log(&self, id: &str) -> Result<Vec<LogEntry>, StoreError> {
         let rows = self
-            .client
+            .reader()
             .query(
                 "SELECT entry FROM log WHERE match_id = $1 ORDER BY seq",
                 &[&id],
@@ -310,6 +376,22 @@ impl PostgresStore {
             .map(|r| from_json(id, r.get::<_, &str>(0)))
             .collect()
     }
+}
+
+/// One row of [`LOAD`] read: the match and its log, or why it does not read.
+fn loaded(row: &tokio_postgres::Row) -> (String, Result<Loaded, StoreError>) {
+    let id: String = row.get(0);
+    let read = || -> Result<Loaded, StoreError> {
+        let meta = from_json(&id, row.get::<_, &str>(1))?;
+        let log = row
+            .get::<_, Vec<&str>>(2)
+            .into_iter()
+            .map(|e| from_json(&id, e))
+            .collect::<Result<_, _>>()?;
+        Ok((meta, log))
+    };
+    let read = read();
+    (id, read)
 }
 
 impl Store for PostgresStore {
@@ -358,13 +440,24 @@ impl Store for PostgresStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
-        let row = self
-            .client
-            .query_opt("SELECT meta FROM matches WHERE id = $1", &[&id])
-            .await?;
+        self.statements.loads.fetch_add(1, Ordering::Relaxed);
+        let row = self.reader().query_opt(LOAD, &[&vec![id]]).await?;
         let Some(row) = row else { return Ok(None) };
-        let meta = from_json(id, row.get::<_, &str>(0))?;
-        Ok(Some((meta, self.read_log(id).await?)))
+        loaded(&row).1.map(Some)
+    }
+
+    async fn load_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Result<Option<Loaded>, StoreError>>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.statements.loads.fetch_add(1, Ordering::Relaxed);
+        let rows = self.reader().query(LOAD, &[&ids]).await?;
+        let mut found: std::collections::HashMap<String, Result<Loaded, StoreError>> =
+            rows.iter().map(loaded).collect();
+        Ok(ids.iter().map(|id| found.remove(id).transpose()).collect())
     }
 
     async fn unfinished(&self) -> Result<Vec<Loaded>, StoreError> {
@@ -387,6 +480,7 @@ impl Store for PostgresStore {
     async fn claim(&self, id: &str) -> Result<bool, StoreError> {
         // A session-level advisory lock: held while this connection lives, released by
         // PostgreSQL when the process dies, so a restarted or surviving process can claim it.
+        self.statements.claims.fetch_add(1, Ordering::Relaxed);
         let row = self
             .client
             .query_one("SELECT pg_try_advisory_lock(hashtext($1)::BIGINT)", &[&id])
@@ -394,9 +488,47 @@ impl Store for PostgresStore {
         Ok(row.get(0))
     }
 
-    async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
+    async fn claim_many(&self, ids: &[String]) -> Result<Vec<String>, StoreError> {
+        // The same lock as `claim`'s for each, on the session, in one statement: each id is
+        // tried once (a lock taken twice would be held twice).
+        let mut seen = HashSet::new();
+        let ids: Vec<&str> = ids
+            .iter()
+            .map(String::as_str)
+            .filter(|id| seen.insert(*id))
+            .collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.statements.claims.fetch_add(1, Ordering::Relaxed);
         let rows = self
             .client
+            .query(
+                "SELECT t.id FROM UNNEST($1::TEXT[]) WITH ORDINALITY AS t (id, n)
+                 WHERE pg_try_advisory_lock(hashtext(t.id)::BIGINT)
+                 ORDER BY t.n",
+                &[&ids],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn notify_many(&self, payloads: &[String]) -> Result<(), StoreError> {
+        if payloads.is_empty() {
+            return Ok(());
+        }
+        self.client
+            .execute(
+                "SELECT pg_notify($1, p) FROM UNNEST($2::TEXT[]) AS p",
+                &[&super::NOTICES, &payloads],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
+        let rows = self
+            .reader()
             .query(
                 "SELECT id, meta FROM matches WHERE finished = TRUE
                  ORDER BY created_at DESC, id LIMIT $1",
@@ -411,7 +543,7 @@ impl Store for PostgresStore {
 
     async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {
         let rows = self
-            .client
+            .reader()
             .query(
                 "SELECT id, meta FROM matches WHERE finished = FALSE
                    AND (created_at >= $1 OR (meta::jsonb ->> 'started_at') IS NOT NULL)
@@ -445,7 +577,7 @@ impl Store for PostgresStore {
 
     async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
         let row = self
-            .client
+            .reader()
             .query_opt(
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                  WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
@@ -465,7 +597,7 @@ impl Store for PostgresStore {
 
     async fn nodes(&self) -> Result<Vec<String>, StoreError> {
         let rows = self
-            .client
+            .reader()
             .query(
                 "SELECT application_name FROM pg_stat_activity
                  WHERE datname = current_database() AND starts_with(application_name, $1)",
@@ -486,7 +618,7 @@ impl Store for PostgresStore {
         // `claim`'s lock on the 64-bit key k shows in pg_locks as classid = the high 32 bits of
         // k and objid = the low 32 bits (objsubid 1), in this database.
         let rows = self
-            .client
+            .reader()
             .query(
                 "SELECT m.id FROM matches m
                  WHERE m.finished = FALSE AND NOT EXISTS (
@@ -504,7 +636,7 @@ impl Store for PostgresStore {
 
     async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         let rows = self
-            .client
+            .reader()
             .query(
                 "SELECT id FROM matches WHERE finished = FALSE ORDER BY created_at, id",
                 &[],
