@@ -734,7 +734,12 @@ impl BotGame for Galespiel {
     /// The listed moves (bids, items, upgrades) plus the heuristic's. Builds are abstracted:
     /// instead of every single bridge, the heuristic's build, building nothing, the heuristic's
     /// first one or two bridges (saving materials), and the same greedy build leaning all on its
-    /// own crossing or harder on blocking.
+    /// own crossing or harder on blocking. Bids decided by the bids alone are pruned
+    /// ([`galespiel_prune_bids`]): a bid that lets the opponent win the round and connect goes
+    /// when another bid stops it, and only the bids that win the game outright stay when there
+    /// are any (a regret-matching search at 2000 iterations, a third of its bids exploration,
+    /// kept such bids in its tree and its mix: see docs/strength.md, "Galespiel's `hard`
+    /// (tenth session)").
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<GaleMove>) {
         let mut legal = Vec::new();
         self.legal_moves(seat, &mut legal);
@@ -768,6 +773,9 @@ impl BotGame for Galespiel {
             if !out.contains(&mv) {
                 out.push(mv);
             }
+        }
+        if self.pending() == Pending::Both {
+            galespiel_prune_bids(self, seat, out);
         }
     }
 
@@ -952,6 +960,80 @@ fn galespiel_playout_move(game: &Galespiel, seat: Seat, rng: &mut SeededRng) -> 
         hand[galespiel_bid_index(hand.len(), &game.prizes_to_bid(), prize, decisive)].1
     };
     Some(GaleMove::Bid { slot, aid: false })
+}
+
+/// Whether `seat` can connect at its build now: the spots of its cheapest crossing (costs
+/// without a discount) are a build the rules accept (a discount or a free first bridge makes
+/// it cheaper; with or without Emergency Delivery). Not finding a cheaper crossing under a
+/// discount, it may say no where the seat could connect; never yes where it cannot.
+fn galespiel_connects_now(game: &Galespiel, seat: Seat) -> bool {
+    if let Some(o) = game.outcome() {
+        return crate::p1_value(&o) == if seat == Seat::P1 { 1.0 } else { 0.0 };
+    }
+    if game.pending() != Pending::One(seat) {
+        return false;
+    }
+    let Some(path) = galespiel_cheapest_path(game, seat) else {
+        return false;
+    };
+    let spots = path.iter().fold(0u64, |all, &s| all | 1 << s);
+    [false, true].into_iter().any(|emergency| {
+        game.check_move(seat, &GaleMove::Build { spots, emergency })
+            .is_ok()
+    })
+}
+
+/// At a bid, leaves out of `out` (the seat's candidate bids) those that are decided by the
+/// bids alone: if some bid wins the game whatever the opponent bids (the seat wins the round
+/// and can connect), only such bids stay; otherwise, if some bid lets the opponent win the
+/// round and connect with one of its cards while another bid lets it do so with none, the
+/// bids that let it are dropped. Hands, materials and bridges are public, so the list is the
+/// same in every determinization of the seat's view.
+fn galespiel_prune_bids(game: &Galespiel, seat: Seat, out: &mut Vec<GaleMove>) {
+    let bids: Vec<GaleMove> = out
+        .iter()
+        .filter(|m| matches!(m, GaleMove::Bid { .. }))
+        .cloned()
+        .collect();
+    if bids.len() < 2 {
+        return;
+    }
+    let mut replies = Vec::new();
+    game.legal_moves(seat.other(), &mut replies);
+    let mut wins = Vec::new();
+    let mut loses = Vec::new();
+    for b in &bids {
+        let mut always_win = true;
+        let mut can_lose = false;
+        for c in &replies {
+            let step = match seat {
+                Seat::P1 => Step::Both { p1: *b, p2: *c },
+                Seat::P2 => Step::Both { p1: *c, p2: *b },
+            };
+            let mut after = game.clone();
+            if after.apply(step).is_err() {
+                always_win = false;
+                continue;
+            }
+            if !galespiel_connects_now(&after, seat) {
+                always_win = false;
+            }
+            if galespiel_connects_now(&after, seat.other()) {
+                can_lose = true;
+            }
+        }
+        if always_win {
+            wins.push(*b);
+        }
+        if can_lose {
+            loses.push(*b);
+        }
+    }
+    if !wins.is_empty() {
+        out.retain(|m| !matches!(m, GaleMove::Bid { .. }) || wins.contains(m));
+    } else if !loses.is_empty() && loses.len() < bids.len() {
+        out.retain(|m| !loses.contains(m));
+    }
 }
 
 /// Per dot of one colour, its (spot, neighbour dot) pairs.
@@ -2312,6 +2394,83 @@ mod tests {
         }
         assert!(builds > 10, "{builds} builds seen");
         assert!(multi > 0, "no build of several bridges seen");
+    }
+
+    /// At a Galespiel bid the search's candidates leave out a bid after which the opponent can
+    /// win the round and connect, when another bid prevents it, and keep only the bids that win
+    /// the game outright when there are any. Checked along random games by playing each bid
+    /// against every reply and the round winner's cheapest crossing through the rules.
+    #[test]
+    fn galespiel_bids_that_let_the_opponent_connect_are_left_out() {
+        // After the bids `mine` and `theirs`, whether `who` wins the round and building its
+        // cheapest crossing then wins it the game.
+        let connects =
+            |game: &Galespiel, seat: Seat, mine: &GaleMove, theirs: &GaleMove, who: Seat| {
+                let (p1, p2) = match seat {
+                    Seat::P1 => (*mine, *theirs),
+                    Seat::P2 => (*theirs, *mine),
+                };
+                let mut after = game.clone();
+                after.apply(Step::Both { p1, p2 }).unwrap();
+                if after.pending() != Pending::One(who) {
+                    return false;
+                }
+                let Some(path) = galespiel_cheapest_path(&after, who) else {
+                    return false;
+                };
+                let spots = path.iter().fold(0u64, |all, &s| all | 1 << s);
+                let mv = GaleMove::Build {
+                    spots,
+                    emergency: false,
+                };
+                after.apply(Step::One { seat: who, mv }).is_ok()
+                    && after.outcome().is_some_and(|o| {
+                        crate::p1_value(&o) == if who == Seat::P1 { 1.0 } else { 0.0 }
+                    })
+            };
+        let mut rng = colosseum_engine::seeded_rng(6);
+        let (mut blocks, mut wins) = (0, 0);
+        for _ in 0..40 {
+            let mut game = Galespiel::new(Default::default());
+            while game.pending() != Pending::Over {
+                if game.pending() == Pending::Both {
+                    for seat in Seat::BOTH {
+                        let (mut bids, mut replies, mut moves) =
+                            (Vec::new(), Vec::new(), Vec::new());
+                        game.legal_moves(seat, &mut bids);
+                        game.legal_moves(seat.other(), &mut replies);
+                        game.search_moves(seat, &mut colosseum_engine::seeded_rng(1), &mut moves);
+                        assert!(moves.iter().all(|m| bids.contains(m)), "{moves:?}");
+                        let lets = |b: &GaleMove| {
+                            replies
+                                .iter()
+                                .any(|c| connects(&game, seat, b, c, seat.other()))
+                        };
+                        let wins_outright = |b: &GaleMove| {
+                            replies.iter().all(|c| connects(&game, seat, b, c, seat))
+                        };
+                        if bids.iter().any(wins_outright) {
+                            assert!(moves.iter().all(wins_outright), "{moves:?}");
+                            if moves.len() < bids.len() {
+                                wins += 1;
+                            }
+                        } else if moves.len() < bids.len() {
+                            // Every bid left out lets the opponent connect; none kept does.
+                            for b in &bids {
+                                assert_eq!(lets(b), !moves.contains(b), "{b:?} of {bids:?}");
+                            }
+                            blocks += 1;
+                        }
+                    }
+                }
+                let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+                game.apply(step).unwrap();
+            }
+        }
+        assert!(
+            blocks > 5 && wins > 5,
+            "{blocks} blocks, {wins} outright wins seen"
+        );
     }
 
     /// In Galespiel regret-matching search picks a build (the round's winner alone, its bridges
