@@ -250,6 +250,12 @@ impl Mcts {
                 && observation.pending() == Pending::Both,
             decision: 0,
         };
+        if let Budget::Iterations(n) = self.config.budget {
+            // An iteration adds at most a decision node and the chance node above it: reserved
+            // at once (up to a bound), the tree is not copied as it grows.
+            tree.nodes
+                .reserve((2 * self.iterations::<G>(n) as usize).min(MAX_RESERVED_NODES));
+        }
         // Answering a face-down move: the tree starts before it, the other seat's node at the
         // root holding only the moves this seat cannot tell from the one made, and this seat's
         // decision is the node they all lead to (keyed by what it sees).
@@ -1004,6 +1010,10 @@ impl<G: BotGame> Tree<G> {
         }
     }
 }
+
+/// The most tree nodes a search reserves room for before it starts (a larger tree grows as
+/// needed).
+const MAX_RESERVED_NODES: usize = 1 << 17;
 
 /// UCT's exploration at a lone seat's node under [`BotGame::LONE_MOVES_BY_UCT`] (the old
 /// search's constant).

@@ -30,15 +30,15 @@ use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot, Sel
 pub const LEVELS: &[(&str, &str)] = &[
     (
         "easy",
-        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "medium",
-        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
     ),
 ];
 

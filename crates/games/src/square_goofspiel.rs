@@ -366,6 +366,20 @@ impl SquareGoofspiel {
         }
     }
 
+    /// Who wins if the game ends now: more line points, then more hand strength, then the
+    /// advantage holder (`None`: a draw). [`Game::outcome`] gives it with its reason once the
+    /// game is over.
+    #[must_use]
+    pub fn winner(&self) -> Option<Seat> {
+        let points = self.line_points();
+        leader(points[0], points[1])
+            .or_else(|| {
+                let strength = self.hands.map(Hand::strength);
+                leader(strength[0], strength[1])
+            })
+            .or(self.options.advantage)
+    }
+
     fn outcome_now(&self) -> (Option<Seat>, String) {
         let points = self.line_points();
         if let Some(w) = leader(points[0], points[1]) {
