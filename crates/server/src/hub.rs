@@ -64,39 +64,33 @@ struct AdoptingOne<'a> {
 }
 
 impl<'a> AdoptingOne<'a> {
-    /// The lock of match `id` if nobody holds it now: a takeover leaves a match another
-    /// adoption is deciding to that one (it is listed again at the next look if that fails).
-    fn try_lock(ids: &'a AdoptingIds, id: &'a str) -> Option<AdoptingOne<'a>> {
+    /// Match `id`'s entry in the map, not held yet. Built before any wait, so that a wait
+    /// given up (a request dropped) cleans up too.
+    fn unheld(ids: &'a AdoptingIds, id: &'a str) -> AdoptingOne<'a> {
         let lock = ids
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .entry(id.to_string())
             .or_default()
             .clone();
-        let mut one = AdoptingOne {
+        AdoptingOne {
             ids,
             id,
             lock,
             held: None,
-        };
+        }
+    }
+
+    /// The lock of match `id` if nobody holds it now: a takeover leaves a match another
+    /// adoption is deciding to that one (it is listed again at the next look if that fails).
+    fn try_lock(ids: &'a AdoptingIds, id: &'a str) -> Option<AdoptingOne<'a>> {
+        let mut one = Self::unheld(ids, id);
         one.held = Some(one.lock.clone().try_lock_owned().ok()?);
         Some(one)
     }
 
     async fn lock(ids: &'a AdoptingIds, id: &'a str) -> AdoptingOne<'a> {
-        let lock = ids
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry(id.to_string())
-            .or_default()
-            .clone();
-        // Built before the wait, so that a wait given up (a request dropped) cleans up too.
-        let mut one = AdoptingOne {
-            ids,
-            id,
-            lock,
-            held: None,
-        };
+        let mut one = Self::unheld(ids, id);
         one.held = Some(one.lock.clone().lock_owned().await);
         one
     }
