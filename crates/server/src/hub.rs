@@ -26,7 +26,7 @@ use tokio::sync::{watch, Notify, Semaphore};
 use crate::api::Limits;
 use crate::clock::Clock;
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{Quarantined, Store, StoreError, StoredMatch};
+use crate::store::{Holder, Quarantined, Store, StoreError, StoredMatch};
 
 /// The largest budget a server bot may be given by default (a bot name is chosen by whoever
 /// creates the match, so it must not be able to hold a core for minutes); `Limits::bot_max_ms`.
@@ -914,6 +914,14 @@ impl<S: Store> Hub<S> {
                 out.push((id, Ok(false)));
                 continue;
             }
+            if meta.finished() {
+                // It finished (and its node gave up its claim) between the look that found it
+                // unfinished and this claim: served from the store as any finished match, and
+                // not kept claimed.
+                if let Err(e) = self.store.unclaim(&id).await {
+                    tracing::warn!(match_id = %id, error = %e, "could not give up a finished match's claim");
+                }
+            }
             match self.install(meta, &log).await {
                 Ok(table) => installed.push((id, table)),
                 Err(e) if e.code == "quarantined" => out.push((id, Ok(false))),
@@ -1119,11 +1127,28 @@ impl<S: Store> Hub<S> {
     /// The address of the other process that serves match `id`, when one does: requests for it
     /// are forwarded there (`crate::forward`). `None` when this process serves it, holds it,
     /// or nobody does (this process then loads, claims or refuses it as usual).
+    ///
+    /// Asked at every request and every (re)connection, so it does not read the lock table in
+    /// the common cases: the store records which node claimed each match last
+    /// ([`Store::serving`]), trusted only while that node's session is open; a dead node's
+    /// match is nobody's (the asking process then claims it, the lock deciding between two that
+    /// try at once). Only a match with no record (or this process's own record, not served
+    /// here) is looked up in the lock table ([`Store::owner`]). A wrong answer could only
+    /// misroute a request (the process it reaches serves a match only under its claim), never
+    /// let two processes serve one match.
     pub async fn owner_elsewhere(&self, id: &str) -> Option<String> {
         if self.holds(id) {
             return None;
         }
-        self.owner_of(id).await
+        match self.store.serving(id).await {
+            Ok(Holder::Node(node)) if self.address.get() != Some(&node) => Some(node),
+            Ok(Holder::Nobody) => None,
+            Ok(_) => self.owner_of(id).await,
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "could not ask the store who serves a match");
+                self.owner_of(id).await
+            }
+        }
     }
 
     /// Serves every unfinished match that no process serves any more (its process died, so
@@ -1957,6 +1982,13 @@ impl<S: Store> Hub<S> {
                     .map_err(|e| ApiError::internal("storing the result", e))?;
                 self.metrics.finished.inc();
                 tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match finished");
+                // Its result stored, the match takes no more moves: its claim is given up, so
+                // the lock table holds the live matches only. It stays served here (and the
+                // others still route to this process, `Store::serving`); the one write left, a
+                // rematch offer, is conditional (`Store::offer_rematch`).
+                if let Err(e) = self.store.unclaim(&table.id).await {
+                    tracing::warn!(match_id = %table.id, error = %e, "could not give up a finished match's claim");
+                }
                 self.tell("finished", &table.id).await;
             }
         }
@@ -2339,6 +2371,16 @@ impl<S: Store> Hub<S> {
                 "a rematch is offered once the match is over",
             ));
         }
+        if st.meta.rematch.is_none() && self.shared() {
+            // A finished match is claimed by nobody: another process may have stored an offer
+            // since this one read the match.
+            if let Ok(Some((stored, _))) = self.store.load(&table.id).await {
+                if stored.rematch.is_some() {
+                    st.meta.rematch = stored.rematch;
+                    table.version.send_modify(|v| *v += 1);
+                }
+            }
+        }
         if st.meta.rematch.is_none() {
             let config = &st.meta.config;
             // A person keeps the name they played under; a bot its level.
@@ -2365,16 +2407,35 @@ impl<S: Store> Hub<S> {
                 webhook: None,
             };
             let created = self.create(req).await?;
-            st.meta.rematch = Some(crate::store::RematchOffer {
+            let mut offered = st.meta.clone();
+            offered.rematch = Some(crate::store::RematchOffer {
                 id: created.id,
                 by: seat,
                 tokens: created.tokens,
             });
-            self.store
-                .update(&st.meta)
+            let first = self
+                .store
+                .offer_rematch(&offered)
                 .await
                 .map_err(|e| ApiError::internal("storing the rematch", e))?;
-            tracing::info!(match_id = %table.id, by = %seat, "rematch offered");
+            if first {
+                st.meta = offered;
+                tracing::info!(match_id = %table.id, by = %seat, "rematch offered");
+            } else {
+                // Another process stored its offer in between: that one stands (the match
+                // created here is left waiting, and expires unjoined).
+                let stored = self
+                    .store
+                    .load(&table.id)
+                    .await
+                    .map_err(|e| ApiError::internal("reading the rematch", e))?
+                    .and_then(|(stored, _)| stored.rematch)
+                    .ok_or_else(|| {
+                        ApiError::internal("reading the rematch", "the stored offer is gone")
+                    })?;
+                tracing::warn!(match_id = %table.id, spare = %offered.rematch.as_ref().map_or("", |r| r.id.as_str()), "rematch offered by another process at the same moment: theirs stands");
+                st.meta.rematch = Some(stored);
+            }
             table.version.send_modify(|v| *v += 1);
         }
         let offer = st.meta.rematch.as_ref().expect("set above");

@@ -11,7 +11,7 @@ mod common;
 use std::sync::Arc;
 
 use colosseum_engine::{Seat, Viewer};
-use colosseum_server::hub::{ADOPTING_BATCH, BATCHES_AT_ONCE};
+use colosseum_server::hub::{Action, ADOPTING_BATCH, BATCHES_AT_ONCE};
 use colosseum_server::{Hub, ManualClock, PostgresStore, Store};
 use common::{begin, submit};
 use serde_json::json;
@@ -184,6 +184,221 @@ async fn a_batch_of_matches_is_taken_over_with_one_claim_and_one_load_statement(
         .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
         .await
         .unwrap();
+}
+
+/// Drops database `conn` names (made by `fresh_database`).
+async fn drop_database(base: &str, conn: &str) {
+    let (admin, connection) = tokio_postgres::connect(base, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let name = conn.rsplit("dbname=").next().unwrap();
+    admin
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .await
+        .unwrap();
+}
+
+/// Ends the session of the node announced at `address` as its process's death would (the
+/// process itself goes on, but nothing it holds is its own any more): PostgreSQL releases its
+/// claims and forgets it. Returns once it is gone from `pg_stat_activity`.
+async fn kill_session(raw: &tokio_postgres::Client, address: &str) {
+    let name = format!("colosseum node {address}");
+    let killed = raw
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE application_name = $1 AND datname = current_database()",
+            &[&name],
+        )
+        .await
+        .unwrap();
+    assert_eq!(killed.len(), 1, "one session named {name}");
+    for _ in 0..500 {
+        let left = raw
+            .query(
+                "SELECT 1 FROM pg_stat_activity
+                 WHERE application_name = $1 AND datname = current_database()",
+                &[&name],
+            )
+            .await
+            .unwrap();
+        if left.is_empty() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the session of {address} did not end");
+}
+
+/// Who serves a match is answered without reading the lock table (`Hub::owner_elsewhere`
+/// asks `Store::serving`; `PostgresStore::lock_scans` counts the reads of `pg_locks`), and the
+/// answer follows the matches: their creator while it lives, nobody once its session is gone
+/// (never the dead node), the node that took them over after, nobody once that one left. The
+/// lock table (`Store::owner`, the authority) agrees each time a node holds them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn who_serves_a_match_is_known_without_reading_the_lock_table() {
+    let Some((base, conn)) = fresh_database("owner").await else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let (a_at, b_at) = ("http://127.0.0.1:1", "http://127.0.0.2:2");
+    let a = node(&conn, &clock, a_at).await;
+    let b = node(&conn, &clock, b_at).await;
+    let c = node(&conn, &clock, "http://127.0.0.3:3").await;
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let (id, table) = begin(&a, json!({"game": "goofspiel"})).await;
+        submit(&a, &table, Seat::P1, "1").await;
+        ids.push(id);
+    }
+    let scans = c.store().lock_scans();
+    for id in &ids {
+        assert_eq!(c.owner_elsewhere(id).await.as_deref(), Some(a_at));
+        assert_eq!(a.owner_elsewhere(id).await, None, "A serves {id} itself");
+    }
+    assert_eq!(c.store().lock_scans(), scans, "asked without pg_locks");
+    assert_eq!(
+        c.store().owner(&ids[0]).await.unwrap().as_deref(),
+        Some(a_at)
+    );
+
+    let (raw, connection) = tokio_postgres::connect(&conn, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    kill_session(&raw, a_at).await;
+    let scans = c.store().lock_scans();
+    for id in &ids {
+        assert_eq!(c.owner_elsewhere(id).await, None, "{id}'s node is dead");
+    }
+    assert_eq!(c.store().lock_scans(), scans, "asked without pg_locks");
+
+    assert_eq!(b.take_over().await.unwrap(), ids.len());
+    let scans = c.store().lock_scans();
+    for id in &ids {
+        assert_eq!(c.owner_elsewhere(id).await.as_deref(), Some(b_at), "{id}");
+        assert_eq!(b.owner_elsewhere(id).await, None, "B serves {id} itself");
+    }
+    assert_eq!(c.store().lock_scans(), scans, "asked without pg_locks");
+    for id in &ids {
+        assert_eq!(c.store().owner(id).await.unwrap().as_deref(), Some(b_at));
+    }
+    // C asked for one while nobody served it would have claimed it itself: it cannot now.
+    assert_eq!(
+        c.table(&ids[0]).await.err().unwrap().code.as_str(),
+        "elsewhere"
+    );
+
+    b.leave().await;
+    let scans = c.store().lock_scans();
+    for id in &ids {
+        assert_eq!(c.owner_elsewhere(id).await, None, "{id}'s node left");
+    }
+    assert_eq!(c.store().lock_scans(), scans, "asked without pg_locks");
+    // And C serves them now, P1's bid kept.
+    let table = c.table(&ids[0]).await.unwrap();
+    submit(&c, &table, Seat::P2, "2").await;
+    let state = c.state(&table, Viewer::Spectator).await;
+    assert_eq!(
+        state["match"]["view"]["turns"][0]["p1"].as_u64(),
+        Some(1),
+        "{state}"
+    );
+    assert_eq!(c.owner_elsewhere(&ids[0]).await, None, "C serves it itself");
+    assert_eq!(
+        b.store().owner(&ids[0]).await.unwrap().as_deref(),
+        Some("http://127.0.0.3:3")
+    );
+
+    drop((a, b, c, raw));
+    drop_database(&base, &conn).await;
+}
+
+/// The advisory locks (session-level) that the node at `address` holds on matches.
+async fn locks_of(raw: &tokio_postgres::Client, address: &str) -> i64 {
+    raw.query_one(
+        "SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = $1
+           AND a.datname = current_database()",
+        &[&format!("colosseum node {address}")],
+    )
+    .await
+    .unwrap()
+    .get(0)
+}
+
+/// A match gives up its claim once its result is stored (the lock table holds the live
+/// matches only), and stays routed to the node that finished it; nothing can be written to
+/// it any more but a rematch offer, and two nodes serving the finished match from the store
+/// (as after its node's death) offering a rematch at once end up with one rematch, the one
+/// stored first: both seats are shown the same new match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_match_gives_up_its_claim_and_gets_one_rematch_across_nodes() {
+    let Some((base, conn)) = fresh_database("finished").await else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let (a_at, b_at) = ("http://127.0.0.1:1", "http://127.0.0.2:2");
+    let a = node(&conn, &clock, a_at).await;
+    let b = node(&conn, &clock, b_at).await;
+    let (raw, connection) = tokio_postgres::connect(&conn, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let mut finished = Vec::new();
+    for round in 0..6 {
+        let (live, _) = begin(&a, json!({"game": "goofspiel"})).await;
+        let (id, table) = begin(&a, json!({"game": "goofspiel"})).await;
+        assert_eq!(
+            locks_of(&raw, a_at).await,
+            2 + round,
+            "the live matches' locks"
+        );
+        a.act(&table, Seat::P2, Action::Resign).await.unwrap();
+        // The finished one's lock is given up, the live one's kept.
+        assert_eq!(locks_of(&raw, a_at).await, 1 + round);
+        assert_eq!(a.store().owner(&id).await.unwrap(), None);
+        assert_eq!(a.store().owner(&live).await.unwrap().as_deref(), Some(a_at));
+        // Still routed to A, which has it in memory; no move is taken any more, nor a chat.
+        assert_eq!(b.owner_elsewhere(&id).await.as_deref(), Some(a_at));
+        let over = a.act(&table, Seat::P1, Action::Submit("1".into())).await;
+        assert_eq!(over.err().unwrap().code.as_str(), "over");
+        let chat = a
+            .chat(&table, Viewer::Seat(Seat::P1), None, "gg".into(), 100)
+            .await;
+        assert_eq!(chat.err().unwrap().code.as_str(), "over");
+        finished.push((id, table));
+    }
+    // Nobody takes a finished match over, though nobody holds it.
+    assert_eq!(b.take_over().await.unwrap(), 0);
+
+    // B serves the finished matches from the store beside A (as any node does once A is
+    // gone), and both seats ask for a rematch at once, one on each node.
+    for (id, table_a) in &finished {
+        let table_b = b.table(id).await.unwrap();
+        let (on_a, on_b) =
+            tokio::join!(a.rematch(table_a, Seat::P1), b.rematch(&table_b, Seat::P2));
+        let (on_a, on_b) = (on_a.unwrap(), on_b.unwrap());
+        assert_eq!(on_a.id, on_b.id, "one rematch of {id}");
+        let (stored, _) = a.store().load(id).await.unwrap().unwrap();
+        assert_eq!(stored.rematch.as_ref().unwrap().id, on_a.id);
+        // Each node's table shows it, to each seat.
+        for (hub, table) in [(&a, table_a), (&b, &table_b)] {
+            for seat in Seat::BOTH {
+                let state = hub.state(table, Viewer::Seat(seat)).await;
+                assert_eq!(state["rematch"]["id"], on_a.id.as_str(), "{state}");
+            }
+        }
+        // A later offer stored over it is refused, and the first stays.
+        let mut other = stored.clone();
+        other.rematch.as_mut().unwrap().id = "0123456789abcdef".into();
+        assert!(!b.store().offer_rematch(&other).await.unwrap());
+        let (kept, _) = b.store().load(id).await.unwrap().unwrap();
+        assert_eq!(kept.rematch.unwrap().id, on_a.id);
+    }
+
+    drop((a, b, raw));
+    drop_database(&base, &conn).await;
 }
 
 /// Nodes started together on a fresh database all connect: each brings the schema up to date,

@@ -35,6 +35,17 @@ pub use tournaments::{StoredTournament, TournamentStore};
 /// `adopted`, `finished`.
 pub const NOTICES: &str = "colosseum";
 
+/// Who serves a match, as [`Store::serving`] knows without reading the lock table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// The live node at this address (as it announced itself) claimed the match last.
+    Node(String),
+    /// The node that claimed it last is gone (or the match does not exist): nobody serves it.
+    Nobody,
+    /// No claim recorded (a match stored before the record was kept): ask [`Store::owner`].
+    Unknown,
+}
+
 /// Everything about a match except its log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredMatch {
@@ -238,7 +249,31 @@ pub trait Store:
     /// so that they can forward a match's requests to it. Nothing to do with one process.
     fn announce(&self, address: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// The address (as announced) of the process that holds a claim on match `id`, if any.
+    /// On PostgreSQL this reads the lock table (`pg_locks`), which PostgreSQL builds whole for
+    /// each call: the authority, but its cost grows with the locks held; [`Store::serving`]
+    /// answers the common cases without it.
     fn owner(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+    /// Who serves match `id`, from the node recorded with its last claim (and whether that
+    /// node's session is still open), without reading the lock table: [`Holder::Unknown`] when
+    /// the store has no record (ask [`Store::owner`]). One process per store: always
+    /// [`Holder::Nobody`].
+    fn serving(&self, _id: &str) -> impl Future<Output = Result<Holder, StoreError>> + Send {
+        async { Ok(Holder::Nobody) }
+    }
+    /// Gives up this process's claim on match `id` ([`Store::claim`]), once its result is
+    /// stored: the lock table then holds the live matches only. Nothing to do with one process.
+    fn unclaim(&self, _id: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async { Ok(()) }
+    }
+    /// Stores `m` (a finished match with its rematch offer) only if the stored match has no
+    /// rematch offer yet: `false` when one was stored first (by another process serving the
+    /// finished match: it holds no claim any more). One process per store: [`Store::update`].
+    fn offer_rematch(
+        &self,
+        m: &StoredMatch,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        async move { self.update(m).await.map(|()| true) }
+    }
     /// The addresses every process on the store announced (this one's included).
     fn nodes(&self) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
     /// Every unfinished match that has started or was created at or after `waiting_since` (ms
@@ -372,6 +407,24 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.owner(id).await,
             AnyStore::Postgres(s) => s.owner(id).await,
+        }
+    }
+    async fn serving(&self, id: &str) -> Result<Holder, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.serving(id).await,
+            AnyStore::Postgres(s) => s.serving(id).await,
+        }
+    }
+    async fn unclaim(&self, id: &str) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.unclaim(id).await,
+            AnyStore::Postgres(s) => s.unclaim(id).await,
+        }
+    }
+    async fn offer_rematch(&self, m: &StoredMatch) -> Result<bool, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.offer_rematch(m).await,
+            AnyStore::Postgres(s) => s.offer_rematch(m).await,
         }
     }
     async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {

@@ -9,8 +9,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls};
 
 use super::{
-    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Loaded, Quarantined, Store, StoreError,
-    StoredMatch, MIGRATIONS,
+    as_i64, from_json, ms_i64, ms_u64, readable, to_json, Holder, Loaded, Quarantined, Store,
+    StoreError, StoredMatch, MIGRATIONS,
 };
 
 /// How a node's session names itself in `application_name` (then its address).
@@ -48,12 +48,22 @@ pub struct PostgresStore {
 /// `READERS` connections: the session, the readers and `serve`'s listener).
 pub const READERS: usize = 2;
 
-/// Claim and load statements sent so far ([`PostgresStore::adoption_statements`]).
+/// Claim and load statements sent so far ([`PostgresStore::adoption_statements`]), and reads
+/// of the lock table ([`PostgresStore::lock_scans`]).
 #[derive(Default)]
 struct Statements {
     claims: AtomicU64,
     loads: AtomicU64,
+    scans: AtomicU64,
 }
+
+/// PostgreSQL's own migrations, after the shared ones: each match records the session (its
+/// backend pid) that claimed it last, so that who serves a match is known without reading the
+/// lock table ([`Store::serving`]).
+const PG_MIGRATIONS: &[(i64, &str)] = &[(
+    1501,
+    "ALTER TABLE matches ADD COLUMN IF NOT EXISTS owner_pid INTEGER",
+)];
 
 /// Loads matches and their logs, one row a match: its meta and its entries in order, read in
 /// one statement (one snapshot).
@@ -231,6 +241,7 @@ impl PostgresStore {
             .chain(super::tournaments::MIGRATIONS)
             .chain(super::seasons::MIGRATIONS)
             .chain(super::analyses::MIGRATIONS)
+            .chain(PG_MIGRATIONS)
         {
             let tx = client.transaction().await?;
             // One migrator at a time, when several processes start together.
@@ -292,6 +303,13 @@ impl PostgresStore {
             self.statements.claims.load(Ordering::Relaxed),
             self.statements.loads.load(Ordering::Relaxed),
         )
+    }
+
+    /// Reads of the lock table (`pg_locks`) so far: [`Store::owner`] and [`Store::orphans`].
+    /// PostgreSQL builds the whole lock table for each, so their cost grows with the locks
+    /// held; [`Store::serving`] does not read it.
+    pub fn lock_scans(&self) -> u64 {
+        self.statements.scans.load(Ordering::Relaxed)
     }
 
     /// The commit window: how long the writer, finding one append waiting, waits for others
@@ -399,7 +417,8 @@ impl Store for PostgresStore {
         let n = self
             .client
             .execute(
-                "INSERT INTO matches (id, created_at, finished, meta) VALUES ($1, $2, $3, $4)
+                "INSERT INTO matches (id, created_at, finished, meta, owner_pid)
+                 VALUES ($1, $2, $3, $4, pg_backend_pid())
                  ON CONFLICT (id) DO NOTHING",
                 &[&m.id, &ms_i64(m.created_at), &m.finished(), &to_json(m)],
             )
@@ -490,7 +509,9 @@ impl Store for PostgresStore {
 
     async fn claim_many(&self, ids: &[String]) -> Result<Vec<String>, StoreError> {
         // The same lock as `claim`'s for each, on the session, in one statement: each id is
-        // tried once (a lock taken twice would be held twice).
+        // tried once (a lock taken twice would be held twice). The statement also records this
+        // session as the claimed matches' holder (`serving`): the record is committed with the
+        // lock taken, so it names the holder from then on.
         let mut seen = HashSet::new();
         let ids: Vec<&str> = ids
             .iter()
@@ -504,9 +525,14 @@ impl Store for PostgresStore {
         let rows = self
             .client
             .query(
-                "SELECT t.id FROM UNNEST($1::TEXT[]) WITH ORDINALITY AS t (id, n)
-                 WHERE pg_try_advisory_lock(hashtext(t.id)::BIGINT)
-                 ORDER BY t.n",
+                "WITH claimed AS (
+                    SELECT t.id, t.n FROM UNNEST($1::TEXT[]) WITH ORDINALITY AS t (id, n)
+                    WHERE pg_try_advisory_lock(hashtext(t.id)::BIGINT)
+                 ), recorded AS (
+                    UPDATE matches SET owner_pid = pg_backend_pid()
+                    WHERE id IN (SELECT id FROM claimed)
+                 )
+                 SELECT id FROM claimed ORDER BY n",
                 &[&ids],
             )
             .await?;
@@ -576,6 +602,7 @@ impl Store for PostgresStore {
     }
 
     async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.statements.scans.fetch_add(1, Ordering::Relaxed);
         let row = self
             .reader()
             .query_opt(
@@ -593,6 +620,57 @@ impl Store for PostgresStore {
                 .strip_prefix(NODE_PREFIX)
                 .map(str::to_string)
         }))
+    }
+
+    async fn serving(&self, id: &str) -> Result<Holder, StoreError> {
+        // The session that claimed the match last, if it is still open and a node's: one row
+        // of the match (its primary key) and one backend's activity (pg_stat_get_activity with
+        // a pid reads that backend's entry; with NULL it would read them all, hence the CASE).
+        let row = self
+            .reader()
+            .query_opt(
+                "SELECT m.owner_pid IS NULL,
+                    CASE WHEN m.owner_pid IS NOT NULL THEN (
+                        SELECT a.application_name FROM pg_stat_get_activity(m.owner_pid) a
+                        WHERE a.datid = (SELECT oid FROM pg_database
+                                         WHERE datname = current_database()))
+                    END
+                 FROM matches m WHERE m.id = $1",
+                &[&id],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Ok(Holder::Nobody);
+        };
+        if row.get::<_, bool>(0) {
+            return Ok(Holder::Unknown);
+        }
+        Ok(row
+            .get::<_, Option<String>>(1)
+            .and_then(|name| name.strip_prefix(NODE_PREFIX).map(str::to_string))
+            .map_or(Holder::Nobody, Holder::Node))
+    }
+
+    async fn unclaim(&self, id: &str) -> Result<(), StoreError> {
+        // On the session that holds the claims, after the result's update on it (committed).
+        self.client
+            .execute("SELECT pg_advisory_unlock(hashtext($1)::BIGINT)", &[&id])
+            .await?;
+        Ok(())
+    }
+
+    async fn offer_rematch(&self, m: &StoredMatch) -> Result<bool, StoreError> {
+        // The first offer stored stands: a finished match is claimed by nobody, and after its
+        // node's death two nodes may serve it from the store at once.
+        let n = self
+            .client
+            .execute(
+                "UPDATE matches SET finished = $2, meta = $3
+                 WHERE id = $1 AND (meta::jsonb -> 'rematch') IS NULL",
+                &[&m.id, &m.finished(), &to_json(m)],
+            )
+            .await?;
+        Ok(n == 1)
     }
 
     async fn nodes(&self) -> Result<Vec<String>, StoreError> {
@@ -617,6 +695,7 @@ impl Store for PostgresStore {
     async fn orphans(&self) -> Result<Vec<String>, StoreError> {
         // `claim`'s lock on the 64-bit key k shows in pg_locks as classid = the high 32 bits of
         // k and objid = the low 32 bits (objsubid 1), in this database.
+        self.statements.scans.fetch_add(1, Ordering::Relaxed);
         let rows = self
             .reader()
             .query(
@@ -683,9 +762,14 @@ impl Store for PostgresStore {
     }
 
     async fn leave(&self, payload: &str) -> Result<(), StoreError> {
-        // One session: the claims are gone before the notice is sent.
+        // One session: the claims are gone before the notice is sent. The session stops naming
+        // itself a node, so `serving` answers nobody for its matches from now on (not this
+        // process, which stops answering).
         self.client
-            .execute("SELECT pg_advisory_unlock_all()", &[])
+            .execute(
+                "SELECT pg_advisory_unlock_all(), set_config('application_name', '', false)",
+                &[],
+            )
             .await?;
         self.notify(payload).await
     }
