@@ -299,6 +299,9 @@ pub struct Hub<S: Store> {
     /// that two loads of the same match (a request and a takeover) cannot both install it while
     /// other matches are adopted at the same time ([`AdoptingOne`]).
     adopting_ids: AdoptingIds,
+    /// Told when a request finds a match whose node is gone ([`Hub::owner_elsewhere`]): `serve`
+    /// runs [`Hub::take_over`] at once instead of at its next look ([`Hub::takeover_wanted`]).
+    takeover_wanted: Notify,
     /// Where this process answers, as announced to the others on the store (`Hub::announce_node`).
     address: std::sync::OnceLock<String>,
     /// The addresses of the other processes on the store (refreshed by `Hub::take_over`):
@@ -636,6 +639,7 @@ impl<S: Store> Hub<S> {
             metrics: crate::metrics::Metrics::default(),
             adopting: tokio::sync::RwLock::new(()),
             adopting_ids: AdoptingIds::default(),
+            takeover_wanted: Notify::new(),
             webhooks: crate::webhooks::Webhooks::new(&limits),
             announcing: Mutex::new(std::collections::HashSet::new()),
             address: std::sync::OnceLock::new(),
@@ -1143,12 +1147,25 @@ impl<S: Store> Hub<S> {
         match self.store.serving(id).await {
             Ok(Holder::Node(node)) if self.address.get() != Some(&node) => Some(node),
             Ok(Holder::Nobody) => None,
+            Ok(Holder::Gone) => {
+                // Its node died (or left): the first of its clients to come back starts the
+                // takeover of all its matches, in batches, rather than each client adopting its
+                // own match alone (this request then waits for its match's batch, or adopts it).
+                self.takeover_wanted.notify_one();
+                None
+            }
             Ok(_) => self.owner_of(id).await,
             Err(e) => {
                 tracing::warn!(match_id = %id, error = %e, "could not ask the store who serves a match");
                 self.owner_of(id).await
             }
         }
+    }
+
+    /// Resolves when a request found a match whose node is gone (at once if one did since the
+    /// last call): `serve` then runs [`Hub::take_over`] without waiting for its next look.
+    pub async fn takeover_wanted(&self) {
+        self.takeover_wanted.notified().await;
     }
 
     /// Serves every unfinished match that no process serves any more (its process died, so

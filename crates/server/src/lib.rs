@@ -180,6 +180,8 @@ pub async fn serve(
                 tokio::select! {
                     _ = every.tick() => {}
                     _ = woken.changed() => {}
+                    // A client came back for a dead node's match: take all its matches over now.
+                    () = taker.takeover_wanted() => {}
                 }
                 if let Err(e) = taker.take_over().await {
                     tracing::error!(error = %e.message, "taking over unserved matches failed");

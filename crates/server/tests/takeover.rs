@@ -261,6 +261,13 @@ async fn who_serves_a_match_is_known_without_reading_the_lock_table() {
         c.store().owner(&ids[0]).await.unwrap().as_deref(),
         Some(a_at)
     );
+    let soon = std::time::Duration::from_millis(100);
+    assert!(
+        tokio::time::timeout(soon, c.takeover_wanted())
+            .await
+            .is_err(),
+        "no takeover wanted while A lives"
+    );
 
     let (raw, connection) = tokio_postgres::connect(&conn, tokio_postgres::NoTls)
         .await
@@ -272,6 +279,13 @@ async fn who_serves_a_match_is_known_without_reading_the_lock_table() {
         assert_eq!(c.owner_elsewhere(id).await, None, "{id}'s node is dead");
     }
     assert_eq!(c.store().lock_scans(), scans, "asked without pg_locks");
+    // A client back for a dead node's match asks for the takeover of all its matches at once.
+    assert!(
+        tokio::time::timeout(soon, c.takeover_wanted())
+            .await
+            .is_ok(),
+        "a takeover wanted once A is gone"
+    );
 
     assert_eq!(b.take_over().await.unwrap(), ids.len());
     let scans = c.store().lock_scans();

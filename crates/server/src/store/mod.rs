@@ -40,7 +40,9 @@ pub const NOTICES: &str = "colosseum";
 pub enum Holder {
     /// The live node at this address (as it announced itself) claimed the match last.
     Node(String),
-    /// The node that claimed it last is gone (or the match does not exist): nobody serves it.
+    /// The node that claimed it last is gone: nobody serves it (its process died or left).
+    Gone,
+    /// No such match: nobody serves it.
     Nobody,
     /// No claim recorded (a match stored before the record was kept): ask [`Store::owner`].
     Unknown,

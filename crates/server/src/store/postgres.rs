@@ -648,7 +648,7 @@ impl Store for PostgresStore {
         Ok(row
             .get::<_, Option<String>>(1)
             .and_then(|name| name.strip_prefix(NODE_PREFIX).map(str::to_string))
-            .map_or(Holder::Nobody, Holder::Node))
+            .map_or(Holder::Gone, Holder::Node))
     }
 
     async fn unclaim(&self, id: &str) -> Result<(), StoreError> {
