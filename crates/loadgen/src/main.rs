@@ -100,6 +100,11 @@ struct Args {
     /// Sealed matches: commit, then open, in simultaneous decisions.
     #[arg(long)]
     sealed: bool,
+    /// Ask for delta states (`?delta=1`, `docs/server-api.md`): after the first full state,
+    /// each change as what changed. Off by default, so that the figures compare with earlier
+    /// runs (and cost the server less: docs/benchmarks.md, eleventh session).
+    #[arg(long)]
+    deltas: bool,
     /// Nodes to start, each a `colosseum serve --postgres` (more than 1 needs --postgres).
     #[arg(long, default_value_t = 1)]
     nodes: usize,
@@ -278,6 +283,8 @@ struct Seat {
     bases: Arc<Vec<String>>,
     first: usize,
     sockets: SeatSockets,
+    /// Open the WebSocket with `?delta=1`.
+    deltas: bool,
 }
 
 fn main() -> Result<()> {
@@ -766,6 +773,9 @@ async fn workers(
         if args.sealed {
             command.arg("--sealed");
         }
+        if args.deltas {
+            command.arg("--deltas");
+        }
         for b in bases {
             command.args(["--url", b]);
         }
@@ -816,6 +826,7 @@ async fn play(
                 bases: bases.clone(),
                 first: args.seat_sockets.first(i, seat),
                 sockets: args.seat_sockets,
+                deltas: args.deltas,
             };
             let shared = shared.clone();
             let totals = totals.clone();
@@ -942,9 +953,10 @@ async fn client(
     loop {
         let base = &seat.bases[node % seat.bases.len()];
         let url = format!(
-            "{}/api/matches/{}/ws",
+            "{}/api/matches/{}/ws{}",
             base.replacen("http", "ws", 1),
-            seat.id
+            seat.id,
+            if seat.deltas { "?delta=1" } else { "" }
         );
         let ended = match connect(&url, &seat.token, ramp).await {
             Ok(ws) => {
@@ -1016,6 +1028,53 @@ async fn connect(url: &str, token: &str, ramp: &Semaphore) -> Result<Ws> {
     Ok(ws)
 }
 
+/// What a message from the server is, to a client.
+enum Kind {
+    State,
+    Delta,
+    Ok,
+}
+
+/// Applies a `delta` message to the state it follows (`docs/server-api.md`, "Delta states"):
+/// `server_now`, the top-level members in `state`, the match's in `match`, and the move log
+/// cut to `moves.from` lines and `moves.lines` appended.
+fn apply_delta(state: &mut Value, delta: &Value) -> Result<()> {
+    let Some(top) = state.as_object_mut() else {
+        bail!("a delta applies to a state object");
+    };
+    top.insert("server_now".into(), delta["server_now"].clone());
+    if let Some(members) = delta["state"].as_object() {
+        for (k, v) in members {
+            top.insert(k.clone(), v.clone());
+        }
+    }
+    let Some(m) = top.get_mut("match").and_then(Value::as_object_mut) else {
+        bail!("a state without `match`");
+    };
+    if let Some(members) = delta["match"].as_object() {
+        for (k, v) in members {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    if let Some(moves) = delta.get("moves") {
+        let from = moves["from"]
+            .as_u64()
+            .context("a delta's `moves.from` is a number")?;
+        let lines = moves["lines"]
+            .as_array()
+            .context("a delta's `moves.lines` is an array")?;
+        let Some(log) = m.get_mut("moves").and_then(Value::as_array_mut) else {
+            bail!("a state without `match.moves`");
+        };
+        if from as usize > log.len() {
+            bail!("a delta's moves start at line {from} of {}", log.len());
+        }
+        log.truncate(from as usize);
+        log.extend(lines.iter().cloned());
+    }
+    Ok(())
+}
+
 /// Plays on one connection until the match is over or the connection ends. `served`: this is
 /// a connection again after a drop; the moment its first state arrives is recorded there.
 #[allow(clippy::too_many_arguments)] // one seat's parts
@@ -1037,6 +1096,8 @@ async fn play_on(
     let me = if seat == 0 { "p1" } else { "p2" };
     // Messages that arrived while the client thought, read in order after.
     let mut held: VecDeque<Message> = VecDeque::new();
+    // The state as last sent in full or patched by a delta.
+    let mut current = Value::Null;
     loop {
         let next = match held.pop_front() {
             Some(m) => Ok(Some(Ok(m))),
@@ -1052,10 +1113,16 @@ async fn play_on(
             Ok(Some(Ok(m))) => m,
         };
         let Message::Text(text) = msg else { continue };
-        let v: Value = serde_json::from_str(&text)?;
-        match v["type"].as_str() {
-            Some("error") => bail!("server error: {}", v["error"]),
-            Some("ok") => {
+        let message: Value = serde_json::from_str(&text)?;
+        let kind = match message["type"].as_str() {
+            Some("state") => Kind::State,
+            Some("delta") => Kind::Delta,
+            Some("error") => bail!("server error: {}", message["error"]),
+            Some("ok") => Kind::Ok,
+            _ => continue,
+        };
+        match kind {
+            Kind::Ok => {
                 match asked.pop_front() {
                     Some(Asked::Join) => play.joined = true,
                     Some(Asked::Submit(at, mv) | Asked::Open(at, mv)) => {
@@ -1066,9 +1133,15 @@ async fn play_on(
                 }
                 continue;
             }
-            Some("state") => {}
-            _ => continue,
+            Kind::State => current = message,
+            Kind::Delta => {
+                if current.is_null() {
+                    bail!("a delta before any state: {text}");
+                }
+                apply_delta(&mut current, &message)?;
+            }
         }
+        let v = &current;
         if let Some(t) = served.take() {
             t.served_again.lock().unwrap().push(Instant::now());
         }

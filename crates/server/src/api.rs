@@ -980,6 +980,10 @@ async fn verify<S: Store>(
 struct TokenQuery {
     #[serde(default)]
     token: Option<String>,
+    /// `?delta=1`: the connection is sent `delta` messages after its first full state
+    /// (`docs/server-api.md`, "Delta states").
+    #[serde(default)]
+    delta: Option<String>,
 }
 
 async fn ws<S: Store>(
@@ -1011,13 +1015,17 @@ async fn ws<S: Store>(
                 .collect();
             echo.extend(offered.iter().filter(|p| *p != WS_PROTOCOL).cloned());
             let client = client_of(&state, &headers, &extensions);
+            let mut params: Vec<String> = Vec::new();
+            if let Some(t) = query.token.as_deref() {
+                params.push(format!("token={t}"));
+            }
+            if let Some(d) = query.delta.as_deref() {
+                params.push(format!("delta={d}"));
+            }
             let path = format!(
-                "/api/matches/{id}/ws{}",
-                query
-                    .token
-                    .as_deref()
-                    .map(|t| format!("?token={t}"))
-                    .unwrap_or_default()
+                "/api/matches/{id}/ws{}{}",
+                if params.is_empty() { "" } else { "?" },
+                params.join("&")
             );
             return Ok(crate::forward::websocket(
                 &owner,
@@ -1044,6 +1052,15 @@ async fn ws<S: Store>(
         .or_else(|| bearer(&headers))
         .or(query.token.as_deref());
     let role = state.hub.role(&table, token).await?;
+    let deltas = match query.delta.as_deref() {
+        None | Some("0" | "false") => false,
+        Some("1" | "true") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`delta={other}`: say `delta=1` for delta states, or leave it out"
+            )))
+        }
+    };
     let max = state.limits.ws_message_bytes;
     // A browser fails the connection unless one of the subprotocols it offered is echoed back:
     // `colosseum` when offered (so the token is not sent back), else the token's own.
@@ -1064,7 +1081,7 @@ async fn ws<S: Store>(
             let (sink, stream) = socket.split();
             let hub = state.hub.clone();
             let _open = crate::metrics::Open::on(&hub.metrics().sockets);
-            serve_socket(state, table, role, address, sink, stream).await;
+            serve_socket_with(state, table, role, address, deltas, sink, stream).await;
         }))
 }
 
@@ -1115,6 +1132,7 @@ enum ClientMessage {
     Auth {
         token: String,
     },
+    Snapshot,
 }
 
 /// Serves one WebSocket connection: the role's state now and after every change the role can
@@ -1126,8 +1144,27 @@ enum ClientMessage {
 pub async fn serve_socket<S, W, R, E>(
     state: Arc<AppState<S>>,
     table: Arc<Table>,
+    role: Viewer,
+    address: String,
+    sink: W,
+    stream: R,
+) where
+    S: Store,
+    W: Sink<Message> + Unpin,
+    R: Stream<Item = Result<Message, E>> + Unpin,
+{
+    serve_socket_with(state, table, role, address, false, sink, stream).await;
+}
+
+/// [`serve_socket`], with `deltas`: after the first full state (and after every `snapshot`
+/// the client asks for, or an `auth` that changes its role) each change is sent as a `delta`
+/// message from the state last sent on this connection (`docs/server-api.md`, "Delta states").
+pub async fn serve_socket_with<S, W, R, E>(
+    state: Arc<AppState<S>>,
+    table: Arc<Table>,
     mut role: Viewer,
     address: String,
+    deltas: bool,
     mut sink: W,
     mut stream: R,
 ) where
@@ -1138,10 +1175,13 @@ pub async fn serve_socket<S, W, R, E>(
     let mut updates = Hub::<S>::subscribe(&table);
     updates.mark_changed();
     let mut bucket = Bucket::new(state.limits.ws_burst);
-    // The content number of the last state sent (`crate::render`: the same number, the same
-    // message but for `server_now` and `match.now`): a change this role cannot see sends
-    // nothing.
-    let mut last_sent: Option<u64> = None;
+    // What was last sent (`crate::render`: the same content number, the same message but for
+    // `server_now` and `match.now`): a change this role cannot see sends nothing.
+    let mut last_sent = Sent {
+        deltas,
+        content: None,
+        text: None,
+    };
     let mut ping = tokio::time::interval_at(
         tokio::time::Instant::now() + state.limits.ws_ping_interval,
         state.limits.ws_ping_interval,
@@ -1177,7 +1217,7 @@ pub async fn serve_socket<S, W, R, E>(
                     Some(Ok(Message::Text(text))) => {
                         if bucket.take(state.limits.ws_per_second, state.limits.ws_burst) {
                             let before = role;
-                            let reply = handle_message(
+                            let mut reply = handle_message(
                                 &state,
                                 &table,
                                 &mut role,
@@ -1186,8 +1226,16 @@ pub async fn serve_socket<S, W, R, E>(
                             )
                             .await;
                             if role != before {
-                                // Authenticated: the seat's own view follows the `ok`.
+                                // Authenticated: the seat's own view follows the `ok`, in full.
+                                last_sent.forget();
                                 updates.mark_changed();
+                            }
+                            if matches!(reply, Some(Reply::Snapshot)) {
+                                // The full state, now, whatever was sent before.
+                                last_sent.forget();
+                                reply = state_to_send(&state, &table, role, &mut last_sent)
+                                    .await
+                                    .map(Reply::Text);
                             }
                             reply
                         } else {
@@ -1230,23 +1278,47 @@ pub async fn serve_socket<S, W, R, E>(
     }
 }
 
-/// The state `role` is to be sent now, or `None` if its content is the one last sent
-/// (`last_sent`, updated).
+/// What a connection last sent: the content number, and on a delta connection the text its
+/// next delta starts from.
+struct Sent {
+    deltas: bool,
+    content: Option<u64>,
+    text: Option<Arc<str>>,
+}
+
+impl Sent {
+    /// The next state goes out in full.
+    fn forget(&mut self) {
+        self.content = None;
+        self.text = None;
+    }
+}
+
+/// The message `role` is to be sent now (the state, or on a delta connection that has sent
+/// one, the delta from it), or `None` if its content is the one last sent (`last_sent`,
+/// updated).
 async fn state_to_send<S: Store>(
     state: &AppState<S>,
     table: &Table,
     role: Viewer,
-    last_sent: &mut Option<u64>,
+    last_sent: &mut Sent,
 ) -> Option<String> {
     let rendered = state.hub.state_rendered(table, role).await;
-    if *last_sent == Some(rendered.content) {
+    if last_sent.content == Some(rendered.content) {
         return None;
     }
-    *last_sent = Some(rendered.content);
-    Some(crate::render::with_server_now(
-        &rendered.text,
-        state.hub.server_now(),
-    ))
+    last_sent.content = Some(rendered.content);
+    let now = state.hub.server_now();
+    if !last_sent.deltas {
+        return Some(crate::render::with_server_now(&rendered.text, now));
+    }
+    let delta = last_sent
+        .text
+        .as_deref()
+        .and_then(|old| crate::render::delta(old, &rendered.text, now));
+    let text = delta.unwrap_or_else(|| crate::render::with_server_now(&rendered.text, now));
+    last_sent.text = Some(rendered.text);
+    Some(text)
 }
 
 /// An answer to a client's message: an `ok` is a fixed text (no JSON tree built and written
@@ -1254,6 +1326,10 @@ async fn state_to_send<S: Store>(
 enum Reply {
     Fixed(&'static str),
     Json(Value),
+    /// A message's text as it is (the full state a `snapshot` asked for).
+    Text(String),
+    /// `{"type": "snapshot"}`: the connection answers with the full state.
+    Snapshot,
 }
 
 impl Reply {
@@ -1261,6 +1337,8 @@ impl Reply {
         match self {
             Reply::Fixed(text) => axum::extract::ws::Utf8Bytes::from_static(text),
             Reply::Json(v) => v.to_string().into(),
+            Reply::Text(t) => t.into(),
+            Reply::Snapshot => axum::extract::ws::Utf8Bytes::from_static("{}"),
         }
     }
 }
@@ -1308,7 +1386,7 @@ async fn handle_message<S: Store>(
             return Some(Reply::Json(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}}, {{\"type\": \"snapshot\"}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             )))
@@ -1316,6 +1394,7 @@ async fn handle_message<S: Store>(
     };
     let (action, name, decision) = match message {
         ClientMessage::Ping => return Some(Reply::Fixed(r#"{"type":"pong"}"#)),
+        ClientMessage::Snapshot => return Some(Reply::Snapshot),
         ClientMessage::Auth { token } => {
             return Some(authenticate(state, table, role, &token).await.into())
         }

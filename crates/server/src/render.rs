@@ -173,6 +173,175 @@ pub fn with_server_now(text: &str, now: u64) -> String {
     out
 }
 
+/// The members of the JSON object `text` as (the name as written, quotes included; the value
+/// as written), in order, or `None` if `text` is not an object as this module writes them (no
+/// whitespace between tokens).
+fn members(text: &str) -> Option<Vec<(&str, &str)>> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
+        return None;
+    }
+    let mut out = Vec::with_capacity(24);
+    let mut i = 1;
+    if b.get(i) == Some(&b'}') {
+        return (i + 1 == b.len()).then_some(out);
+    }
+    loop {
+        let name_end = string_end(b, i)?;
+        let name = &text[i..name_end];
+        if b.get(name_end) != Some(&b':') {
+            return None;
+        }
+        let start = name_end + 1;
+        let end = value_end(b, start)?;
+        out.push((name, &text[start..end]));
+        match b.get(end) {
+            Some(b',') => i = end + 1,
+            Some(b'}') if end + 1 == b.len() => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// The elements of the JSON array `text` as written, or `None` if it is not an array.
+fn elements(text: &str) -> Option<Vec<&str>> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'[') || b.last() != Some(&b']') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 1;
+    if b.get(i) == Some(&b']') {
+        return (i + 1 == b.len()).then_some(out);
+    }
+    loop {
+        let end = value_end(b, i)?;
+        out.push(&text[i..end]);
+        match b.get(end) {
+            Some(b',') => i = end + 1,
+            Some(b']') if end + 1 == b.len() => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// Where the string starting at `b[i]` (a `"`) ends: one past its closing quote.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut j = i + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 2,
+            b'"' => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// Where the value starting at `b[i]` ends: the index of the `,`, `}` or `]` that follows it
+/// at its own depth.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = i;
+    while j < b.len() {
+        match b[j] {
+            b'"' => {
+                j = string_end(b, j)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return (j > i).then_some(j),
+            b'}' | b']' => depth -= 1,
+            b',' if depth == 0 => return (j > i).then_some(j),
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The `delta` message (`docs/server-api.md`, "Delta states") that turns the state `old` into
+/// `new` (both rendered texts of the same role, without `server_now`), with `server_now` in
+/// front; `None` when it cannot be said as a delta (a member added, removed or moved), and the
+/// full state is sent instead. `state` holds the top-level members whose text changed, `match`
+/// the match's members whose text changed but for `moves`, and `moves` the log's change as
+/// `{"from": K, "lines": [...]}`: keep the first `K` lines, then append `lines`.
+#[must_use]
+pub fn delta(old: &str, new: &str, now: u64) -> Option<String> {
+    let (old_top, new_top) = (members(old)?, members(new)?);
+    if old_top.len() != new_top.len() {
+        return None;
+    }
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"type\":\"delta\",\"server_now\":");
+    out.push_str(&now.to_string());
+    let mut state = String::new();
+    let mut matched = String::new();
+    let mut moves = String::new();
+    for (&(on, ov), &(nn, nv)) in old_top.iter().zip(&new_top) {
+        if on != nn {
+            return None;
+        }
+        if ov == nv {
+            continue;
+        }
+        if nn == "\"match\"" {
+            let (om, nm) = (members(ov)?, members(nv)?);
+            if om.len() != nm.len() {
+                return None;
+            }
+            for (&(mon, mov), &(mnn, mnv)) in om.iter().zip(&nm) {
+                if mon != mnn {
+                    return None;
+                }
+                if mov == mnv {
+                    continue;
+                }
+                if mnn == "\"moves\"" {
+                    let (ol, nl) = (elements(mov)?, elements(mnv)?);
+                    let from = ol.iter().zip(&nl).take_while(|(a, b)| a == b).count();
+                    moves.push_str("{\"from\":");
+                    moves.push_str(&from.to_string());
+                    moves.push_str(",\"lines\":[");
+                    moves.push_str(&nl[from..].join(","));
+                    moves.push_str("]}");
+                    continue;
+                }
+                push_member(&mut matched, mnn, mnv);
+            }
+            continue;
+        }
+        push_member(&mut state, nn, nv);
+    }
+    for (name, body) in [("state", state), ("match", matched)] {
+        if !body.is_empty() {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":{");
+            out.push_str(&body);
+            out.push('}');
+        }
+    }
+    if !moves.is_empty() {
+        out.push_str(",\"moves\":");
+        out.push_str(&moves);
+    }
+    out.push('}');
+    Some(out)
+}
+
+fn push_member(out: &mut String, name: &str, value: &str) {
+    if !out.is_empty() {
+        out.push(',');
+    }
+    out.push_str(name);
+    out.push(':');
+    out.push_str(value);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +353,68 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&sent).unwrap();
         assert_eq!(v["server_now"], 42);
         assert_eq!(with_server_now("{}", 7), r#"{"server_now":7}"#);
+    }
+
+    /// Applies a delta as a client does (`docs/server-api.md`).
+    fn apply(state: &mut serde_json::Value, delta: &serde_json::Value) {
+        assert_eq!(delta["type"], "delta");
+        state["server_now"] = delta["server_now"].clone();
+        if let Some(m) = delta["state"].as_object() {
+            for (k, v) in m {
+                state[k] = v.clone();
+            }
+        }
+        if let Some(m) = delta["match"].as_object() {
+            for (k, v) in m {
+                state["match"][k] = v.clone();
+            }
+        }
+        if let Some(moves) = delta.get("moves") {
+            let from = moves["from"].as_u64().unwrap() as usize;
+            let log = state["match"]["moves"].as_array_mut().unwrap();
+            log.truncate(from);
+            log.extend(moves["lines"].as_array().unwrap().iter().cloned());
+        }
+    }
+
+    #[test]
+    fn a_delta_applied_gives_the_new_state() {
+        let old = r#"{"type":"state","id":"a","names":{"p1":"A\"}","p2":null},"legal_moves":["1","2"],"match":{"view":{"x":[1,2]},"seats":{"p1":{"submitted":false}},"moves":[{"step":0},{"step":1,"p1":"]"}],"chat":[],"now":5}}"#;
+        let new = r#"{"type":"state","id":"a","names":{"p1":"A\"}","p2":"B,{"},"legal_moves":null,"match":{"view":{"x":[1,2]},"seats":{"p1":{"submitted":true}},"moves":[{"step":0},{"step":1,"p1":"3"},{"step":2}],"chat":[],"now":9}}"#;
+        let d = delta(old, new, 77).unwrap();
+        let dv: serde_json::Value = serde_json::from_str(&d).unwrap();
+        // Only what changed is sent: not the unchanged view, id or chat.
+        assert!(dv["match"].get("view").is_none(), "{d}");
+        assert!(dv["state"].get("id").is_none(), "{d}");
+        assert_eq!(dv["moves"]["from"], 1, "{d}");
+        let mut state: serde_json::Value = serde_json::from_str(&with_server_now(old, 1)).unwrap();
+        apply(&mut state, &dv);
+        let want: serde_json::Value = serde_json::from_str(&with_server_now(new, 77)).unwrap();
+        assert_eq!(state, want);
+        // A log that got shorter, and one unchanged.
+        let shorter = new
+            .replace(r#",{"step":2}"#, "")
+            .replace(r#""p1":"3""#, r#""p1":"4""#);
+        let d = delta(new, &shorter, 78).unwrap();
+        let dv: serde_json::Value = serde_json::from_str(&d).unwrap();
+        apply(&mut state, &dv);
+        let want: serde_json::Value = serde_json::from_str(&with_server_now(&shorter, 78)).unwrap();
+        assert_eq!(state, want);
+        assert_eq!(
+            delta(&shorter, &shorter, 79).unwrap(),
+            r#"{"type":"delta","server_now":79}"#
+        );
+    }
+
+    #[test]
+    fn members_that_differ_in_name_or_number_are_no_delta() {
+        assert!(delta(r#"{"a":1,"b":2}"#, r#"{"a":1,"c":2}"#, 0).is_none());
+        assert!(delta(r#"{"a":1}"#, r#"{"a":1,"b":2}"#, 0).is_none());
+        assert!(delta(r#"{"a":1}"#, r#"{"a":1"#, 0).is_none());
+        assert!(delta(r#"{"a":1}"#, "[1]", 0).is_none());
+        assert_eq!(
+            members(r#"{"a":"x\\","b":{"c":[1,"]"]}}"#).unwrap(),
+            vec![("\"a\"", "\"x\\\\\""), ("\"b\"", r#"{"c":[1,"]"]}"#)]
+        );
     }
 }
