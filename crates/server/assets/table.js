@@ -259,10 +259,7 @@ function connect() {
   // The seat's token never goes in a URL (proxies log URLs): it rides in a subprotocol, which
   // the server answers with `colosseum`; a token a subprotocol cannot hold is sent as the first
   // message instead (the server refuses it either way if it is no seat's).
-  // `?delta=1`: after the first full state, each change comes as what changed (`delta`), applied
-  // to the state this connection last gave (docs/server-api.md, "Delta states").
-  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws?delta=1`;
-  let held = null;
+  const url = `${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
   const inProtocol = token && /^[A-Za-z0-9._~-]+$/.test(token);
   const ws = inProtocol ? new WebSocket(url, ['colosseum', `colosseum.token.${token}`]) : new WebSocket(url);
   page.socket = ws;
@@ -281,13 +278,7 @@ function connect() {
   ws.addEventListener('message', (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
-    if (msg.type === 'state') { held = msg; onState(msg); }
-    else if (msg.type === 'delta') {
-      // A delta follows a state on its connection; without one, ask for the full state.
-      if (!held) { ws.send('{"type":"snapshot"}'); return; }
-      held = applyDelta(held, msg);
-      onState(held);
-    }
+    if (msg.type === 'state') onState(msg);
     else if (msg.type === 'ok') {
       if (msg.to === 'submit') {
         // Said only while that decision is still pending: after the reveal it would be stale.
@@ -661,16 +652,6 @@ function autoJoin() {
   if (n === null || !page.state?.you || page.state.joined[page.state.you] || page.socket?.readyState !== WebSocket.OPEN) return;
   sessionStorage.removeItem(key);
   send(n ? { type: 'join', name: n, client_seed: randomSeed() } : { type: 'join', client_seed: randomSeed() });
-}
-
-// The state `held` with the `delta` message `d` applied, as a new object (the old one, which the
-// page may still show, is left as it was): `server_now`, the top-level members in `d.state`,
-// the match's in `d.match`, the move log cut to `d.moves.from` lines and `d.moves.lines` added.
-function applyDelta(held, d) {
-  const next = { ...held, ...(d.state || {}), server_now: d.server_now };
-  next.match = { ...held.match, ...(d.match || {}) };
-  if (d.moves) next.match.moves = held.match.moves.slice(0, d.moves.from).concat(d.moves.lines);
-  return next;
 }
 
 function onState(msg) {
