@@ -776,6 +776,10 @@ impl BotGame for Galespiel {
     /// (`mcts:iters=30000,model=0.5,algo=uct`) 40.0% on 120 seeds where `hard` without it made
     /// 38.3%: see docs/strength.md, "Galespiel's `hard` (ninth session)".
     const LONE_MOVES_BY_UCT: bool = true;
+    /// At a bid `hard` plays the equilibrium of the root's matrix game (the joint bids'
+    /// results, gathered over the determinizations of the hidden prize order; the bids are the
+    /// same in all of them, hands being public) rather than the average strategy.
+    const ROOT_SOLVE_HIDDEN: bool = true;
 
     fn heuristic_description() -> &'static str {
         "bids by need: its highest card when winning the round would let either player connect, otherwise the card whose rank in its hand matches the prize's rank among the prizes left; builds bridges one at a time on its cheapest crossing (preferring those that also lengthen the opponent's), upgrades its highest even cards, looks with Crystal Ball, never rushes"
@@ -2064,6 +2068,51 @@ mod tests {
             }
         }
         assert!(card_plays > 20, "{card_plays} card plays seen");
+    }
+
+    /// Galespiel's root bids are solved (`ROOT_SOLVE_HIDDEN`) though the prize order is hidden:
+    /// the same search (same seed) with `root_solve` reports other root probabilities than the
+    /// average strategy it reports without, at the first bid and at a later one; with the
+    /// constant off both are the average strategy.
+    #[test]
+    fn galespiel_root_bids_are_solved_though_the_prize_order_is_hidden() {
+        let mut game = Galespiel::new(Default::default());
+        let mut rng = colosseum_engine::seeded_rng(4);
+        let mut checked = 0;
+        while checked < 2 {
+            while game.pending() != Pending::Both {
+                let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+                game.apply(step).unwrap();
+            }
+            let root = |solve: bool| {
+                let mut config =
+                    crate::mcts::MctsConfig::regret_matching(crate::Budget::Iterations(30_000));
+                config.root_solve = solve;
+                crate::mcts::Mcts::new(config).root_estimate(
+                    &Observation::new(&game, Seat::P1, &[]),
+                    &mut colosseum_engine::seeded_rng(9),
+                    None,
+                )
+            };
+            let (solved, average) = (root(true), root(false));
+            assert_eq!(solved.len(), average.len());
+            let moved: f64 = solved
+                .iter()
+                .zip(&average)
+                .map(|(s, a)| (s.probability - a.probability).abs())
+                .sum();
+            assert!(moved > 0.05, "{solved:?} {average:?}");
+            let total: f64 = solved.iter().map(|r| r.probability).sum();
+            assert!((total - 1.0).abs() < 1e-9);
+            checked += 1;
+            for _ in 0..3 {
+                if game.pending() == Pending::Over {
+                    break;
+                }
+                let step = colosseum_engine::random_step(&game, &mut rng).unwrap();
+                game.apply(step).unwrap();
+            }
+        }
     }
 
     /// Galespiel's evaluation counts the cards left this cycle: after p1 spent its 9 on the 3

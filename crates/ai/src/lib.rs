@@ -132,6 +132,13 @@ pub trait BotGame: Game {
     /// was measured to play worse than the average strategy (The Witch's Brew).
     const ROOT_SOLVE: bool = true;
 
+    /// Whether the root's matrix game ([`BotGame::ROOT_SOLVE`]) is solved even though the game
+    /// hides information: sound where both seats' root moves are the same in every
+    /// determinization of the searching seat's view, so that the joint results gathered over the
+    /// determinizations are one matrix game (Galespiel's bids: hands are public, only the prize
+    /// order is hidden). Default false.
+    const ROOT_SOLVE_HIDDEN: bool = false;
+
     /// Whether regret-matching search ([`mcts::Selection::RegretMatching`]) chooses by UCT
     /// (exploration 0.7, the move played the most visited) at nodes where one seat moves alone
     /// in view of its opponent (not face down, [`BotGame::FACE_DOWN_MOVES`]; a hidden chance

@@ -66,7 +66,9 @@ pub struct MctsConfig {
     /// Play the game's exact equilibrium instead of searching where it has one
     /// ([`BotGame::equilibrium`]: classic Goofspiel with fixed prizes and few cards).
     pub exact: bool,
-    /// At a simultaneous root (both seats act, nothing hidden), play the equilibrium of the
+    /// At a simultaneous root (both seats act, nothing hidden, or hidden information that
+    /// leaves the root's moves the same in every determinization:
+    /// [`BotGame::ROOT_SOLVE_HIDDEN`]), play the equilibrium of the
     /// root's estimated matrix game instead of the average strategy: each joint move's mean
     /// result over the iterations that took it (shrunk towards an additive estimate where it
     /// was rarely taken), solved by linear programming. The average strategy of a few thousand
@@ -246,7 +248,7 @@ impl Mcts {
             root_joint: HashMap::new(),
             root_solve: self.config.root_solve
                 && G::ROOT_SOLVE
-                && !G::HIDDEN_INFORMATION
+                && (!G::HIDDEN_INFORMATION || G::ROOT_SOLVE_HIDDEN)
                 && observation.pending() == Pending::Both,
             decision: 0,
         };

@@ -262,7 +262,8 @@ enum Command {
     /// (docs/bot-protocol.md). With --approximate, any game is judged approximately: an
     /// exploiter, a search that asks the bot for its strategy, plays --games games against it,
     /// seats swapped, and what it wins (a win +1, a loss -1) is a lower bound on the
-    /// exploitability, given with its 95% interval. Times in docs/strength.md.
+    /// exploitability, given with its 95% interval; --records DIR keeps each game's record,
+    /// named by the exploiter's seat. Times in docs/strength.md.
     Exploit(exploit::Setup),
     /// Solve a game exactly into a table file, or check a table file. Supported: goofspiel with
     /// -o cards=N (1 to 14), prizes in descending order and point-difference returns (the

@@ -565,9 +565,11 @@ fn exploit_judges_a_bot_through_the_protocol_and_refuses_large_games() {
 
 /// `colosseum exploit --approximate`: the exploiter plays the bot in any game (here Thwart
 /// Omega's heuristic, a few short games); the JSON's gap, interval and lower bound agree with its
-/// counts; a `cmd:` program is refused with the reason.
+/// counts; `--records` writes each game's record, named by the exploiter's seat (seats swapped:
+/// p1 in even games), and each replays; a `cmd:` program is refused with the reason.
 #[test]
 fn exploit_approximately_judges_any_game() {
+    let dir = temp("exploit-records");
     let out = colosseum(
         &[
             "exploit",
@@ -580,10 +582,29 @@ fn exploit_approximately_judges_any_game() {
             "--exploiter",
             "iters=200",
             "--json",
+            "--records",
+            dir.to_str().unwrap(),
         ],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let expected: Vec<String> = (0..6)
+        .map(|i| {
+            let seat = if i % 2 == 0 { "p1" } else { "p2" };
+            format!("thwart-omega-{i:05}-exploiter-{seat}.json")
+        })
+        .collect();
+    assert_eq!(names, expected);
+    for name in &names {
+        let replay = colosseum(&["replay", dir.join(name).to_str().unwrap(), "--json"], "");
+        assert!(replay.status.success(), "{}", text(&replay.stderr));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
     let report: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(report["method"], "approximate");
     assert_eq!(report["games"], 6);
