@@ -17,6 +17,7 @@ const page = {
   state: null, // the last state message
   receivedAt: 0, // Date.now() when it came
   socket: null,
+  pendingJoin: null, // a join asked for before the socket was open, sent when it opens
   attempts: 0, // reconnections since the last open socket
   stopped: false, // the page gave up (no such match, a bad seat link)
   lastSteps: -1, // the steps of the state last rendered (-1: none yet)
@@ -269,6 +270,10 @@ function connect() {
     page.openingsSent.clear();
     openIfDue();
     autoJoin();
+    if (page.pendingJoin) {
+      ws.send(JSON.stringify(page.pendingJoin));
+      page.pendingJoin = null;
+    }
     el.conn.hidden = false;
     el.conn.className = 'notice ok';
     el.conn.textContent = 'Connected.';
@@ -498,7 +503,14 @@ function renderAll() {
         const n = nameIn.value.trim();
         if (n) localStorage.setItem('colosseum.name', n);
         const seed = seedIn.value.trim() || randomSeed();
-        send(n ? { type: 'join', name: n, client_seed: seed } : { type: 'join', client_seed: seed });
+        const msg = n ? { type: 'join', name: n, client_seed: seed } : { type: 'join', client_seed: seed };
+        // The form can be shown from the HTTP state before the socket is open: the join then
+        // waits for the connection instead of being dropped.
+        if (page.socket?.readyState === WebSocket.OPEN) send(msg);
+        else {
+          page.pendingJoin = msg;
+          showMessage('info', 'Connecting: you take your seat as soon as the connection is open.');
+        }
       });
       el.join.replaceChildren(f);
     }
