@@ -449,6 +449,34 @@ test('a lost connection is shown on screen and comes back by itself', async () =
   await page.context().close();
 });
 
+test('a join clicked before the socket is open is sent when it opens (the form comes from the HTTP state first)', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage();
+  // The page's first four sockets go to a path that refuses them: the table is on screen from
+  // its HTTP state while the socket is down (reconnections after 0.5, 1, 2 and 4 s).
+  await page.addInitScript(() => {
+    const Real = window.WebSocket;
+    let refused = 0;
+    window.WebSocket = class extends Real {
+      constructor(url, protocols) {
+        super(refused < 4 ? String(url).replace(/\/ws$/, '/no-such-socket') : url, protocols);
+        refused += 1;
+      }
+    };
+  });
+  await page.goto(`${BASE}${c.links.p1}`);
+  await page.locator('#join-name').fill('Lea');
+  await page.locator('#join button[type=submit]').click();
+  assert.match(await page.locator('#message').innerText(), /you take your seat as soon as the connection is open/);
+  await page.waitForFunction(() => document.querySelector('#join')?.hidden === true);
+  await page.waitForFunction(() => document.body.dataset.connected === 'true');
+  const res = await fetch(`${BASE}/api/matches/${c.id}`);
+  const st = await res.json();
+  assert.equal(st.names?.p1, 'Lea', JSON.stringify(st.names));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('keyboard only: board cells take Enter, "/" focuses the notation box', async () => {
   const c = await apiCreate({ game: 'thwart-omega', options: { size: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
   const page = await newPage({ width: 390, height: 844 });
