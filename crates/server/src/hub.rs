@@ -48,8 +48,26 @@ pub const ADOPTING_BATCH: usize = 64;
 /// store's session) overlap the next one's load (on a read connection) and rebuilding.
 pub const BATCHES_AT_ONCE: usize = 2;
 
+/// The most matches remembered as found with their node gone ([`Hub::owner_elsewhere`]) and
+/// not asked for since; the memory is cleared past it (a hint only: a match left out is loaded
+/// before its adoption, as any match).
+const GONE_SEEN_MOST: usize = 100_000;
+
 /// Who is asking: a seat (with its token) or a spectator.
 pub type Role = Viewer;
+
+/// What a request waiting in [`Wanted`] is told of its match: its outcome in the batch, or
+/// `None` when the batch left it out (another adoption was deciding it, or this process
+/// already served it): the request then waits for that adoption alone.
+type WantedOutcome = Option<Result<bool, ApiError>>;
+
+/// The matches that requests want adopted ([`Hub::adopt`]), waiting for the next batch, and how
+/// many batches run now (at most [`BATCHES_AT_ONCE`]).
+#[derive(Default)]
+struct Wanted {
+    queue: Vec<(String, tokio::sync::oneshot::Sender<WantedOutcome>)>,
+    running: usize,
+}
 
 /// The locks of the matches being adopted, by id ([`Hub::adopt`]).
 type AdoptingIds = Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>;
@@ -302,6 +320,12 @@ pub struct Hub<S: Store> {
     /// Told when a request finds a match whose node is gone ([`Hub::owner_elsewhere`]): `serve`
     /// runs [`Hub::take_over`] at once instead of at its next look ([`Hub::takeover_wanted`]).
     takeover_wanted: Notify,
+    /// The matches requests want adopted, adopted together in batches ([`Hub::adopt`]).
+    wanted: Mutex<Wanted>,
+    /// Matches that a request found unserved because their node is gone
+    /// ([`Hub::owner_elsewhere`]): their next [`Hub::table`] goes straight to the adoption,
+    /// without loading the match first to see that it is unfinished.
+    gone_seen: Mutex<std::collections::HashSet<String>>,
     /// Where this process answers, as announced to the others on the store (`Hub::announce_node`).
     address: std::sync::OnceLock<String>,
     /// The addresses of the other processes on the store (refreshed by `Hub::take_over`):
@@ -640,6 +664,8 @@ impl<S: Store> Hub<S> {
             adopting: tokio::sync::RwLock::new(()),
             adopting_ids: AdoptingIds::default(),
             takeover_wanted: Notify::new(),
+            wanted: Mutex::new(Wanted::default()),
+            gone_seen: Mutex::new(std::collections::HashSet::new()),
             webhooks: crate::webhooks::Webhooks::new(&limits),
             announcing: Mutex::new(std::collections::HashSet::new()),
             address: std::sync::OnceLock::new(),
@@ -832,15 +858,94 @@ impl<S: Store> Hub<S> {
         Ok(n)
     }
 
-    /// Claims unfinished match `id` for this process and serves it from its log: deadlines that
-    /// passed while nobody served it fire at their own times, timers and bots start again. `false`
-    /// when another process holds it, or it is gone, expired or set aside. `earlier`: the
-    /// matches quarantined before (one that rebuilds now leaves quarantine).
-    async fn adopt(self: &Arc<Self>, id: &str, earlier: &[Quarantined]) -> Result<bool, ApiError> {
+    /// Claims unfinished match `id` for this process and serves it from its log, for a request
+    /// that asked for it: deadlines that passed while nobody served it fire at their own times,
+    /// timers and bots start again. `false` when another process holds it, or it is gone,
+    /// expired or set aside.
+    ///
+    /// The requests that want matches adopted at the same moment (a dead node's clients coming
+    /// back together) share batches ([`Hub::adopt_wanted`]: one claim and one load statement for
+    /// up to [`ADOPTING_BATCH`] matches, [`BATCHES_AT_ONCE`] at once) instead of a claim and a
+    /// load each on the node's one session. A match another adoption is deciding is waited for.
+    async fn adopt(self: &Arc<Self>, id: &str) -> Result<bool, ApiError> {
+        let (told, outcome) = tokio::sync::oneshot::channel();
+        let lead = {
+            let mut wanted = self
+                .wanted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            wanted.queue.push((id.to_string(), told));
+            let lead = wanted.running < BATCHES_AT_ONCE;
+            if lead {
+                wanted.running += 1;
+            }
+            lead
+        };
+        if lead {
+            // A task of its own: the batch goes on for the others if this request is dropped.
+            let hub = self.clone();
+            tokio::spawn(async move { hub.adopt_wanted().await });
+        }
+        if let Ok(Some(adopted)) = outcome.await {
+            return adopted;
+        }
+        // Left out of the batch: another adoption decides it (or did); wait for that one.
         let one = [id.to_string()];
-        match self.adopt_batch(&one, earlier, true).await?.pop() {
+        match self.adopt_batch(&one, &[], true).await?.pop() {
             Some((_, adopted)) => adopted,
             None => Ok(false),
+        }
+    }
+
+    /// Adopts the matches requests want ([`Hub::adopt`]) in batches until none is waiting,
+    /// then ends (one of at most [`BATCHES_AT_ONCE`] such tasks).
+    async fn adopt_wanted(self: Arc<Self>) {
+        /// Counts the task out if it ends by a panic (its waiting requests then adopt alone).
+        struct Running<'a>(&'a Mutex<Wanted>, bool);
+        impl Drop for Running<'_> {
+            fn drop(&mut self) {
+                if self.1 {
+                    self.0
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .running -= 1;
+                }
+            }
+        }
+        let mut running = Running(&self.wanted, true);
+        loop {
+            let batch: Vec<_> = {
+                let mut wanted = self
+                    .wanted
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if wanted.queue.is_empty() {
+                    // Counted out under the lock that a new request checks: it starts a task
+                    // of its own if this one is past its last look.
+                    wanted.running -= 1;
+                    running.1 = false;
+                    return;
+                }
+                let n = wanted.queue.len().min(ADOPTING_BATCH);
+                wanted.queue.drain(..n).collect()
+            };
+            let mut ids: Vec<String> = batch.iter().map(|(id, _)| id.clone()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            match self.adopt_batch(&ids, &[], false).await {
+                Ok(outcomes) => {
+                    let outcomes: HashMap<String, Result<bool, ApiError>> =
+                        outcomes.into_iter().collect();
+                    for (id, told) in batch {
+                        let _ = told.send(outcomes.get(&id).cloned());
+                    }
+                }
+                Err(e) => {
+                    for (_, told) in batch {
+                        let _ = told.send(Some(Err(e.clone())));
+                    }
+                }
+            }
         }
     }
 
@@ -1150,8 +1255,17 @@ impl<S: Store> Hub<S> {
             Ok(Holder::Gone) => {
                 // Its node died (or left): the first of its clients to come back starts the
                 // takeover of all its matches, in batches, rather than each client adopting its
-                // own match alone (this request then waits for its match's batch, or adopts it).
+                // own match alone (this request then waits for its match's batch, or adopts it
+                // in a batch with the other requests', without loading it first).
                 self.takeover_wanted.notify_one();
+                let mut gone = self
+                    .gone_seen
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if gone.len() >= GONE_SEEN_MOST {
+                    gone.clear();
+                }
+                gone.insert(id.to_string());
                 None
             }
             Ok(_) => self.owner_of(id).await,
@@ -1504,6 +1618,26 @@ impl<S: Store> Hub<S> {
         {
             return Err(quarantined_error(id, summary));
         }
+        let gone = self
+            .gone_seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id);
+        if gone {
+            // Its node is gone (just asked): most likely unfinished, so adopted at once. Any
+            // other outcome (finished, expired, no such match, held elsewhere) is found out
+            // below as for any match.
+            self.adopt(id).await?;
+            let served = self
+                .tables
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(id)
+                .cloned();
+            if let Some(table) = served {
+                return Ok(table);
+            }
+        }
         let (meta, log) = match self.store.load(id).await {
             Ok(Some(loaded)) => loaded,
             Ok(None) => return Err(ApiError::not_found(format!("no match `{id}`"))),
@@ -1524,7 +1658,7 @@ impl<S: Store> Hub<S> {
         }
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
-        self.adopt(id, &[]).await?;
+        self.adopt(id).await?;
         let served = self
             .tables
             .lock()

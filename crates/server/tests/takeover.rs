@@ -230,6 +230,72 @@ async fn kill_session(raw: &tokio_postgres::Client, address: &str) {
     panic!("the session of {address} did not end");
 }
 
+/// A dead node's clients coming back to another node all at once (each asks who serves its
+/// match, hears that nobody does, and asks for the match) get their matches adopted together:
+/// a few claim and load statements in all (at most `BATCHES_AT_ONCE` batches of stragglers
+/// plus one a full batch), not a claim and two loads a match (150 and 300 for 150 matches
+/// adopted one by one). Every client then plays on in its match, with the bid stored before
+/// the death kept, and a second node's client for the same match is told it is elsewhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn returning_clients_adopt_a_dead_nodes_matches_together() {
+    let Some((base, conn)) = fresh_database("together").await else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    const N: usize = 150;
+    let a_at = "http://127.0.0.1:1";
+    let a = node(&conn, &clock, a_at).await;
+    let mut ids = Vec::new();
+    for _ in 0..N {
+        let (id, table) = begin(&a, json!({"game": "goofspiel"})).await;
+        submit(&a, &table, Seat::P1, "1").await;
+        ids.push(id);
+    }
+    let b_at = "http://127.0.0.2:2";
+    let b = node(&conn, &clock, b_at).await;
+    let c = node(&conn, &clock, "http://127.0.0.3:3").await;
+    let (raw, connection) = tokio_postgres::connect(&conn, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    kill_session(&raw, a_at).await;
+
+    for id in &ids {
+        assert_eq!(b.owner_elsewhere(id).await, None, "{id}'s node is dead");
+    }
+    let (claims, loads) = b.store().adoption_statements();
+    let tables = futures_util::future::join_all(ids.iter().map(|id| b.table(id))).await;
+    let (claims, loads) = {
+        let (cl, l) = b.store().adoption_statements();
+        (cl - claims, l - loads)
+    };
+    let most = (2 * BATCHES_AT_ONCE + N.div_ceil(ADOPTING_BATCH)) as u64;
+    assert!(
+        claims <= most && loads <= most,
+        "{N} returning clients took {claims} claim and {loads} load statements (at most {most})"
+    );
+    for (id, table) in ids.iter().zip(tables) {
+        let table = table.unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(b.store().owner(id).await.unwrap().as_deref(), Some(b_at));
+        assert_eq!(c.owner_elsewhere(id).await.as_deref(), Some(b_at));
+        submit(&b, &table, Seat::P2, "2").await;
+        let state = b.state(&table, Viewer::Spectator).await;
+        let turns = &state["match"]["view"]["turns"];
+        assert_eq!(
+            (turns[0]["p1"].as_u64(), turns[0]["p2"].as_u64()),
+            (Some(1), Some(2)),
+            "{state}"
+        );
+    }
+    assert_eq!(
+        c.table(&ids[0]).await.err().unwrap().code.as_str(),
+        "elsewhere"
+    );
+
+    drop((a, b, c, raw));
+    drop_database(&base, &conn).await;
+}
+
 /// Who serves a match is answered without reading the lock table (`Hub::owner_elsewhere`
 /// asks `Store::serving`; `PostgresStore::lock_scans` counts the reads of `pg_locks`), and the
 /// answer follows the matches: their creator while it lives, nobody once its session is gone
