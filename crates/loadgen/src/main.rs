@@ -444,6 +444,9 @@ fn main() -> Result<()> {
             "takeover_ms": summary.takeover_ms,
             "window_decisions": window.len(),
             "window_latency_ms": {"p50": pct(window, 50.0), "p99": pct(window, 99.0), "max": pct(window, 100.0)},
+            // Second by second around the kill: where the slow decisions and the late
+            // clients fall.
+            "timeline": outcome.killed_at.map(|at| report::timeline(&outcome.raw, at, 5, 10)),
             "served_again_ms": {
                 "clients": summary.served_again.len(),
                 "p50": pct(&summary.served_again, 50.0),

@@ -125,6 +125,75 @@ pub fn summarize(raw: &Raw, killed_at: Option<u64>) -> Summary {
     s
 }
 
+/// One second of a run around its kill ([`timeline`]).
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+pub struct Second {
+    /// Seconds from the kill (negative before it) at which this second begins.
+    pub from_kill_s: i64,
+    /// Decisions revealed in this second, and their latencies' p50, p99 and max in ms.
+    pub decisions: usize,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// Dropped clients served again in this second.
+    pub served_again: usize,
+}
+
+/// Second by second from `before` seconds before the kill at `killed_at` (µs) to the last
+/// dropped client served again (and at least `after` seconds after the kill): the decisions
+/// revealed in each second with their latencies, and the clients served again. Shows where a
+/// takeover's slow decisions and late clients fall.
+pub fn timeline(raw: &Raw, killed_at: u64, before: i64, after: i64) -> Vec<Second> {
+    let second = |t: u64| (t as i64 - killed_at as i64).div_euclid(1_000_000);
+    let last = raw
+        .served_again
+        .iter()
+        .filter(|&&t| t >= killed_at)
+        .map(|&t| second(t))
+        .max()
+        .unwrap_or(0)
+        .max(after);
+    let mut latencies: Vec<Vec<u64>> = vec![Vec::new(); (last + before + 1) as usize];
+    let mut served = vec![0; latencies.len()];
+    let slot = |t: u64| {
+        let s = second(t) + before;
+        (0..=last + before).contains(&s).then_some(s as usize)
+    };
+    for &(sent, reached) in &raw.spans {
+        if let Some(i) = slot(reached) {
+            latencies[i].push(reached.saturating_sub(sent));
+        }
+    }
+    for &t in &raw.served_again {
+        if let Some(i) = slot(t) {
+            served[i] += 1;
+        }
+    }
+    let pct = |v: &[u64], p: f64| -> f64 {
+        if v.is_empty() {
+            return 0.0;
+        }
+        let i = ((p / 100.0) * (v.len() - 1) as f64).round() as usize;
+        v[i] as f64 / 1000.0
+    };
+    latencies
+        .into_iter()
+        .zip(served)
+        .enumerate()
+        .map(|(i, (mut lat, served_again))| {
+            lat.sort_unstable();
+            Second {
+                from_kill_s: i as i64 - before,
+                decisions: lat.len(),
+                p50_ms: pct(&lat, 50.0),
+                p99_ms: pct(&lat, 99.0),
+                max_ms: pct(&lat, 100.0),
+                served_again,
+            }
+        })
+        .collect()
+}
+
 /// The most intervals that hold one moment (an interval ending when another begins does not
 /// overlap it).
 pub fn peak(intervals: &[(u64, u64)]) -> usize {
@@ -185,6 +254,37 @@ pub fn instant_at(us: u64) -> Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_timeline_puts_decisions_and_returns_in_their_seconds_from_the_kill() {
+        let raw = Raw {
+            // Reached 1.5 s before the kill (10 ms), 0.2 s after (3,000 ms), 2.9 s after (5 ms).
+            spans: vec![
+                (8_490_000, 8_500_000),
+                (7_200_000, 10_200_000),
+                (12_895_000, 12_900_000),
+            ],
+            served_again: vec![10_100_000, 12_950_000],
+            ..Raw::default()
+        };
+        let t = timeline(&raw, 10_000_000, 2, 1);
+        let secs: Vec<i64> = t.iter().map(|s| s.from_kill_s).collect();
+        assert_eq!(secs, [-2, -1, 0, 1, 2]);
+        let got: Vec<(usize, f64, usize)> = t
+            .iter()
+            .map(|s| (s.decisions, s.max_ms, s.served_again))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, 10.0, 0),
+                (0, 0.0, 0),
+                (1, 3000.0, 1),
+                (0, 0.0, 0),
+                (1, 5.0, 1)
+            ]
+        );
+    }
 
     fn part(spans: &[(u64, u64)], errors: usize, finished: usize) -> Raw {
         let mut r = Raw {

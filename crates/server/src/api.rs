@@ -994,55 +994,43 @@ async fn ws<S: Store>(
     extensions: axum::http::Extensions,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !headers.contains_key(crate::forward::FORWARDED_FOR) {
+    let forwarded = headers.contains_key(crate::forward::FORWARDED_FOR);
+    if !forwarded {
         if let Some(owner) = state.hub.owner_elsewhere(&id).await {
-            // The client's subprotocols go to the owner as offered; the one echoed here is
-            // `colosseum` when offered, as the owner would choose.
-            let offered: Vec<String> = headers
-                .get(header::SEC_WEBSOCKET_PROTOCOL)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| {
-                    v.split(',')
-                        .map(|p| p.trim().to_string())
-                        .filter(|p| !p.is_empty())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let mut echo: Vec<String> = offered
-                .iter()
-                .filter(|p| *p == WS_PROTOCOL)
-                .cloned()
-                .collect();
-            echo.extend(offered.iter().filter(|p| *p != WS_PROTOCOL).cloned());
-            let client = client_of(&state, &headers, &extensions);
-            let mut params: Vec<String> = Vec::new();
-            if let Some(t) = query.token.as_deref() {
-                params.push(format!("token={t}"));
-            }
-            if let Some(d) = query.delta.as_deref() {
-                params.push(format!("delta={d}"));
-            }
-            let path = format!(
-                "/api/matches/{id}/ws{}{}",
-                if params.is_empty() { "" } else { "?" },
-                params.join("&")
-            );
-            return Ok(crate::forward::websocket(
-                &owner,
-                &client,
-                &path,
+            return Ok(forward_socket(
+                &state,
+                &id,
+                &query,
+                &headers,
+                &extensions,
                 upgrade,
-                echo,
-                offered,
-                headers.get(header::AUTHORIZATION).cloned(),
-                crate::forward::SocketLimits {
-                    message_bytes: state.limits.ws_message_bytes,
-                    idle: state.limits.ws_idle_timeout,
-                },
+                &owner,
             ));
         }
     }
-    let table = state.hub.table(&id).await?;
+    let table = match state.hub.table(&id).await {
+        Ok(table) => table,
+        // Another node claimed it between the question and the adoption (its node died and
+        // both took it over at once): forwarded there now rather than refused, so the client
+        // does not go round the nodes again.
+        Err(e) if e.code == ErrorCode::Elsewhere && !forwarded => {
+            match state.hub.owner_elsewhere(&id).await {
+                Some(owner) => {
+                    return Ok(forward_socket(
+                        &state,
+                        &id,
+                        &query,
+                        &headers,
+                        &extensions,
+                        upgrade,
+                        &owner,
+                    ))
+                }
+                None => return Err(e),
+            }
+        }
+        Err(e) => return Err(e),
+    };
     let address = client_of(&state, &headers, &extensions);
     // The token, from where it is safest: a subprotocol (never in a URL), the Authorization
     // header (clients that can set headers), or `?token=` (deprecated: proxies log URLs).
@@ -1083,6 +1071,62 @@ async fn ws<S: Store>(
             let _open = crate::metrics::Open::on(&hub.metrics().sockets);
             serve_socket_with(state, table, role, address, deltas, sink, stream).await;
         }))
+}
+
+/// Forwards WebSocket upgrade `upgrade` for match `id` to the node at `owner`, which serves it.
+fn forward_socket<S: Store>(
+    state: &Arc<AppState<S>>,
+    id: &str,
+    query: &TokenQuery,
+    headers: &HeaderMap,
+    extensions: &axum::http::Extensions,
+    upgrade: WebSocketUpgrade,
+    owner: &str,
+) -> Response {
+    // The client's subprotocols go to the owner as offered; the one echoed here is
+    // `colosseum` when offered, as the owner would choose.
+    let offered: Vec<String> = headers
+        .get(header::SEC_WEBSOCKET_PROTOCOL)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut echo: Vec<String> = offered
+        .iter()
+        .filter(|p| *p == WS_PROTOCOL)
+        .cloned()
+        .collect();
+    echo.extend(offered.iter().filter(|p| *p != WS_PROTOCOL).cloned());
+    let client = client_of(state, headers, extensions);
+    let mut params: Vec<String> = Vec::new();
+    if let Some(t) = query.token.as_deref() {
+        params.push(format!("token={t}"));
+    }
+    if let Some(d) = query.delta.as_deref() {
+        params.push(format!("delta={d}"));
+    }
+    let path = format!(
+        "/api/matches/{id}/ws{}{}",
+        if params.is_empty() { "" } else { "?" },
+        params.join("&")
+    );
+    crate::forward::websocket(
+        owner,
+        &client,
+        &path,
+        upgrade,
+        echo,
+        offered,
+        headers.get(header::AUTHORIZATION).cloned(),
+        crate::forward::SocketLimits {
+            message_bytes: state.limits.ws_message_bytes,
+            idle: state.limits.ws_idle_timeout,
+        },
+    )
 }
 
 /// A message from a WebSocket client.

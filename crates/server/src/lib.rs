@@ -79,6 +79,24 @@ pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// The shortest admin token `serve` accepts.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
+/// How many connections the kernel keeps waiting for `accept` ([`listen`]; the kernel caps it
+/// at `net.core.somaxconn`, 4096 by default). Tokio's `TcpListener::bind` asks for 1024, and a
+/// dead node's clients coming back at once (thousands of WebSockets) overflowed it: each
+/// connection dropped from a full queue waits for the kernel's 1 s retransmission (issue 22).
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with [`LISTEN_BACKLOG`] (and `SO_REUSEADDR`, as `TcpListener::bind`).
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Runs the server on `addr` until Ctrl-C: opens the store, resumes unfinished matches (setting
 /// aside any that cannot be rebuilt) and serves. Prints `listening on http://ADDR` (with the
 /// real port when `addr` asks for port 0) once it accepts connections. `admin_token` opens
@@ -127,7 +145,7 @@ pub async fn serve(
         .quarantined()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+    let listener = listen(addr).with_context(|| {
         format!("listening on {addr} (is another server using it? --addr chooses another)")
     })?;
     let local = listener.local_addr()?;
