@@ -365,6 +365,96 @@ async fn sqlite_appends_arriving_within_the_window_share_a_transaction() {
     let _ = std::fs::remove_dir_all(path0.parent().unwrap());
 }
 
+/// A match's metadata (a join, a result) goes through the group commit too: 4 updates and 4
+/// appends arriving within the window share one transaction, each update answered with that
+/// commit (not before the window ends) and only when another connection sees it, and an append that does not continue its log is still refused (with
+/// the entries stored) while the others of its group go in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_updates_share_the_appends_transaction() {
+    use colosseum_server::SqliteStore;
+    let path = sqlite_file("updates");
+    let window = Duration::from_millis(200);
+    let store = std::sync::Arc::new(SqliteStore::open(&path).unwrap().with_commit_window(window));
+    let ids: Vec<String> = (0..8).map(|i| format!("u{i}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    store.append("u0", 0, &entries(0, 1)).await.unwrap();
+    let before = store.group_commits();
+    let results = join_all(ids.iter().enumerate().map(|(i, id)| {
+        let (store, path, id) = (store.clone(), path.clone(), id.clone());
+        tokio::spawn(async move {
+            let observer = rusqlite::Connection::open(&path).unwrap();
+            if i % 2 == 0 {
+                // u0 already holds one entry: an append from 0 is refused.
+                store.append(&id, 0, &entries(0, 2)).await
+            } else {
+                let mut m = stored(&id);
+                m.joined = [true, true];
+                m.names[0] = Some(format!("N{i}"));
+                let asked = std::time::Instant::now();
+                let r = store.update(&m).await;
+                // In the group: answered with its commit, after the window (an update
+                // committed alone is answered at once).
+                assert!(
+                    asked.elapsed() >= window,
+                    "{id}: the update was answered after {:?}, before the window ended",
+                    asked.elapsed()
+                );
+                let meta: String = observer
+                    .query_row("SELECT meta FROM matches WHERE id = ?1", [&id], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
+                assert!(
+                    meta.contains(&format!("\"N{i}\"")),
+                    "{id}: the update was answered before it was committed: {meta}"
+                );
+                r
+            }
+        })
+    }))
+    .await;
+    let after = store.group_commits();
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (1, 4),
+        "4 appends and 4 updates within the window: one transaction (appends counted alone)"
+    );
+    for (i, r) in results.into_iter().enumerate() {
+        let r = r.unwrap();
+        if i == 0 {
+            assert!(
+                matches!(
+                    r,
+                    Err(StoreError::Conflict {
+                        stored: 1,
+                        first: 0,
+                        ..
+                    })
+                ),
+                "{r:?}"
+            );
+        } else {
+            r.unwrap();
+        }
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let (meta, log) = store.load(id).await.unwrap().unwrap();
+        if i == 0 {
+            assert_eq!(log, entries(0, 1), "the refused append stored nothing");
+        } else if i % 2 == 0 {
+            assert_eq!(log, entries(0, 2), "{id}");
+            assert_eq!(meta.names[0], None);
+        } else {
+            assert_eq!(log, Vec::new(), "{id}");
+            assert_eq!(meta.joined, [true, true], "{id}");
+            assert_eq!(meta.names[0].as_deref(), Some(format!("N{i}").as_str()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
 /// The append waiting out the window is the writer of everything queued behind it: if its task
 /// is dropped meanwhile (an HTTP client gone), the queue is written at once, so an append
 /// queued behind it is answered (and stored) anyway, and so is the dropped one's.

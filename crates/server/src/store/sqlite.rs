@@ -45,10 +45,14 @@ struct Appends {
     appended: u64,
 }
 
+/// An append waiting for the group commit, or a match's metadata to replace (`meta`: its
+/// `finished` and JSON text; then `texts` is empty): the joins and the result share the
+/// appends' transactions instead of committing alone.
 struct QueuedAppend {
     id: String,
     first: usize,
     texts: Vec<String>,
+    meta: Option<(bool, String)>,
     done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -82,6 +86,14 @@ impl Drop for Waiting<'_> {
     }
 }
 
+/// The answer of a write whose group commit never answered (its writer panicked).
+fn abandoned(id: &str) -> StoreError {
+    copy_error(&StoreError::Corrupt {
+        id: id.to_string(),
+        error: "the append's group commit was abandoned (its writer panicked)".into(),
+    })
+}
+
 /// The same failure for every append of a group whose transaction failed.
 fn copy_error(e: &StoreError) -> StoreError {
     match e {
@@ -95,56 +107,83 @@ fn copy_error(e: &StoreError) -> StoreError {
     }
 }
 
-/// Inserts one append's entries (in the open transaction `c`): each row only if it continues
-/// the stored log (its seq one past the last), so a second writer or a gap inserts nothing and
-/// is reported as a conflict. Several entries go in under a savepoint: all or none.
+/// The statement that inserts `n` rows of one match's log: `?1` the match, then each row's
+/// seq and entry. One statement, so all or none without a savepoint.
+fn insert_sql(n: usize) -> String {
+    let mut sql = String::from("INSERT INTO log (match_id, seq, entry) VALUES ");
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("(?1, ?{}, ?{})", 2 * i + 2, 2 * i + 3));
+    }
+    sql
+}
+
+/// Inserts one append's entries (in the open transaction `c`, which holds the write lock):
+/// only if they continue the stored log (the first seq one past the last stored), so a second
+/// writer or a gap inserts nothing and is reported as a conflict. The check is a read of the
+/// log's primary-key index; the rows go in with one `INSERT ... VALUES` (no `INSERT ...
+/// SELECT`, which made SQLite copy the row through a temporary table to read the table it
+/// writes). Both statements are prepared once and kept.
 fn insert_append(c: &mut Connection, q: &QueuedAppend) -> Result<(), StoreError> {
-    const INSERT: &str = "INSERT INTO log (match_id, seq, entry)
-         SELECT ?1, ?2, ?3
-         WHERE (SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE match_id = ?1) = ?2";
-    let conflict = |c: &Connection| -> Result<StoreError, StoreError> {
+    let next: i64 = c
+        .prepare_cached("SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE match_id = ?1")?
+        .query_row([&q.id], |r| r.get(0))?;
+    if next != as_i64(q.first) {
         let stored: i64 = c
             .prepare_cached("SELECT COUNT(*) FROM log WHERE match_id = ?1")?
             .query_row([&q.id], |r| r.get(0))?;
-        Ok(StoreError::Conflict {
+        return Err(StoreError::Conflict {
             id: q.id.clone(),
             stored: stored.unsigned_abs(),
             first: q.first as u64,
-        })
-    };
-    if let [text] = q.texts.as_slice() {
-        // One statement: SQLite makes it all or nothing without a savepoint.
-        let n = c
-            .prepare_cached(INSERT)?
-            .execute(params![q.id, as_i64(q.first), text])?;
-        return if n == 1 { Ok(()) } else { Err(conflict(c)?) };
+        });
     }
-    let sp = c.savepoint()?;
-    for (i, text) in q.texts.iter().enumerate() {
-        let n = sp
-            .prepare_cached(INSERT)?
-            .execute(params![q.id, as_i64(q.first + i), text])?;
-        if n != 1 {
-            let err = conflict(&sp)?;
-            sp.finish()?;
-            return Err(err);
-        }
+    let seqs: Vec<i64> = (0..q.texts.len()).map(|i| as_i64(q.first + i)).collect();
+    let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(1 + 2 * q.texts.len());
+    values.push(&q.id);
+    for (seq, text) in seqs.iter().zip(&q.texts) {
+        values.push(seq);
+        values.push(text);
     }
-    sp.commit()?;
+    c.prepare_cached(&insert_sql(q.texts.len()))?
+        .execute(values.as_slice())?;
+    Ok(())
+}
+
+/// Replaces match `id`'s metadata (in the open transaction `c`).
+fn update_meta(c: &Connection, id: &str, finished: bool, meta: &str) -> Result<(), StoreError> {
+    c.prepare_cached("UPDATE matches SET finished = ?2, meta = ?3 WHERE id = ?1")?
+        .execute(params![id, finished, meta])?;
+    Ok(())
+}
+
+/// Runs one of the group commit's fixed statements (`BEGIN IMMEDIATE`, `COMMIT`, `ROLLBACK`),
+/// prepared once and kept.
+fn run(c: &Connection, sql: &str) -> Result<(), StoreError> {
+    c.prepare_cached(sql)?.execute([])?;
     Ok(())
 }
 
 /// Writes a group of appends in one transaction: each append's own result, or the
-/// transaction's failure for all.
+/// transaction's failure for all. The transaction takes the write lock at once (`IMMEDIATE`),
+/// so each append's check and insert see no other writer in between.
 fn write_group(c: &mut Connection, group: &[QueuedAppend]) -> Vec<Result<(), StoreError>> {
     let all = |e: StoreError| group.iter().map(|_| Err(copy_error(&e))).collect();
-    if let Err(e) = c.execute_batch("BEGIN") {
-        return all(e.into());
+    if let Err(e) = run(c, "BEGIN IMMEDIATE") {
+        return all(e);
     }
-    let results: Vec<Result<(), StoreError>> = group.iter().map(|q| insert_append(c, q)).collect();
-    if let Err(e) = c.execute_batch("COMMIT") {
-        let _ = c.execute_batch("ROLLBACK");
-        return all(e.into());
+    let results: Vec<Result<(), StoreError>> = group
+        .iter()
+        .map(|q| match &q.meta {
+            Some((finished, meta)) => update_meta(c, &q.id, *finished, meta),
+            None => insert_append(c, q),
+        })
+        .collect();
+    if let Err(e) = run(c, "COMMIT") {
+        let _ = run(c, "ROLLBACK");
+        return all(e);
     }
     results
 }
@@ -245,13 +284,36 @@ impl SqliteStore {
             {
                 let mut a = lock(&self.appends);
                 a.groups += 1;
-                a.appended += group.len() as u64;
+                a.appended += group.iter().filter(|q| q.meta.is_none()).count() as u64;
             }
             for (q, r) in group.into_iter().zip(results) {
                 let _ = q.done.send(r);
             }
         }
         drop(guard);
+    }
+
+    /// Queues `queued` for the next group commit and, if no caller is writing, writes the queue
+    /// (after the commit window when it is alone). Its answer comes on its `done` channel.
+    async fn enqueue(&self, queued: QueuedAppend) {
+        let (write, alone) = {
+            let mut a = lock(&self.appends);
+            a.queue.push(queued);
+            (!std::mem::replace(&mut a.writing, true), a.queue.len() == 1)
+        };
+        if write {
+            if alone && !self.window.is_zero() {
+                // Alone: wait for company. Appends arriving meanwhile queue (the writer's role
+                // is taken) and go in the same transaction.
+                let mut waiting = Waiting {
+                    store: self,
+                    armed: true,
+                };
+                tokio::time::sleep(self.window).await;
+                waiting.armed = false;
+            }
+            self.write_queue();
+        }
     }
 
     fn read_log(conn: &Connection, id: &str) -> Result<Vec<LogEntry>, StoreError> {
@@ -282,13 +344,16 @@ impl Store for SqliteStore {
     }
 
     async fn update(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        self.with(|c| {
-            c.execute(
-                "UPDATE matches SET finished = ?2, meta = ?3 WHERE id = ?1",
-                params![m.id, m.finished(), to_json(m)],
-            )?;
-            Ok(())
+        let (done, stored) = tokio::sync::oneshot::channel();
+        self.enqueue(QueuedAppend {
+            id: m.id.clone(),
+            first: 0,
+            texts: Vec::new(),
+            meta: Some((m.finished(), to_json(m))),
+            done,
         })
+        .await;
+        stored.await.unwrap_or_else(|_| Err(abandoned(&m.id)))
     }
 
     async fn append(&self, id: &str, first: usize, entries: &[LogEntry]) -> Result<(), StoreError> {
@@ -296,36 +361,15 @@ impl Store for SqliteStore {
             return Ok(());
         }
         let (done, stored) = tokio::sync::oneshot::channel();
-        let queued = QueuedAppend {
+        self.enqueue(QueuedAppend {
             id: id.to_string(),
             first,
             texts: entries.iter().map(to_json).collect(),
+            meta: None,
             done,
-        };
-        let (write, alone) = {
-            let mut a = lock(&self.appends);
-            a.queue.push(queued);
-            (!std::mem::replace(&mut a.writing, true), a.queue.len() == 1)
-        };
-        if write {
-            if alone && !self.window.is_zero() {
-                // Alone: wait for company. Appends arriving meanwhile queue (the writer's role
-                // is taken) and go in the same transaction.
-                let mut waiting = Waiting {
-                    store: self,
-                    armed: true,
-                };
-                tokio::time::sleep(self.window).await;
-                waiting.armed = false;
-            }
-            self.write_queue();
-        }
-        stored.await.unwrap_or_else(|_| {
-            Err(copy_error(&StoreError::Corrupt {
-                id: id.to_string(),
-                error: "the append's group commit was abandoned (its writer panicked)".into(),
-            }))
         })
+        .await;
+        stored.await.unwrap_or_else(|_| Err(abandoned(id)))
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
