@@ -995,17 +995,20 @@ async fn ws<S: Store>(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let forwarded = headers.contains_key(crate::forward::FORWARDED_FOR);
+    let forward = |owner: &str, upgrade| {
+        Ok(forward_socket(
+            &state,
+            &id,
+            &query,
+            &headers,
+            &extensions,
+            upgrade,
+            owner,
+        ))
+    };
     if !forwarded {
         if let Some(owner) = state.hub.owner_elsewhere(&id).await {
-            return Ok(forward_socket(
-                &state,
-                &id,
-                &query,
-                &headers,
-                &extensions,
-                upgrade,
-                &owner,
-            ));
+            return forward(&owner, upgrade);
         }
     }
     let table = match state.hub.table(&id).await {
@@ -1015,17 +1018,7 @@ async fn ws<S: Store>(
         // does not go round the nodes again.
         Err(e) if e.code == ErrorCode::Elsewhere && !forwarded => {
             match state.hub.owner_elsewhere(&id).await {
-                Some(owner) => {
-                    return Ok(forward_socket(
-                        &state,
-                        &id,
-                        &query,
-                        &headers,
-                        &extensions,
-                        upgrade,
-                        &owner,
-                    ))
-                }
+                Some(owner) => return forward(&owner, upgrade),
                 None => return Err(e),
             }
         }

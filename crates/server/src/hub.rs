@@ -1597,12 +1597,7 @@ impl<S: Store> Hub<S> {
                 truncate(id, 64)
             )));
         }
-        let known = self
-            .tables
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(id)
-            .cloned();
+        let known = self.served(id);
         if let Some(t) = known {
             if self.expired(&t.state.lock().await.meta) {
                 self.sweep_expired().await;
@@ -1628,13 +1623,7 @@ impl<S: Store> Hub<S> {
             // other outcome (finished, expired, no such match, held elsewhere) is found out
             // below as for any match.
             self.adopt(id).await?;
-            let served = self
-                .tables
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .get(id)
-                .cloned();
-            if let Some(table) = served {
+            if let Some(table) = self.served(id) {
                 return Ok(table);
             }
         }
@@ -1659,13 +1648,7 @@ impl<S: Store> Hub<S> {
         // An unfinished match this process does not serve yet (another process created it, or
         // served it and died): claim it, or say where it is.
         self.adopt(id).await?;
-        let served = self
-            .tables
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(id)
-            .cloned();
-        if let Some(table) = served {
+        if let Some(table) = self.served(id) {
             return Ok(table);
         }
         if let Some((_, summary)) = self
@@ -2067,6 +2050,15 @@ impl<S: Store> Hub<S> {
     }
 
     /// The tables this process serves now (a snapshot: the map's lock is not held after).
+    /// The match `id` if this process serves it (in memory).
+    fn served(&self, id: &str) -> Option<Arc<Table>> {
+        self.tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .cloned()
+    }
+
     fn tables_now(&self) -> Vec<Arc<Table>> {
         self.tables
             .lock()
