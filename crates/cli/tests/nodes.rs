@@ -355,7 +355,7 @@ fn every_node_s_lobby_lists_the_matches_of_all_nodes_and_hears_their_changes_at_
     let waited = Instant::now();
     while lobby(&b.base, "matches") != expected {
         assert!(
-            waited.elapsed() < Duration::from_secs(2),
+            waited.elapsed() < Duration::from_secs(10),
             "B lists {:?}, A {:?}",
             lobby(&b.base, "matches"),
             lobby(&a.base, "matches")
@@ -380,7 +380,7 @@ fn every_node_s_lobby_lists_the_matches_of_all_nodes_and_hears_their_changes_at_
     let waited = Instant::now();
     while lobby(&b.base, "matches") != [(waiting.clone(), "waiting".to_string())] {
         assert!(
-            waited.elapsed() < Duration::from_secs(2),
+            waited.elapsed() < Duration::from_secs(10),
             "still listed live on B"
         );
         std::thread::sleep(Duration::from_millis(20));
@@ -743,11 +743,11 @@ fn a_node_stopped_with_sigterm_hands_its_matches_over_at_once() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(exit.success(), "A ended with {exit}");
-    // B holds the match within 3 s of the signal, nobody having asked B for it.
+    // B holds the match within 15 s of the signal (3 s on a quiet machine), nobody having asked B for it.
     while claim_holder(&conn, &id) != Some(b.base.clone()) {
         assert!(
-            stopped.elapsed() < Duration::from_secs(3),
-            "B does not hold the match 3 s after A's SIGTERM (its own look is a minute away)"
+            stopped.elapsed() < Duration::from_secs(15),
+            "B does not hold the match 15 s after A's SIGTERM (its own look is a minute away)"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
