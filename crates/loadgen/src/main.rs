@@ -457,6 +457,9 @@ fn main() -> Result<()> {
         })),
         "reconnects": raw.reconnects,
         "resubmitted": raw.resubmitted,
+        // The whole run second by second from the first decision (`from_kill_s` counts from
+        // there): decisions revealed, their p50/p99/max.
+        "timeline": report::run_timeline(&outcome.raw),
         "check": check,
     });
     if args.json {

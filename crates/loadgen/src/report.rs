@@ -194,6 +194,22 @@ pub fn timeline(raw: &Raw, killed_at: u64, before: i64, after: i64) -> Vec<Secon
         .collect()
 }
 
+/// The whole run second by second from its first decision's submission (`from_kill_s` is then
+/// the second from that moment): where a run's slow decisions fall (the start's connections and
+/// creations, a checkpoint, the end). Empty without decisions.
+pub fn run_timeline(raw: &Raw) -> Vec<Second> {
+    let Some(first) = raw.spans.iter().map(|&(sent, _)| sent).min() else {
+        return Vec::new();
+    };
+    let last = raw.spans.iter().map(|&(_, reached)| reached).max().unwrap_or(first);
+    let seconds = i64::try_from(last.saturating_sub(first) / 1_000_000).unwrap_or(i64::MAX);
+    let reached_only = Raw {
+        spans: raw.spans.clone(),
+        ..Raw::default()
+    };
+    timeline(&reached_only, first, 0, seconds)
+}
+
 /// The most intervals that hold one moment (an interval ending when another begins does not
 /// overlap it).
 pub fn peak(intervals: &[(u64, u64)]) -> usize {
@@ -284,6 +300,31 @@ mod tests {
                 (1, 5.0, 1)
             ]
         );
+    }
+
+    #[test]
+    fn the_run_timeline_counts_every_decision_from_the_first_submission() {
+        let raw = Raw {
+            spans: vec![
+                (5_000_000, 5_004_000),
+                (5_500_000, 6_700_000),
+                (7_100_000, 7_900_000),
+                (7_200_000, 7_210_000),
+            ],
+            served_again: vec![1_000_000],
+            ..Raw::default()
+        };
+        let t = run_timeline(&raw);
+        let got: Vec<(i64, usize, f64, usize)> = t
+            .iter()
+            .map(|s| (s.from_kill_s, s.decisions, s.max_ms, s.served_again))
+            .collect();
+        assert_eq!(
+            got,
+            [(0, 1, 4.0, 0), (1, 1, 1200.0, 0), (2, 2, 800.0, 0)]
+        );
+        assert_eq!(t.iter().map(|s| s.decisions).sum::<usize>(), raw.spans.len());
+        assert!(run_timeline(&Raw::default()).is_empty());
     }
 
     fn part(spans: &[(u64, u64)], errors: usize, finished: usize) -> Raw {
