@@ -201,7 +201,12 @@ pub fn run_timeline(raw: &Raw) -> Vec<Second> {
     let Some(first) = raw.spans.iter().map(|&(sent, _)| sent).min() else {
         return Vec::new();
     };
-    let last = raw.spans.iter().map(|&(_, reached)| reached).max().unwrap_or(first);
+    let last = raw
+        .spans
+        .iter()
+        .map(|&(_, reached)| reached)
+        .max()
+        .unwrap_or(first);
     let seconds = i64::try_from(last.saturating_sub(first) / 1_000_000).unwrap_or(i64::MAX);
     let reached_only = Raw {
         spans: raw.spans.clone(),
@@ -319,11 +324,11 @@ mod tests {
             .iter()
             .map(|s| (s.from_kill_s, s.decisions, s.max_ms, s.served_again))
             .collect();
+        assert_eq!(got, [(0, 1, 4.0, 0), (1, 1, 1200.0, 0), (2, 2, 800.0, 0)]);
         assert_eq!(
-            got,
-            [(0, 1, 4.0, 0), (1, 1, 1200.0, 0), (2, 2, 800.0, 0)]
+            t.iter().map(|s| s.decisions).sum::<usize>(),
+            raw.spans.len()
         );
-        assert_eq!(t.iter().map(|s| s.decisions).sum::<usize>(), raw.spans.len());
         assert!(run_timeline(&Raw::default()).is_empty());
     }
 

@@ -566,3 +566,132 @@ async fn postgres_appends_arriving_within_the_window_share_a_statement() {
         .execute("DELETE FROM matches WHERE starts_with(id, $1)", &[&prefix])
         .await;
 }
+
+/// PostgreSQL: a match's metadata (a join, a result) goes in the appends' statement too: 4
+/// updates and 4 appends arriving within the window are one statement (one commit), each
+/// update seen by another session when it is answered, and an append that does not continue
+/// its log is refused (nothing of it stored) while the rest of its group goes in. Before, each
+/// update was a transaction of its own (a commit and its WAL flush each).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_updates_share_the_appends_statement() {
+    let Some(config) = config() else {
+        return;
+    };
+    let store = std::sync::Arc::new(
+        PostgresStore::connect(&config)
+            .await
+            .unwrap()
+            .with_commit_window(Duration::from_secs(1)),
+    );
+    let (observer, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let observer = std::sync::Arc::new(observer);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let prefix = format!("gu{nanos:x}-");
+    let ids: Vec<String> = (0..8).map(|i| format!("{prefix}{i}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    store.append(&ids[0], 0, &entries(0, 1)).await.unwrap();
+    let before = store.group_commits();
+    let one = |i: usize| {
+        let (store, observer, id) = (store.clone(), observer.clone(), ids[i].clone());
+        tokio::spawn(async move {
+            if i % 2 == 0 {
+                // The first match already holds one entry: an append from 0 is refused.
+                store.append(&id, 0, &entries(0, 2)).await
+            } else {
+                let mut m = stored(&id);
+                m.joined = [true, true];
+                m.names[0] = Some(format!("N{i}"));
+                let r = store.update(&m).await;
+                let meta: String = observer
+                    .query_one("SELECT meta FROM matches WHERE id = $1", &[&id])
+                    .await
+                    .unwrap()
+                    .get(0);
+                assert!(
+                    meta.contains(&format!("\"N{i}\"")),
+                    "{id}: the update was answered before it was committed: {meta}"
+                );
+                r
+            }
+        })
+    };
+    // The first alone (the writer waits the window for company), the rest inside the window.
+    let first = one(1);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let rest = join_all((0..8).filter(|&i| i != 1).map(one)).await;
+    let mut results: Vec<_> = (0..8).filter(|&i| i != 1).zip(rest).collect();
+    results.push((1, first.await));
+    let after = store.group_commits();
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (1, 4),
+        "4 appends and 4 updates within the window: one statement (appends counted alone)"
+    );
+    for (i, r) in results {
+        let r = r.unwrap();
+        if i == 0 {
+            assert!(
+                matches!(
+                    r,
+                    Err(StoreError::Conflict {
+                        stored: 1,
+                        first: 0,
+                        ..
+                    })
+                ),
+                "{r:?}"
+            );
+        } else {
+            r.unwrap();
+        }
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let (meta, log) = store.load(id).await.unwrap().unwrap();
+        if i == 0 {
+            assert_eq!(log, entries(0, 1), "the refused append stored nothing");
+        } else if i % 2 == 0 {
+            assert_eq!(log, entries(0, 2), "{id}");
+            assert_eq!(meta.names[0], None);
+        } else {
+            assert_eq!(log, Vec::new(), "{id}");
+            assert_eq!(meta.joined, [true, true], "{id}");
+            assert_eq!(meta.names[0].as_deref(), Some(format!("N{i}").as_str()));
+        }
+    }
+    // Updates alone go through the writer too (a group of their own, no append counted).
+    let before = store.group_commits();
+    join_all(ids[1..4].iter().map(|id| {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move {
+            let mut m = stored(&id);
+            m.result = None;
+            m.names[1] = Some("again".into());
+            store.update(&m).await
+        })
+    }))
+    .await
+    .into_iter()
+    .for_each(|r| r.unwrap().unwrap());
+    let after = store.group_commits();
+    assert!(
+        after.0 > before.0 && after.1 == before.1,
+        "three updates: {before:?} -> {after:?} (groups, appends)"
+    );
+    let _ = observer
+        .execute(
+            "DELETE FROM log WHERE starts_with(match_id, $1)",
+            &[&prefix],
+        )
+        .await;
+    let _ = observer
+        .execute("DELETE FROM matches WHERE starts_with(id, $1)", &[&prefix])
+        .await;
+}

@@ -72,11 +72,14 @@ const LOAD: &str = "SELECT m.id, m.meta,
                  '{}'::TEXT[])
      FROM matches m WHERE m.id = ANY($1)";
 
-/// One append waiting for the writer.
+/// One append waiting for the writer, or a match's metadata to replace (`meta`: its `finished`
+/// and JSON text; then `texts` is empty): the joins and the result go in the appends' statement
+/// (one transaction, one commit) instead of a transaction of their own each.
 struct QueuedAppend {
     id: String,
     first: usize,
     texts: Vec<String>,
+    meta: Option<(bool, String)>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -92,9 +95,10 @@ struct GroupCounts {
 /// At most this many appends go in one statement.
 const MAX_GROUP: usize = 256;
 
-/// Stores a group of appends (at most one per match) with one statement: the appends whose
-/// `first` equals their match's stored entries go in, the others are conflicts. `Err`: the
-/// statement failed and nothing of the group was stored.
+/// Stores a group of appends and metadata updates (at most one per match) with one statement:
+/// the appends whose `first` equals their match's stored entries go in, the others are
+/// conflicts; every update goes in. `Err`: the statement failed and nothing of the group was
+/// stored.
 async fn write_group(
     client: &Client,
     group: &[QueuedAppend],
@@ -104,7 +108,13 @@ async fn write_group(
     let mut firsts = Vec::new();
     let mut seqs = Vec::new();
     let mut texts = Vec::new();
+    let (mut meta_ids, mut meta_finished, mut metas) = (Vec::new(), Vec::new(), Vec::new());
     for (k, q) in group.iter().enumerate() {
+        if let Some((finished, meta)) = &q.meta {
+            meta_ids.push(q.id.as_str());
+            meta_finished.push(*finished);
+            metas.push(meta.as_str());
+        }
         for (i, text) in q.texts.iter().enumerate() {
             keys.push(i32::try_from(k).unwrap_or(i32::MAX));
             ids.push(q.id.as_str());
@@ -121,16 +131,33 @@ async fn write_group(
                 SELECT * FROM UNNEST($1::INT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])
                     AS b (k, match_id, first, seq, entry)
              ), stored AS (
-                SELECT DISTINCT b.k, b.match_id, b.first,
-                    (SELECT COUNT(*) FROM log l WHERE l.match_id = b.match_id) AS n
-                FROM batch b
+                -- The log's length is one past its last seq (an append only ever continues
+                -- it): one descent of the key's index, where COUNT(*) read every entry the
+                -- match had (and, before a vacuum, each entry's row).
+                SELECT a.k, a.first,
+                    (SELECT COALESCE(MAX(l.seq) + 1, 0) FROM log l WHERE l.match_id = a.match_id)
+                        AS n
+                FROM (SELECT DISTINCT k, match_id, first FROM batch) a
              ), ins AS (
                 INSERT INTO log (match_id, seq, entry)
                 SELECT b.match_id, b.seq, b.entry FROM batch b
                 WHERE b.k IN (SELECT k FROM stored WHERE n = first)
+             ), upd AS (
+                UPDATE matches m SET finished = u.finished, meta = u.meta
+                FROM UNNEST($6::TEXT[], $7::BOOLEAN[], $8::TEXT[]) AS u (id, finished, meta)
+                WHERE m.id = u.id
              )
              SELECT k, n FROM stored",
-            &[&keys, &ids, &firsts, &seqs, &texts],
+            &[
+                &keys,
+                &ids,
+                &firsts,
+                &seqs,
+                &texts,
+                &meta_ids,
+                &meta_finished,
+                &metas,
+            ],
         )
         .await?;
     let mut results: Vec<Result<(), StoreError>> = group.iter().map(|_| Ok(())).collect();
@@ -204,9 +231,10 @@ async fn write_appends(
             }
         };
         counts.groups.fetch_add(1, Ordering::Relaxed);
-        counts
-            .appended
-            .fetch_add(group.len() as u64, Ordering::Relaxed);
+        counts.appended.fetch_add(
+            group.iter().filter(|q| q.meta.is_none()).count() as u64,
+            Ordering::Relaxed,
+        );
         for (q, r) in group.into_iter().zip(results) {
             let _ = q.done.send(r);
         }
@@ -214,6 +242,31 @@ async fn write_appends(
 }
 
 impl PostgresStore {
+    /// Hands an append (`texts`) or a metadata update (`meta`) to the writer and waits for the
+    /// commit that holds it.
+    async fn queue(
+        &self,
+        id: &str,
+        first: usize,
+        texts: Vec<String>,
+        meta: Option<(bool, String)>,
+    ) -> Result<(), StoreError> {
+        let (done, stored) = oneshot::channel();
+        let queued = QueuedAppend {
+            id: id.to_string(),
+            first,
+            texts,
+            meta,
+            done,
+        };
+        let gone = || StoreError::Corrupt {
+            id: id.to_string(),
+            error: "the store's writer has stopped; nothing was stored".into(),
+        };
+        self.appends.send(queued).map_err(|_| gone())?;
+        stored.await.unwrap_or_else(|_| Err(gone()))
+    }
+
     /// Connects with a libpq-style `config` (`host=/var/run/postgresql user=colosseum` or
     /// `postgres://...`), and brings the schema up to date. Must be called inside a Tokio
     /// runtime: the connection runs as a task.
@@ -430,32 +483,18 @@ impl Store for PostgresStore {
     }
 
     async fn update(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        self.client
-            .execute(
-                "UPDATE matches SET finished = $2, meta = $3 WHERE id = $1",
-                &[&m.id, &m.finished(), &to_json(m)],
-            )
-            .await?;
-        Ok(())
+        // With the appends: answered after the commit that holds it, in the order it came
+        // (a group holds one change a match).
+        self.queue(&m.id, 0, Vec::new(), Some((m.finished(), to_json(m))))
+            .await
     }
 
     async fn append(&self, id: &str, first: usize, entries: &[LogEntry]) -> Result<(), StoreError> {
         if entries.is_empty() {
             return Ok(());
         }
-        let (done, stored) = oneshot::channel();
-        let queued = QueuedAppend {
-            id: id.to_string(),
-            first,
-            texts: entries.iter().map(to_json).collect(),
-            done,
-        };
-        let gone = || StoreError::Corrupt {
-            id: id.to_string(),
-            error: "the store's writer has stopped; nothing was appended".into(),
-        };
-        self.appends.send(queued).map_err(|_| gone())?;
-        stored.await.unwrap_or_else(|_| Err(gone()))
+        self.queue(id, first, entries.iter().map(to_json).collect(), None)
+            .await
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
