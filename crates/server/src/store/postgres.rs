@@ -40,8 +40,10 @@ pub struct PostgresStore {
     readers: Vec<Client>,
     next_reader: AtomicUsize,
     appends: mpsc::UnboundedSender<QueuedAppend>,
+    /// Notices for the other nodes, sent by [`send_notices`] in batches.
+    notices: mpsc::UnboundedSender<String>,
     counts: Arc<GroupCounts>,
-    statements: Statements,
+    statements: Arc<Statements>,
 }
 
 /// The read connections a [`PostgresStore`] opens beside its session (so a node uses 2 +
@@ -55,6 +57,48 @@ struct Statements {
     claims: AtomicU64,
     loads: AtomicU64,
     scans: AtomicU64,
+    /// `pg_notify` statements sent (each a batch of notices).
+    notices: AtomicU64,
+}
+
+/// The most notices one statement sends.
+const NOTICE_BATCH: usize = 1024;
+
+/// How long the notice sender, woken by a notice, waits for more before it sends them.
+const NOTICE_WINDOW: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Sends the notices queued by [`Store::notify`]: every one waiting after [`NOTICE_WINDOW`] in
+/// one `pg_notify` statement (one transaction; PostgreSQL delivers them in order at its commit), so a busy node
+/// sends a few statements a second instead of one a notice, each a transaction that wakes every
+/// listening session. Notices are hints (a lobby reads its list again at its next request), so
+/// the caller does not wait for them; a failed statement is logged. Ends when the store is
+/// dropped.
+async fn send_notices(
+    client: Arc<Client>,
+    mut queue: mpsc::UnboundedReceiver<String>,
+    statements: Arc<Statements>,
+) {
+    while let Some(first) = queue.recv().await {
+        // The notices of the next moments go with it (hints: a lobby a few ms late is fine).
+        tokio::time::sleep(NOTICE_WINDOW).await;
+        let mut batch = vec![first];
+        while batch.len() < NOTICE_BATCH {
+            match queue.try_recv() {
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        statements.notices.fetch_add(1, Ordering::Relaxed);
+        if let Err(e) = client
+            .execute(
+                "SELECT pg_notify($1, p) FROM UNNEST($2::TEXT[]) AS p",
+                &[&super::NOTICES, &batch],
+            )
+            .await
+        {
+            tracing::warn!(notices = batch.len(), error = %e, "could not notify the other processes");
+        }
+    }
 }
 
 /// PostgreSQL's own migrations, after the shared ones: each match records the session (its
@@ -330,13 +374,17 @@ impl PostgresStore {
         let (appends, queue) = mpsc::unbounded_channel();
         let counts = Arc::new(GroupCounts::default());
         tokio::spawn(write_appends(client.clone(), queue, counts.clone()));
+        let statements = Arc::new(Statements::default());
+        let (notices, noticed) = mpsc::unbounded_channel();
+        tokio::spawn(send_notices(client.clone(), noticed, statements.clone()));
         Ok(PostgresStore {
             client,
             readers,
             next_reader: AtomicUsize::new(0),
             appends,
             counts,
-            statements: Statements::default(),
+            statements,
+            notices,
         })
     }
 
@@ -363,6 +411,11 @@ impl PostgresStore {
     /// held; [`Store::serving`] does not read it.
     pub fn lock_scans(&self) -> u64 {
         self.statements.scans.load(Ordering::Relaxed)
+    }
+
+    /// `pg_notify` statements sent so far (each a batch of the notices queued meanwhile).
+    pub fn notice_statements(&self) -> u64 {
+        self.statements.notices.load(Ordering::Relaxed)
     }
 
     /// The commit window: how long the writer, finding one append waiting, waits for others
@@ -579,15 +632,9 @@ impl Store for PostgresStore {
     }
 
     async fn notify_many(&self, payloads: &[String]) -> Result<(), StoreError> {
-        if payloads.is_empty() {
-            return Ok(());
+        for p in payloads {
+            self.notify(p).await?;
         }
-        self.client
-            .execute(
-                "SELECT pg_notify($1, p) FROM UNNEST($2::TEXT[]) AS p",
-                &[&super::NOTICES, &payloads],
-            )
-            .await?;
         Ok(())
     }
 
@@ -623,10 +670,13 @@ impl Store for PostgresStore {
     }
 
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        self.client
-            .execute("SELECT pg_notify($1, $2)", &[&super::NOTICES, &payload])
-            .await?;
-        Ok(())
+        // Queued for the next batch (`send_notices`), not waited for.
+        self.notices
+            .send(payload.to_string())
+            .map_err(|_| StoreError::Corrupt {
+                id: String::new(),
+                error: "the store's notice sender has stopped".into(),
+            })
     }
 
     async fn announce(&self, address: &str) -> Result<(), StoreError> {
@@ -810,6 +860,11 @@ impl Store for PostgresStore {
                 &[],
             )
             .await?;
-        self.notify(payload).await
+        // Sent now, not queued: the process ends next, and the notice is what makes the
+        // others take its matches over at once.
+        self.client
+            .execute("SELECT pg_notify($1, $2)", &[&super::NOTICES, &payload])
+            .await?;
+        Ok(())
     }
 }
