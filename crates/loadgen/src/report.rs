@@ -144,11 +144,21 @@ pub struct Second {
 /// revealed in each second with their latencies, and the clients served again. Shows where a
 /// takeover's slow decisions and late clients fall.
 pub fn timeline(raw: &Raw, killed_at: u64, before: i64, after: i64) -> Vec<Second> {
-    let second = |t: u64| (t as i64 - killed_at as i64).div_euclid(1_000_000);
-    let last = raw
-        .served_again
+    per_second(&raw.spans, &raw.served_again, killed_at, before, after)
+}
+
+/// [`timeline`] of `spans` (decisions) and `served_again` (returns) around `origin` (µs).
+fn per_second(
+    spans: &[(u64, u64)],
+    served_again: &[u64],
+    origin: u64,
+    before: i64,
+    after: i64,
+) -> Vec<Second> {
+    let second = |t: u64| (t as i64 - origin as i64).div_euclid(1_000_000);
+    let last = served_again
         .iter()
-        .filter(|&&t| t >= killed_at)
+        .filter(|&&t| t >= origin)
         .map(|&t| second(t))
         .max()
         .unwrap_or(0)
@@ -159,12 +169,12 @@ pub fn timeline(raw: &Raw, killed_at: u64, before: i64, after: i64) -> Vec<Secon
         let s = second(t) + before;
         (0..=last + before).contains(&s).then_some(s as usize)
     };
-    for &(sent, reached) in &raw.spans {
+    for &(sent, reached) in spans {
         if let Some(i) = slot(reached) {
             latencies[i].push(reached.saturating_sub(sent));
         }
     }
-    for &t in &raw.served_again {
+    for &t in served_again {
         if let Some(i) = slot(t) {
             served[i] += 1;
         }
@@ -208,11 +218,7 @@ pub fn run_timeline(raw: &Raw) -> Vec<Second> {
         .max()
         .unwrap_or(first);
     let seconds = i64::try_from(last.saturating_sub(first) / 1_000_000).unwrap_or(i64::MAX);
-    let reached_only = Raw {
-        spans: raw.spans.clone(),
-        ..Raw::default()
-    };
-    timeline(&reached_only, first, 0, seconds)
+    per_second(&raw.spans, &[], first, 0, seconds)
 }
 
 /// The most intervals that hold one moment (an interval ending when another begins does not

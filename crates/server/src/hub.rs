@@ -1144,21 +1144,11 @@ impl<S: Store> Hub<S> {
         }
     }
 
-    /// [`Hub::tell`] for each of `ids`, in one statement.
+    /// [`Hub::tell`] for each of `ids` (the store sends notices queued together in one
+    /// statement).
     async fn tell_all(&self, kind: &str, ids: &[String]) {
-        let Some(address) = self.address.get() else {
-            return;
-        };
-        if ids.is_empty() {
-            return;
-        }
-        self.changes.fetch_add(1, Ordering::SeqCst);
-        let notices: Vec<String> = ids
-            .iter()
-            .map(|id| format!("{kind} {id} {address}"))
-            .collect();
-        if let Err(e) = self.store.notify_many(&notices).await {
-            tracing::warn!(matches = ids.len(), kind, error = %e, "could not notify the other processes");
+        for id in ids {
+            self.tell(kind, id).await;
         }
     }
 

@@ -239,6 +239,46 @@ async fn postgres_group_commit_answers_after_the_commit_and_loses_nothing() {
 }
 
 /// A fresh SQLite file for one test (removed first if a run before left it).
+/// The answers and the stored state after a group of 4 updates (the odd matches: both seats
+/// joined, `N{i}` the first name) and 4 appends of two entries from 0 (the even matches; the
+/// first already held one entry, so its append is refused with nothing of it stored).
+async fn updates_and_appends_stored(
+    store: &impl Store,
+    ids: &[String],
+    results: Vec<(usize, Result<(), StoreError>)>,
+) {
+    for (i, r) in results {
+        if i == 0 {
+            assert!(
+                matches!(
+                    r,
+                    Err(StoreError::Conflict {
+                        stored: 1,
+                        first: 0,
+                        ..
+                    })
+                ),
+                "{r:?}"
+            );
+        } else {
+            r.unwrap();
+        }
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let (meta, log) = store.load(id).await.unwrap().unwrap();
+        if i == 0 {
+            assert_eq!(log, entries(0, 1), "the refused append stored nothing");
+        } else if i % 2 == 0 {
+            assert_eq!(log, entries(0, 2), "{id}");
+            assert_eq!(meta.names[0], None);
+        } else {
+            assert_eq!(log, Vec::new(), "{id}");
+            assert_eq!(meta.joined, [true, true], "{id}");
+            assert_eq!(meta.names[0].as_deref(), Some(format!("N{i}").as_str()));
+        }
+    }
+}
+
 fn sqlite_file(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "colosseum-group-commit-{name}-{}",
@@ -429,37 +469,12 @@ async fn sqlite_updates_share_the_appends_transaction() {
         (1, 4),
         "4 appends and 4 updates within the window: one transaction (appends counted alone)"
     );
-    for (i, r) in results.into_iter().enumerate() {
-        let r = r.unwrap();
-        if i == 0 {
-            assert!(
-                matches!(
-                    r,
-                    Err(StoreError::Conflict {
-                        stored: 1,
-                        first: 0,
-                        ..
-                    })
-                ),
-                "{r:?}"
-            );
-        } else {
-            r.unwrap();
-        }
-    }
-    for (i, id) in ids.iter().enumerate() {
-        let (meta, log) = store.load(id).await.unwrap().unwrap();
-        if i == 0 {
-            assert_eq!(log, entries(0, 1), "the refused append stored nothing");
-        } else if i % 2 == 0 {
-            assert_eq!(log, entries(0, 2), "{id}");
-            assert_eq!(meta.names[0], None);
-        } else {
-            assert_eq!(log, Vec::new(), "{id}");
-            assert_eq!(meta.joined, [true, true], "{id}");
-            assert_eq!(meta.names[0].as_deref(), Some(format!("N{i}").as_str()));
-        }
-    }
+    let results = results
+        .into_iter()
+        .map(|r| r.unwrap())
+        .enumerate()
+        .collect();
+    updates_and_appends_stored(&*store, &ids, results).await;
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
@@ -635,37 +650,8 @@ async fn postgres_updates_share_the_appends_statement() {
         (1, 4),
         "4 appends and 4 updates within the window: one statement (appends counted alone)"
     );
-    for (i, r) in results {
-        let r = r.unwrap();
-        if i == 0 {
-            assert!(
-                matches!(
-                    r,
-                    Err(StoreError::Conflict {
-                        stored: 1,
-                        first: 0,
-                        ..
-                    })
-                ),
-                "{r:?}"
-            );
-        } else {
-            r.unwrap();
-        }
-    }
-    for (i, id) in ids.iter().enumerate() {
-        let (meta, log) = store.load(id).await.unwrap().unwrap();
-        if i == 0 {
-            assert_eq!(log, entries(0, 1), "the refused append stored nothing");
-        } else if i % 2 == 0 {
-            assert_eq!(log, entries(0, 2), "{id}");
-            assert_eq!(meta.names[0], None);
-        } else {
-            assert_eq!(log, Vec::new(), "{id}");
-            assert_eq!(meta.joined, [true, true], "{id}");
-            assert_eq!(meta.names[0].as_deref(), Some(format!("N{i}").as_str()));
-        }
-    }
+    let results = results.into_iter().map(|(i, r)| (i, r.unwrap())).collect();
+    updates_and_appends_stored(&*store, &ids, results).await;
     // Updates alone go through the writer too (a group of their own, no append counted).
     let before = store.group_commits();
     join_all(ids[1..4].iter().map(|id| {

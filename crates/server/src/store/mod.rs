@@ -221,19 +221,6 @@ pub trait Store:
             Ok(out)
         }
     }
-    /// Sends each of `payloads` as [`Store::notify`] does, in one round trip where the store
-    /// can.
-    fn notify_many(
-        &self,
-        payloads: &[String],
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            for p in payloads {
-                self.notify(p).await?;
-            }
-            Ok(())
-        }
-    }
     /// The most recently created finished matches, newest first; a row that does not read is
     /// left out (and logged), not an error.
     fn recent_finished(
@@ -288,8 +275,9 @@ pub trait Store:
         waiting_since: u64,
     ) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
     /// Tells every process on the store (this one's listener included) that something
-    /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, delivered when the
-    /// change is committed). Nothing to do with one process.
+    /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, called after the
+    /// change is committed; the store sends the notices queued within a few milliseconds in one
+    /// statement, and the caller does not wait for it). Nothing to do with one process.
     fn notify(&self, payload: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Sets match `id` aside with `reason` at `at` (ms since the Unix epoch). Setting aside a
     /// match that is already keeps its first time and takes the new reason.
@@ -367,12 +355,6 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.load_many(ids).await,
             AnyStore::Postgres(s) => s.load_many(ids).await,
-        }
-    }
-    async fn notify_many(&self, payloads: &[String]) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.notify_many(payloads).await,
-            AnyStore::Postgres(s) => s.notify_many(payloads).await,
         }
     }
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {

@@ -68,9 +68,9 @@ const NOTICE_BATCH: usize = 1024;
 const NOTICE_WINDOW: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Sends the notices queued by [`Store::notify`]: every one waiting after [`NOTICE_WINDOW`] in
-/// one `pg_notify` statement (one transaction; PostgreSQL delivers them in order at its commit), so a busy node
-/// sends a few statements a second instead of one a notice, each a transaction that wakes every
-/// listening session. Notices are hints (a lobby reads its list again at its next request), so
+/// one `pg_notify` statement (one transaction; PostgreSQL delivers them in order at its
+/// commit), so a busy node sends a few statements a second instead of one a notice, each a
+/// transaction that wakes every listening session. Notices are hints (a lobby reads its list again at its next request), so
 /// the caller does not wait for them; a failed statement is logged. Ends when the store is
 /// dropped.
 async fn send_notices(
@@ -629,13 +629,6 @@ impl Store for PostgresStore {
             )
             .await?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
-    }
-
-    async fn notify_many(&self, payloads: &[String]) -> Result<(), StoreError> {
-        for p in payloads {
-            self.notify(p).await?;
-        }
-        Ok(())
     }
 
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
