@@ -36,13 +36,29 @@ pub enum Selection {
     /// the others' 0) in the regret update, and the move played is drawn from the root's
     /// average strategy (exploration left out).
     RegretMatching {
-        /// The share of uniform exploration mixed into the strategy.
-        gamma: f64,
+        /// The share of uniform exploration mixed into the strategy; `None`: the game's own
+        /// share for the levels ([`BotGame::level_gamma`], resolved when the search starts).
+        gamma: Option<f64>,
         /// Regret matching+: cumulative regrets are floored at 0 after every update, and the
         /// average strategy weighs each visit by the node's visit count (later strategies,
         /// which are better, count more).
         plus: bool,
     },
+}
+
+impl Selection {
+    /// This selection with `level_gamma` (the game's, [`BotGame::level_gamma`]) where regret
+    /// matching was given no exploration of its own.
+    #[must_use]
+    pub fn resolved(self, level_gamma: f64) -> Self {
+        match self {
+            Selection::RegretMatching { gamma: None, plus } => Selection::RegretMatching {
+                gamma: Some(level_gamma),
+                plus,
+            },
+            other => other,
+        }
+    }
 }
 
 /// The search's settings.
@@ -104,7 +120,7 @@ impl MctsConfig {
     pub fn regret_matching(budget: Budget) -> Self {
         MctsConfig {
             selection: Selection::RegretMatching {
-                gamma: 0.1,
+                gamma: Some(0.1),
                 plus: false,
             },
             budget,
@@ -241,7 +257,7 @@ impl Mcts {
         let seat = observation.seat();
         let mut tree: Tree<G> = Tree {
             nodes: vec![Node::default()],
-            selection: self.config.selection,
+            selection: self.config.selection.resolved(observation.level_gamma()),
             me: seat,
             model: self.config.opponent_model,
             allowed: Vec::new(),
@@ -374,10 +390,10 @@ impl<G: BotGame> Bot<G> for Mcts {
             Selection::Uct { .. } => "uct".to_string(),
             Selection::RegretMatching { gamma, plus } => {
                 let name = if plus { "rm+" } else { "rm" };
-                if (gamma - 0.1).abs() > 1e-12 {
-                    format!("{name}, gamma {gamma}")
-                } else {
-                    name.to_string()
+                match gamma {
+                    None => format!("{name}, the level's gamma"),
+                    Some(gamma) if (gamma - 0.1).abs() > 1e-12 => format!("{name}, gamma {gamma}"),
+                    Some(_) => name.to_string(),
                 }
             }
         };
@@ -933,6 +949,8 @@ impl<G: BotGame> Tree<G> {
                 (best as u32, 1.0)
             }
             Selection::RegretMatching { gamma, plus } => {
+                // Resolved when the tree was built ([`Selection::resolved`]).
+                let gamma = gamma.unwrap_or(crate::DEFAULT_LEVEL_GAMMA);
                 let sigma = regret_matching(&stats.regret, &allowed, gamma);
                 let weight = if plus {
                     f64::from(n.visits.max(1))
@@ -1178,7 +1196,7 @@ mod tests {
         let mut tree: Tree<Goofspiel> = Tree {
             nodes: vec![Node::default()],
             selection: Selection::RegretMatching {
-                gamma: 0.3,
+                gamma: Some(0.3),
                 plus: false,
             },
             me: Seat::P1,

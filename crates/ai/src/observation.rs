@@ -42,6 +42,16 @@ impl<'a, G: Game> Observation<'a, G> {
         }
     }
 
+    /// The levels' exploration in this game ([`BotGame::level_gamma`]: read from the game's
+    /// public options only).
+    #[must_use]
+    pub fn level_gamma(&self) -> f64
+    where
+        G: BotGame,
+    {
+        self.game.level_gamma()
+    }
+
     /// The window of `seat` onto `game`, given every step that led to it (the match record's):
     /// the seat's history ([`seat_history`]) is worked out from them the first time a bot asks
     /// for it, so bots that never look pay nothing.

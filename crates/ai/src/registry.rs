@@ -30,25 +30,21 @@ use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot, Sel
 pub const LEVELS: &[(&str, &str)] = &[
     (
         "easy",
-        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "medium",
-        "equilibrium-seeking search (regret matching, exploration 0.3, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
     ),
 ];
 
-/// The levels' exploration ([`Selection::RegretMatching`]'s `gamma`): 0.3 rather than the
-/// paper's 0.1 keeps the importance weights `1 / p` of rarely chosen moves small (measured in
-/// Goofspiel against the heuristic: 46% of decided games at 0.3, 33% at 0.1, 10,000 iterations).
-const LEVEL_GAMMA: f64 = 0.3;
-
-/// The search of a level: regret matching (SM-MCTS with exploration, the move drawn from the
-/// root's average strategy) with `iterations` and no opponent model, so that it seeks an
+/// The search of a level: regret matching (SM-MCTS with the game's exploration,
+/// [`crate::BotGame::level_gamma`], the move drawn from the root's average strategy) with
+/// `iterations` and no opponent model, so that it seeks an
 /// equilibrium instead of exploiting the heuristic; `hard` also plays a solved game's
 /// equilibrium ([`MctsConfig::exact`]) and, at a simultaneous root, the equilibrium of the
 /// root's estimated matrix game ([`MctsConfig::root_solve`]: against the approximate exploiter
@@ -57,7 +53,7 @@ const LEVEL_GAMMA: f64 = 0.3;
 fn level(iterations: u32, hard: bool) -> MctsConfig {
     MctsConfig {
         selection: Selection::RegretMatching {
-            gamma: LEVEL_GAMMA,
+            gamma: None,
             plus: false,
         },
         exact: hard,
@@ -200,14 +196,17 @@ impl FromStr for BotSpec {
                                 _ => return Err(err("withheld is search or uniform")),
                             };
                         }
+                        "gamma" if value.trim() == "level" => gamma = Some(None),
                         "gamma" => {
-                            gamma = Some(
+                            gamma = Some(Some(
                                 value
                                     .parse::<f64>()
                                     .ok()
                                     .filter(|p| (0.0..=1.0).contains(p))
-                                    .ok_or_else(|| err("gamma takes a share from 0 to 1"))?,
-                            );
+                                    .ok_or_else(|| {
+                                        err("gamma takes a share from 0 to 1, or `level` (the game's exploration for the levels)")
+                                    })?,
+                            ));
                         }
                         _ => {
                             return Err(err(
@@ -222,7 +221,7 @@ impl FromStr for BotSpec {
                 } else {
                     let mut config = MctsConfig::regret_matching(budget);
                     config.selection = Selection::RegretMatching {
-                        gamma: gamma.unwrap_or(0.1),
+                        gamma: gamma.unwrap_or(Some(0.1)),
                         plus,
                     };
                     config
@@ -242,9 +241,36 @@ impl FromStr for BotSpec {
 }
 
 impl BotSpec {
+    /// This bot with `level_gamma` (a game's, [`crate::BotGame::level_gamma`]) as its search's
+    /// exploration where it was left to the game (the levels), also in an exploiter's target.
+    #[must_use]
+    pub fn resolved(&self, level_gamma: f64) -> BotSpec {
+        match self {
+            BotSpec::Mcts(c) => BotSpec::Mcts(MctsConfig {
+                selection: c.selection.resolved(level_gamma),
+                ..*c
+            }),
+            BotSpec::Exploiter {
+                search,
+                config,
+                target,
+            } => BotSpec::Exploiter {
+                search: MctsConfig {
+                    selection: search.selection.resolved(level_gamma),
+                    ..*search
+                },
+                config: *config,
+                target: Box::new(target.resolved(level_gamma)),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// The bot's name with every setting spelled out (`mcts:hard` is
-    /// `mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true`): it parses back to the same bot
-    /// in any build, so a record that keeps it can re-run a level whose meaning changed since.
+    /// `mcts:iters=30000,algo=rm,gamma=level,model=0,exact=true,solve=true,withheld=search`,
+    /// `gamma=level` being the game's exploration): it parses back to the same bot in any
+    /// build. A record keeps [`GameBots::canonical`]'s, with the game's exploration written
+    /// out, so that it can re-run a level whose meaning changed since.
     #[must_use]
     pub fn canonical(&self) -> String {
         match self {
@@ -255,9 +281,11 @@ impl BotSpec {
                 };
                 let algo = match c.selection {
                     Selection::Uct { .. } => "algo=uct".to_string(),
-                    Selection::RegretMatching { gamma, plus } => {
-                        format!("algo={},gamma={gamma}", if plus { "rm+" } else { "rm" })
-                    }
+                    Selection::RegretMatching { gamma, plus } => format!(
+                        "algo={},gamma={}",
+                        if plus { "rm+" } else { "rm" },
+                        gamma.map_or_else(|| "level".to_string(), |g| g.to_string())
+                    ),
                 };
                 let purify = c.purify.map(|p| format!(",purify={p}")).unwrap_or_default();
                 let withheld = if c.search_withheld {
@@ -475,6 +503,11 @@ pub trait GameBots: Sync {
         config: ArenaConfig,
         progress: &(dyn Fn(&GameResult) + Sync),
     ) -> Result<(ArenaReport, Vec<GameResult>), BotError>;
+    /// The bot `spec` with every setting spelled out ([`BotSpec::canonical`]) as it plays this
+    /// game with `options`: the levels' exploration is this game's number
+    /// ([`crate::BotGame::level_gamma`]); what a match record keeps. Options this game refuses
+    /// leave it to the game (`gamma=level`).
+    fn canonical(&self, options: &RawOptions, spec: &BotSpec) -> String;
     /// Checks that the bot `spec` can play this game with `options` as it should, making ready
     /// what it needs (classic Goofspiel's table for `hard`: read or solved here, so it may take
     /// a moment the first time); the error says what is missing. The arena and the seat players
@@ -544,6 +577,13 @@ pub fn make_bot<G: BotGame>(
 impl<G: BotGame> GameBots for Typed<G> {
     fn id(&self) -> &'static str {
         self.id
+    }
+
+    fn canonical(&self, options: &RawOptions, spec: &BotSpec) -> String {
+        match (self.new)(options) {
+            Ok(game) => spec.resolved(game.level_gamma()).canonical(),
+            Err(_) => spec.canonical(),
+        }
     }
 
     fn heuristic(&self) -> Option<&'static str> {
@@ -635,13 +675,16 @@ impl<G: BotGame> Typed<G> {
         let initial = (self.new)(&record.options)?;
         initial.prepare_exact().map_err(BotError::Exact)?;
         let points_range = initial.points_range();
+        let engine = BotSpec::Mcts(config.engine)
+            .resolved(initial.level_gamma())
+            .canonical();
         let replayed = colosseum_engine::replay(Box::new(Erased(initial.clone())), record)
             .map_err(|f| BotError::Step(f.error.to_string()))?;
         let decisions = crate::analysis::analyse(initial, &replayed.applied, config, progress)
             .map_err(|e| BotError::Step(e.to_string()))?;
         Ok(Analysis::new(
             self.id,
-            BotSpec::Mcts(config.engine).canonical(),
+            engine,
             config.runs.max(1),
             points_range,
             decisions,
@@ -708,6 +751,14 @@ static BOTS: &[&dyn GameBots] = &[
 #[must_use]
 pub fn bots() -> &'static [&'static dyn GameBots] {
     BOTS
+}
+
+/// The bot `spec` with every setting spelled out as it plays game `id` with `options`
+/// ([`GameBots::canonical`]: the levels' exploration written as that game's number); for a game
+/// without bots, [`BotSpec::canonical`].
+#[must_use]
+pub fn canonical(id: &str, options: &RawOptions, spec: &BotSpec) -> String {
+    find(id).map_or_else(|_| spec.canonical(), |b| b.canonical(options, spec))
 }
 
 /// The bots of game `id`.
@@ -797,7 +848,51 @@ mod tests {
         }
         assert_eq!(
             "mcts:hard".parse::<BotSpec>().unwrap().canonical(),
-            "mcts:iters=30000,algo=rm,gamma=0.3,model=0,exact=true,solve=true,withheld=search"
+            "mcts:iters=30000,algo=rm,gamma=level,model=0,exact=true,solve=true,withheld=search"
+        );
+    }
+
+    /// A record keeps the levels' exploration as the game's number: 0.3 in the seed games,
+    /// 0.3 × cards / 13 in classic Goofspiel; an explicit `gamma` is kept as given, and a
+    /// resolved name parses back to a bot that searches the same.
+    #[test]
+    fn records_spell_out_the_games_exploration() {
+        let pairs = |p: &[&str]| colosseum_engine::parse_pairs(p.iter().copied()).unwrap();
+        let easy: BotSpec = "mcts:easy".parse().unwrap();
+        for (game, options, gamma) in [
+            ("goofspiel", pairs(&[]), "0.3"),
+            ("goofspiel", pairs(&["cards=5"]), "0.11538461538461539"),
+            ("square-goofspiel", pairs(&[]), "0.3"),
+            ("witchs-brew", pairs(&[]), "0.3"),
+        ] {
+            let name = canonical(game, &options, &easy);
+            assert_eq!(
+                name,
+                format!("mcts:iters=1000,algo=rm,gamma={gamma},model=0,exact=false,solve=false,withheld=search"),
+                "{game} {options:?}"
+            );
+            let BotSpec::Mcts(c) = name.parse::<BotSpec>().unwrap() else {
+                panic!("{name}");
+            };
+            assert_eq!(
+                c.selection,
+                Selection::RegretMatching {
+                    gamma: Some(gamma.parse().unwrap()),
+                    plus: false
+                }
+            );
+        }
+        let exploiter: BotSpec = "exploiter:target=mcts:medium".parse().unwrap();
+        let name = canonical("goofspiel", &pairs(&["cards=4"]), &exploiter);
+        assert!(
+            name.ends_with("target=mcts:iters=6000,algo=rm,gamma=0.0923076923076923,model=0,exact=false,solve=false,withheld=search"),
+            "{name}"
+        );
+        let fixed: BotSpec = "mcts:iters=500,algo=rm,gamma=0.2".parse().unwrap();
+        assert!(canonical("goofspiel", &pairs(&["cards=5"]), &fixed).contains("gamma=0.2,"));
+        assert_eq!(
+            canonical("no-such-game", &pairs(&[]), &easy),
+            easy.canonical()
         );
     }
 }

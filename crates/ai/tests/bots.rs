@@ -205,6 +205,8 @@ fn heuristic_beats_random_in_every_game_that_has_one() {
     }
 }
 
+/// `easy` beats random at six cards (82% of 400 decided games in a release run, seed 3: 200
+/// games keep the 75% bar about three standard errors below it).
 #[test]
 fn mcts_beats_random_at_goofspiel() {
     let bots = registry::find("goofspiel").unwrap();
@@ -214,7 +216,7 @@ fn mcts_beats_random_at_goofspiel() {
             &"mcts:easy".parse().unwrap(),
             &BotSpec::Random,
             ArenaConfig {
-                games: 40,
+                games: 200,
                 threads: 2,
                 seed: 3,
             },

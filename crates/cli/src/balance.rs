@@ -232,7 +232,12 @@ pub fn run(setup: &Setup, out: &mut impl Write) -> Result<ExitCode> {
     bar.finish_and_clear();
     let report = Report {
         game: entry.id.to_string(),
-        engine: spec.canonical(),
+        // Spelled out for the game (the levels' exploration as its number); a sweep may change
+        // that number from point to point, so there it stays the game's (`gamma=level`).
+        engine: match &setup.sweep {
+            None => bots.canonical(&base, &spec),
+            Some(_) => spec.canonical(),
+        },
         seed: setup.seed,
         sweep: setup.sweep.clone(),
         points,

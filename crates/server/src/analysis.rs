@@ -65,13 +65,14 @@ impl Analyses {
     }
 }
 
-/// The engine of the server's analyses: the levels' regret matching with `iters` iterations.
+/// The engine of the server's analyses: the levels' regret matching (the game's exploration)
+/// with `iters` iterations.
 fn engine(iters: u64) -> MctsConfig {
     let mut config = MctsConfig::regret_matching(Budget::Iterations(
         u32::try_from(iters.max(1)).unwrap_or(u32::MAX),
     ));
     config.selection = colosseum_ai::Selection::RegretMatching {
-        gamma: 0.3,
+        gamma: None,
         plus: false,
     };
     config

@@ -1498,7 +1498,10 @@ impl<S: Store> Hub<S> {
                 if let Player::Bot { level } = &seats[seat.index()] {
                     fair.client_seeds.set(seat, Some(random_hex(16)));
                     fair.bots.set(seat, Some(level.clone()));
-                    let settings = level.parse::<BotSpec>().map(|b| b.canonical()).ok();
+                    let settings = level
+                        .parse::<BotSpec>()
+                        .map(|b| bots::canonical(&req.game, &req.options, &b))
+                        .ok();
                     fair.bot_settings.set(seat, settings);
                 }
             }

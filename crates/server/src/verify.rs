@@ -260,7 +260,9 @@ fn bot_seats(record: &Record, check: &mut GameCheck) -> Vec<(Seat, String)> {
         let Some(level) = fair.bots.get(seat) else {
             continue;
         };
-        let now = level.parse::<BotSpec>().map(|b| b.canonical());
+        let now = level
+            .parse::<BotSpec>()
+            .map(|b| bots::canonical(&record.game, &record.options, &b));
         let mut level = level.to_string();
         if let (Some(then), Ok(now)) = (fair.bot_settings.get(seat), &now) {
             if then != now {

@@ -454,3 +454,51 @@ async fn a_restart_before_the_second_join_keeps_the_commitment_and_the_first_see
     assert!(report.ok, "{}", report.text());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A level's exploration is the game's (classic Goofspiel: 0.3 × cards / 13): the record spells
+/// it out as the number the bot searched with, the bot's moves are re-derived from it, and a
+/// record of the old meaning (0.3 at any size) is re-run with its own number and said so.
+#[tokio::test]
+async fn a_levels_exploration_is_recorded_as_the_games_number() {
+    let s = server();
+    let (id, tokens) = s
+        .create(json!({
+            "game": "goofspiel",
+            "options": {"cards": "5"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:easy"}],
+        }))
+        .await;
+    s.post(
+        &id,
+        "join",
+        tokens[0].as_deref().unwrap(),
+        json!({"client_seed": "me"}),
+    )
+    .await;
+    s.play_out(&id, &tokens, 5).await;
+    let good = records(&s, &id).await;
+    assert_eq!(
+        good[0].fairness.as_ref().unwrap().bot_settings.p2.as_deref(),
+        Some("mcts:iters=1000,algo=rm,gamma=0.11538461538461539,model=0,exact=false,solve=false,withheld=search")
+    );
+    let report = verify(&good);
+    assert!(report.ok, "{}", report.text());
+    assert_eq!(report.games[0].bot_moves_checked, 5);
+    assert!(
+        !report.text().contains("re-derived with"),
+        "{}",
+        report.text()
+    );
+    let mut old = good;
+    old[0].fairness.as_mut().unwrap().bot_settings.p2 = Some(
+        "mcts:iters=1000,algo=rm,gamma=0.3,model=0,exact=false,solve=false,withheld=search".into(),
+    );
+    let report = verify(&old);
+    assert!(
+        report
+            .text()
+            .contains("re-derived with the recorded settings"),
+        "{}",
+        report.text()
+    );
+}
