@@ -28,4 +28,20 @@ fi
 if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_database WHERE datname = 'colosseum_test'")" != 1 ]; then
     as_postgres psql -qc "CREATE DATABASE colosseum_test OWNER \"$ME\"" >&2
 fi
+# pg_stat_statements counts each statement's calls and plans: tests/group_commit.rs checks with
+# it that the append statement is planned once, not at every group (docs/operations.md uses it
+# to watch a node's statements).
+if [ "$(as_postgres psql -qtAc "SHOW shared_preload_libraries")" != pg_stat_statements ]; then
+    as_postgres psql -qc "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >&2
+    $SUDO pg_ctlcluster "$VERSION" main restart >&2
+    for _ in $(seq 1 30); do
+        if as_postgres psql -qtAc "SELECT 1" >/dev/null 2>&1; then break; fi
+        sleep 1
+    done
+fi
+if [ "$(as_postgres psql -qtAc "SHOW pg_stat_statements.track_planning")" != on ]; then
+    as_postgres psql -qc "ALTER SYSTEM SET pg_stat_statements.track_planning = on" >&2
+    as_postgres psql -qtAc "SELECT pg_reload_conf()" >/dev/null
+fi
+as_postgres psql -d colosseum_test -qc "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >&2
 echo "host=/var/run/postgresql dbname=colosseum_test"

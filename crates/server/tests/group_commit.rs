@@ -728,3 +728,71 @@ async fn postgres_notices_go_out_in_batches_and_in_order() {
         "200 notices took {statements} statements (one a notice before)"
     );
 }
+
+/// The group statement is prepared once and kept: 40 appends written one after another (40
+/// statements) prepare it once. Where `pg_stat_statements` is loaded, it is also planned once
+/// (the writer's session uses the generic plan) instead of at every group.
+#[tokio::test]
+async fn postgres_the_group_statement_is_prepared_and_planned_once() {
+    let Some(config) = config() else {
+        return;
+    };
+    let store = PostgresStore::connect(&config).await.unwrap();
+    let (observer, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    // (calls, plans) of the group statement in this database, where pg_stat_statements counts
+    // plans (every session's statement of this text: other tests' too).
+    let counted = || async {
+        let tracked = observer
+            .query_one("SHOW pg_stat_statements.track_planning", &[])
+            .await
+            .ok()?;
+        if tracked.get::<_, String>(0) != "on" {
+            return None;
+        }
+        let row = observer
+            .query_one(
+                "SELECT COALESCE(SUM(calls), 0)::BIGINT, COALESCE(SUM(plans), 0)::BIGINT
+                 FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+                 WHERE d.datname = current_database() AND s.query LIKE 'WITH batch AS%'",
+                &[],
+            )
+            .await
+            .ok()?;
+        Some((row.get::<_, i64>(0), row.get::<_, i64>(1)))
+    };
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let ids: Vec<String> = (0..40).map(|i| format!("gp{nanos:x}-{i}")).collect();
+    for id in &ids {
+        store.create(&stored(id)).await.unwrap();
+    }
+    let (groups, _) = store.group_commits();
+    let before = counted().await;
+    for id in &ids {
+        store.append(id, 0, &entries(0, 2)).await.unwrap();
+    }
+    // A conflict is an answer, not a failed statement: still the same statement.
+    assert!(store.append(&ids[0], 0, &entries(0, 1)).await.is_err());
+    assert!(store.group_commits().0 - groups >= 41);
+    assert_eq!(store.group_statements_prepared(), 1);
+    for id in &ids {
+        assert_eq!(store.load(id).await.unwrap().unwrap().1.len(), 2, "{id}");
+    }
+    match (before, counted().await) {
+        (Some((c0, p0)), Some((c1, p1))) => {
+            let (calls, plans) = (c1 - c0, p1 - p0);
+            assert!(calls >= 41, "{calls} calls");
+            // Other tests running meanwhile may add a few plans of their own.
+            assert!(
+                plans * 4 < calls,
+                "the group statement was planned {plans} times in {calls} calls"
+            );
+        }
+        _ => eprintln!("pg_stat_statements does not count plans here: plans not checked"),
+    }
+}

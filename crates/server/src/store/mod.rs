@@ -156,6 +156,9 @@ pub enum StoreError {
     /// A match id that is already taken.
     #[error("match {0} exists already")]
     Exists(String),
+    /// The store could not take the request; nothing was stored.
+    #[error("the store is unavailable, nothing was stored: {0}")]
+    Unavailable(String),
 }
 
 /// A store of matches. Implementations must make every method atomic: a failed call changes

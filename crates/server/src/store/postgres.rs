@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use colosseum_host::LogEntry;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{
     as_i64, from_json, ms_i64, ms_u64, readable, to_json, Holder, Loaded, Quarantined, Store,
@@ -70,7 +70,8 @@ const NOTICE_WINDOW: std::time::Duration = std::time::Duration::from_millis(20);
 /// Sends the notices queued by [`Store::notify`]: every one waiting after [`NOTICE_WINDOW`] in
 /// one `pg_notify` statement (one transaction; PostgreSQL delivers them in order at its
 /// commit), so a busy node sends a few statements a second instead of one a notice, each a
-/// transaction that wakes every listening session. Notices are hints (a lobby reads its list again at its next request), so
+/// transaction that wakes every listening session; the statement is prepared once and kept.
+/// Notices are hints (a lobby reads its list again at its next request), so
 /// the caller does not wait for them; a failed statement is logged. Ends when the store is
 /// dropped.
 async fn send_notices(
@@ -78,6 +79,8 @@ async fn send_notices(
     mut queue: mpsc::UnboundedReceiver<String>,
     statements: Arc<Statements>,
 ) {
+    const NOTIFY: &str = "SELECT pg_notify($1, p) FROM UNNEST($2::TEXT[]) AS p";
+    let mut prepared: Option<Statement> = None;
     while let Some(first) = queue.recv().await {
         // The notices of the next moments go with it (hints: a lobby a few ms late is fine).
         tokio::time::sleep(NOTICE_WINDOW).await;
@@ -89,13 +92,19 @@ async fn send_notices(
             }
         }
         statements.notices.fetch_add(1, Ordering::Relaxed);
-        if let Err(e) = client
-            .execute(
-                "SELECT pg_notify($1, p) FROM UNNEST($2::TEXT[]) AS p",
-                &[&super::NOTICES, &batch],
-            )
-            .await
-        {
+        let statement = match &prepared {
+            Some(statement) => Ok(statement.clone()),
+            None => client
+                .prepare(NOTIFY)
+                .await
+                .inspect(|s| prepared = Some(s.clone())),
+        };
+        let sent = match statement {
+            Ok(statement) => client.execute(&statement, &[&super::NOTICES, &batch]).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
+            prepared = None;
             tracing::warn!(notices = batch.len(), error = %e, "could not notify the other processes");
         }
     }
@@ -134,17 +143,46 @@ struct GroupCounts {
     appended: AtomicU64,
     /// The commit window in microseconds (0: write at once).
     window_us: AtomicU64,
+    /// Times the group statement was prepared (once, and again after a failed group).
+    prepared: AtomicU64,
 }
 
 /// At most this many appends go in one statement.
 const MAX_GROUP: usize = 256;
 
-/// Stores a group of appends and metadata updates (at most one per match) with one statement:
+/// The group statement ([`write_group`]): the checks read the log as it was before the
+/// statement; an append's rows go in only if it continues its match's log; the metadata
+/// updates go in with them. One statement: all the group's rows or none.
+const GROUP: &str = "WITH batch AS (
+        SELECT * FROM UNNEST($1::INT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])
+            AS b (k, match_id, first, seq, entry)
+     ), stored AS (
+        -- The log's length is one past its last seq (an append only ever continues
+        -- it): one descent of the key's index, where COUNT(*) read every entry the
+        -- match had (and, before a vacuum, each entry's row).
+        SELECT a.k, a.first,
+            (SELECT COALESCE(MAX(l.seq) + 1, 0) FROM log l WHERE l.match_id = a.match_id)
+                AS n
+        FROM (SELECT DISTINCT k, match_id, first FROM batch) a
+     ), ins AS (
+        INSERT INTO log (match_id, seq, entry)
+        SELECT b.match_id, b.seq, b.entry FROM batch b
+        WHERE b.k IN (SELECT k FROM stored WHERE n = first)
+     ), upd AS (
+        UPDATE matches m SET finished = u.finished, meta = u.meta
+        FROM UNNEST($6::TEXT[], $7::BOOLEAN[], $8::TEXT[]) AS u (id, finished, meta)
+        WHERE m.id = u.id
+     )
+     SELECT k, n FROM stored";
+
+/// Stores a group of appends and metadata updates (at most one per match) with `statement`
+/// ([`GROUP`], prepared on `client`):
 /// the appends whose `first` equals their match's stored entries go in, the others are
 /// conflicts; every update goes in. `Err`: the statement failed and nothing of the group was
 /// stored.
 async fn write_group(
     client: &Client,
+    statement: &Statement,
     group: &[QueuedAppend],
 ) -> Result<Vec<Result<(), StoreError>>, tokio_postgres::Error> {
     let mut keys = Vec::new();
@@ -167,31 +205,9 @@ async fn write_group(
             texts.push(text.as_str());
         }
     }
-    // The checks read the log as it was before the statement; an append's rows go in only if
-    // it continues its match's log. One statement: all the group's rows or none.
     let rows = client
         .query(
-            "WITH batch AS (
-                SELECT * FROM UNNEST($1::INT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[])
-                    AS b (k, match_id, first, seq, entry)
-             ), stored AS (
-                -- The log's length is one past its last seq (an append only ever continues
-                -- it): one descent of the key's index, where COUNT(*) read every entry the
-                -- match had (and, before a vacuum, each entry's row).
-                SELECT a.k, a.first,
-                    (SELECT COALESCE(MAX(l.seq) + 1, 0) FROM log l WHERE l.match_id = a.match_id)
-                        AS n
-                FROM (SELECT DISTINCT k, match_id, first FROM batch) a
-             ), ins AS (
-                INSERT INTO log (match_id, seq, entry)
-                SELECT b.match_id, b.seq, b.entry FROM batch b
-                WHERE b.k IN (SELECT k FROM stored WHERE n = first)
-             ), upd AS (
-                UPDATE matches m SET finished = u.finished, meta = u.meta
-                FROM UNNEST($6::TEXT[], $7::BOOLEAN[], $8::TEXT[]) AS u (id, finished, meta)
-                WHERE m.id = u.id
-             )
-             SELECT k, n FROM stored",
+            statement,
             &[
                 &keys,
                 &ids,
@@ -225,12 +241,17 @@ async fn write_group(
 /// The writer: takes every append waiting (at most one per match in a group: a second one for
 /// the same match waits for the next), stores them with [`write_group`], answers each caller
 /// after the commit. Ends when the store is dropped.
+///
+/// The group statement is prepared once and kept (prepared again after a failure): sent as
+/// text, each group was parsed, planned and closed again by PostgreSQL, two round trips
+/// instead of one.
 async fn write_appends(
     client: Arc<Client>,
     mut queue: mpsc::UnboundedReceiver<QueuedAppend>,
     counts: Arc<GroupCounts>,
 ) {
     let mut held: Vec<QueuedAppend> = Vec::new();
+    let mut prepared: Option<Statement> = None;
     loop {
         if held.is_empty() {
             match queue.recv().await {
@@ -260,19 +281,38 @@ async fn write_appends(
             }
         }
         held = later;
-        let results = match write_group(&client, &group).await {
-            Ok(results) => results,
-            Err(_) => {
-                // Each alone, for its own answer.
-                let mut results = Vec::new();
-                for q in &group {
-                    results.push(match write_group(&client, std::slice::from_ref(q)).await {
-                        Ok(mut r) => r.pop().unwrap_or(Ok(())),
-                        Err(e) => Err(e.into()),
-                    });
-                }
-                results
+        let statement = match &prepared {
+            Some(statement) => Ok(statement.clone()),
+            None => client.prepare(GROUP).await.inspect(|s| {
+                counts.prepared.fetch_add(1, Ordering::Relaxed);
+                prepared = Some(s.clone());
+            }),
+        };
+        let results = match statement {
+            Err(e) => {
+                let why = format!("the append statement could not be prepared ({e})");
+                group
+                    .iter()
+                    .map(|_| Err(StoreError::Unavailable(why.clone())))
+                    .collect()
             }
+            Ok(statement) => match write_group(&client, &statement, &group).await {
+                Ok(results) => results,
+                Err(_) => {
+                    // Each alone, for its own answer; the statement is prepared again for the
+                    // next group in case it was the statement that failed.
+                    prepared = None;
+                    let mut results = Vec::new();
+                    for q in &group {
+                        let alone = write_group(&client, &statement, std::slice::from_ref(q));
+                        results.push(match alone.await {
+                            Ok(mut r) => r.pop().unwrap_or(Ok(())),
+                            Err(e) => Err(e.into()),
+                        });
+                    }
+                    results
+                }
+            },
         };
         counts.groups.fetch_add(1, Ordering::Relaxed);
         counts.appended.fetch_add(
@@ -303,10 +343,8 @@ impl PostgresStore {
             meta,
             done,
         };
-        let gone = || StoreError::Corrupt {
-            id: id.to_string(),
-            error: "the store's writer has stopped; nothing was stored".into(),
-        };
+        let gone =
+            || StoreError::Unavailable(format!("match {id}: the store's writer has stopped"));
         self.appends.send(queued).map_err(|_| gone())?;
         stored.await.unwrap_or_else(|_| Err(gone()))
     }
@@ -359,6 +397,17 @@ impl PostgresStore {
                 .await?;
             }
             tx.commit().await?;
+        }
+        // The session's statements are prepared once and kept (the writer's group statement,
+        // the notices); PostgreSQL would still plan the group statement at every execution
+        // (its custom plans, fitted to each group's arrays, look cheaper than the generic one),
+        // which cost more than executing it. The generic plan is the same index descents.
+        // PostgreSQL 12 and later; older ones keep their choice.
+        if let Err(e) = client
+            .batch_execute("SET plan_cache_mode = force_generic_plan")
+            .await
+        {
+            tracing::warn!(error = %e, "plan_cache_mode not set: the append statement is planned at every group");
         }
         let client = Arc::new(client);
         let mut readers = Vec::with_capacity(READERS);
@@ -428,6 +477,11 @@ impl PostgresStore {
             Ordering::Relaxed,
         );
         self
+    }
+
+    /// Times the writer prepared its group statement: once, and again after a group failed.
+    pub fn group_statements_prepared(&self) -> u64 {
+        self.counts.prepared.load(Ordering::Relaxed)
     }
 
     /// Group commits so far: (statements, appends). Appends over statements is the mean number
@@ -666,10 +720,7 @@ impl Store for PostgresStore {
         // Queued for the next batch (`send_notices`), not waited for.
         self.notices
             .send(payload.to_string())
-            .map_err(|_| StoreError::Corrupt {
-                id: String::new(),
-                error: "the store's notice sender has stopped".into(),
-            })
+            .map_err(|_| StoreError::Unavailable("the store's notice sender has stopped".into()))
     }
 
     async fn announce(&self, address: &str) -> Result<(), StoreError> {
