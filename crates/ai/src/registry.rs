@@ -30,15 +30,15 @@ use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot, Sel
 pub const LEVELS: &[(&str, &str)] = &[
     (
         "easy",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "medium",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
     ),
     (
         "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 in classic Goofspiel, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
     ),
 ];
 
@@ -853,7 +853,7 @@ mod tests {
     }
 
     /// A record keeps the levels' exploration as the game's number: 0.3 in the seed games,
-    /// 0.3 × cards / 13 in classic Goofspiel; an explicit `gamma` is kept as given, and a
+    /// 0.3 × cards / 13 in classic Goofspiel (at most 0.3); an explicit `gamma` is kept as given, and a
     /// resolved name parses back to a bot that searches the same.
     #[test]
     fn records_spell_out_the_games_exploration() {
@@ -862,6 +862,7 @@ mod tests {
         for (game, options, gamma) in [
             ("goofspiel", pairs(&[]), "0.3"),
             ("goofspiel", pairs(&["cards=5"]), "0.11538461538461539"),
+            ("goofspiel", pairs(&["cards=64"]), "0.3"),
             ("square-goofspiel", pairs(&[]), "0.3"),
             ("witchs-brew", pairs(&[]), "0.3"),
         ] {
