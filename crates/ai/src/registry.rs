@@ -91,7 +91,7 @@ pub enum BotSpec {
 
 /// A bot name that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P][,exact=B][,solve=B][,withheld=search|uniform], cmd:PROGRAM ARGS, exploiter:[iters=N,][depth=D,]target=BOT")]
+#[error("`{given}` is not a bot: {why}; bots are random, heuristic, mcts:easy|medium|hard, mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P|level][,model=P][,purify=P][,exact=B][,solve=B][,withheld=search|uniform], cmd:PROGRAM ARGS, exploiter:[iters=N,][depth=D,]target=BOT")]
 pub struct BotSpecError {
     /// The text given.
     pub given: String,

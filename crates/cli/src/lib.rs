@@ -120,7 +120,7 @@ enum Command {
         /// The game's id.
         game: String,
         /// Bot A: `random`, `heuristic`, `mcts:LEVEL`,
-        /// `mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P][,model=P][,purify=P][,exact=B][,solve=B][,withheld=search|uniform]`,
+        /// `mcts:iters=N|ms=N[,algo=uct|rm|rm+][,gamma=P|level][,model=P][,purify=P][,exact=B][,solve=B][,withheld=search|uniform]`,
         /// `exploiter:[iters=N,][depth=D,]target=BOT`, `cmd:PROGRAM ARGS`.
         bot_a: String,
         /// Bot B.
