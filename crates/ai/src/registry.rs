@@ -601,6 +601,11 @@ impl<G: BotGame> GameBots for Typed<G> {
         let first = (self.new)(options)?;
         prepare(&first, a)?;
         prepare(&first, b)?;
+        // The levels' exploration as this game's number, so that the names say it.
+        let (a, b) = (
+            &a.resolved(first.level_gamma()),
+            &b.resolved(first.level_gamma()),
+        );
         let names = [
             make_bot::<G>(a, self.id, options)?.name(),
             make_bot::<G>(b, self.id, options)?.name(),
@@ -627,9 +632,10 @@ impl<G: BotGame> GameBots for Typed<G> {
     ) -> Result<Box<dyn SeatPlayer>, BotError> {
         let game = (self.new)(options)?;
         prepare(&game, spec)?;
+        let spec = spec.resolved(game.level_gamma());
         Ok(Box::new(TypedSeatPlayer {
             game: Erased(game),
-            bot: make_bot::<G>(spec, self.id, options)?,
+            bot: make_bot::<G>(&spec, self.id, options)?,
             steps: Vec::new(),
             rng: seeded_rng(seed),
         }))

@@ -258,14 +258,15 @@ async fn verify_names_an_altered_chance_step_seed_or_commitment() {
     assert!(verify(&r).failure.unwrap().contains("no fairness data"));
 }
 
-#[tokio::test]
-async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
+/// The records of a 5-card Goofspiel match played out by a human seat (client seed `me`)
+/// against a bot seat of `level`.
+async fn played_against_a_bot(level: &str) -> Vec<Record> {
     let s = server();
     let (id, tokens) = s
         .create(json!({
             "game": "goofspiel",
             "options": {"cards": "5"},
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:iters=200"}],
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": level}],
         }))
         .await;
     s.post(
@@ -276,7 +277,12 @@ async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
     )
     .await;
     s.play_out(&id, &tokens, 5).await;
-    let good = records(&s, &id).await;
+    records(&s, &id).await
+}
+
+#[tokio::test]
+async fn a_bot_seats_moves_are_rederived_from_the_seeds() {
+    let good = played_against_a_bot("mcts:iters=200").await;
     assert_eq!(
         good[0].fairness.as_ref().unwrap().bots.p2.as_deref(),
         Some("mcts:iters=200")
@@ -460,23 +466,7 @@ async fn a_restart_before_the_second_join_keeps_the_commitment_and_the_first_see
 /// record of the old meaning (0.3 at any size) is re-run with its own number and said so.
 #[tokio::test]
 async fn a_levels_exploration_is_recorded_as_the_games_number() {
-    let s = server();
-    let (id, tokens) = s
-        .create(json!({
-            "game": "goofspiel",
-            "options": {"cards": "5"},
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "mcts:easy"}],
-        }))
-        .await;
-    s.post(
-        &id,
-        "join",
-        tokens[0].as_deref().unwrap(),
-        json!({"client_seed": "me"}),
-    )
-    .await;
-    s.play_out(&id, &tokens, 5).await;
-    let good = records(&s, &id).await;
+    let good = played_against_a_bot("mcts:easy").await;
     assert_eq!(
         good[0].fairness.as_ref().unwrap().bot_settings.p2.as_deref(),
         Some("mcts:iters=1000,algo=rm,gamma=0.11538461538461539,model=0,exact=false,solve=false,withheld=search")

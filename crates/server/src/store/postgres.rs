@@ -92,15 +92,8 @@ async fn send_notices(
             }
         }
         statements.notices.fetch_add(1, Ordering::Relaxed);
-        let statement = match &prepared {
-            Some(statement) => Ok(statement.clone()),
-            None => client
-                .prepare(NOTIFY)
-                .await
-                .inspect(|s| prepared = Some(s.clone())),
-        };
-        let sent = match statement {
-            Ok(statement) => client.execute(&statement, &[&super::NOTICES, &batch]).await,
+        let sent = match kept(&client, &mut prepared, NOTIFY).await {
+            Ok((statement, _)) => client.execute(&statement, &[&super::NOTICES, &batch]).await,
             Err(e) => Err(e),
         };
         if let Err(e) = sent {
@@ -108,6 +101,21 @@ async fn send_notices(
             tracing::warn!(notices = batch.len(), error = %e, "could not notify the other processes");
         }
     }
+}
+
+/// `sql` prepared on `client` and kept in `slot` for the next call (whoever finds the statement
+/// failing empties `slot`); `true` when it was prepared now.
+async fn kept(
+    client: &Client,
+    slot: &mut Option<Statement>,
+    sql: &str,
+) -> Result<(Statement, bool), tokio_postgres::Error> {
+    if let Some(statement) = slot {
+        return Ok((statement.clone(), false));
+    }
+    let statement = client.prepare(sql).await?;
+    *slot = Some(statement.clone());
+    Ok((statement, true))
 }
 
 /// PostgreSQL's own migrations, after the shared ones: each match records the session (its
@@ -281,14 +289,11 @@ async fn write_appends(
             }
         }
         held = later;
-        let statement = match &prepared {
-            Some(statement) => Ok(statement.clone()),
-            None => client.prepare(GROUP).await.inspect(|s| {
-                counts.prepared.fetch_add(1, Ordering::Relaxed);
-                prepared = Some(s.clone());
-            }),
-        };
-        let results = match statement {
+        let statement = kept(&client, &mut prepared, GROUP).await;
+        if let Ok((_, true)) = statement {
+            counts.prepared.fetch_add(1, Ordering::Relaxed);
+        }
+        let results = match statement.map(|(statement, _)| statement) {
             Err(e) => {
                 let why = format!("the append statement could not be prepared ({e})");
                 group
