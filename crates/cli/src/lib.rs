@@ -351,7 +351,8 @@ struct ServeLimits {
     /// Seconds one HTTP request may take, body included.
     #[arg(long, default_value_t = 30)]
     request_timeout_secs: u64,
-    /// Seconds between the server's WebSocket pings.
+    /// Seconds of silence from a WebSocket's client before the server pings it (and between
+    /// pings while it stays silent).
     #[arg(long, default_value_t = 20)]
     ws_ping_secs: u64,
     /// Seconds of silence after which a WebSocket is closed.

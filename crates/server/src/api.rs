@@ -80,7 +80,8 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// How long one HTTP request (body included) may take before it is answered 408.
     pub request_timeout: Duration,
-    /// How often the server pings a WebSocket.
+    /// How long a WebSocket may be silent before the server pings it (and how often it pings
+    /// while it stays silent).
     pub ws_ping_interval: Duration,
     /// A WebSocket silent (no message, no pong) this long is closed.
     pub ws_idle_timeout: Duration,
@@ -1175,7 +1176,8 @@ enum ClientMessage {
 /// Serves one WebSocket connection: the role's state now and after every change the role can
 /// see (a change that leaves its state as it was, `server_now` and `match.now` aside, sends
 /// nothing), and the
-/// seat's actions. Pings every `Limits::ws_ping_interval`; closes a connection silent for
+/// seat's actions. Pings a connection it has heard nothing from for `Limits::ws_ping_interval`
+/// (again every interval while it stays silent); closes one silent for
 /// `Limits::ws_idle_timeout`. Generic over the socket halves so tests can drive it with
 /// channels. `address` is the client's (a spectator's chat is rate-limited by it).
 pub async fn serve_socket<S, W, R, E>(
@@ -1219,14 +1221,14 @@ pub async fn serve_socket_with<S, W, R, E>(
         content: None,
         text: None,
     };
-    let mut ping = tokio::time::interval_at(
-        tokio::time::Instant::now() + state.limits.ws_ping_interval,
-        state.limits.ws_ping_interval,
-    );
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // One keep-alive timer, armed lazily: a message heard only moves `heard` (no timer work
+    // per message); when the timer fires it pings a connection silent for a ping interval,
+    // closes one silent for the idle timeout, and otherwise waits again from `heard`. A
+    // player who moves more often than the interval is never pinged.
     let mut heard = tokio::time::Instant::now();
+    let keep_alive = tokio::time::sleep_until(heard + state.limits.ws_ping_interval);
+    tokio::pin!(keep_alive);
     loop {
-        let silent_until = heard + state.limits.ws_idle_timeout;
         tokio::select! {
             changed = updates.changed() => {
                 if changed.is_err() {
@@ -1238,14 +1240,23 @@ pub async fn serve_socket_with<S, W, R, E>(
                     }
                 }
             }
-            _ = ping.tick() => {
-                if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+            () = &mut keep_alive => {
+                let now = tokio::time::Instant::now();
+                let silent_until = heard + state.limits.ws_idle_timeout;
+                if now >= silent_until {
+                    let _ = sink.send(Message::Close(None)).await;
                     break;
                 }
-            }
-            () = tokio::time::sleep_until(silent_until) => {
-                let _ = sink.send(Message::Close(None)).await;
-                break;
+                let ping_at = heard + state.limits.ws_ping_interval;
+                let next = if now >= ping_at {
+                    if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                        break;
+                    }
+                    now + state.limits.ws_ping_interval
+                } else {
+                    ping_at
+                };
+                keep_alive.as_mut().reset(next.min(silent_until));
             }
             incoming = stream.next() => {
                 heard = tokio::time::Instant::now();

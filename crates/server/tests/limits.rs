@@ -529,6 +529,47 @@ async fn the_server_pings_and_closes_a_silent_websocket() {
 }
 
 #[tokio::test]
+async fn a_client_that_talks_is_not_pinged_and_one_that_falls_silent_is() {
+    let limits = Limits {
+        ws_ping_interval: Duration::from_millis(300),
+        ws_idle_timeout: Duration::from_millis(3_000),
+        ..open_limits()
+    };
+    let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
+    let (to_server, mut from_server, task) = socket(&state, &table, Viewer::Spectator);
+    let pings = |from_server: &mut tokio::sync::mpsc::UnboundedReceiver<Message>| {
+        let mut n = 0;
+        while let Ok(m) = from_server.try_recv() {
+            n += usize::from(matches!(m, Message::Ping(_)));
+        }
+        n
+    };
+    // A message every 50 ms for 900 ms (three ping intervals): never silent for an interval.
+    for _ in 0..18 {
+        to_server
+            .send(Message::Text(r#"{"type": "ping"}"#.into()))
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        pings(&mut from_server),
+        0,
+        "a client heard from is not pinged"
+    );
+    // Silent for 1.2 s: pinged (once after 300 ms of silence, then every 300 ms).
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let silent = pings(&mut from_server);
+    assert!(
+        (2..=5).contains(&silent),
+        "{silent} pings in 1.2 s of silence"
+    );
+    assert!(
+        !task.is_finished(),
+        "silent for less than the idle timeout: kept"
+    );
+}
+
+#[tokio::test]
 async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     let (clock, hub, state, table) = match_with_both_joined(open_limits()).await;
     let (_p1_tx, mut p1_rx, _p1) = socket(&state, &table, Viewer::Seat(Seat::P1));
