@@ -1053,9 +1053,11 @@ async fn ws<S: Store>(
         ]),
         None => upgrade.protocols([WS_PROTOCOL]),
     };
-    // Small buffers: messages are a few KiB, and tungstenite zeroes its whole read buffer.
+    // Small buffers: tungstenite zeroes up to its read buffer's size before every read (twice
+    // a message: the read and the one that finds nothing more), and a client's messages are a
+    // few hundred bytes (a longer one is read in several pieces). Its writes are not zeroed.
     Ok(upgrade
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(8 * 1024)
         .max_message_size(max)
         .max_frame_size(max)

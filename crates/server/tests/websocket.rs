@@ -262,3 +262,37 @@ async fn a_state_is_rendered_once_per_viewer_kind_and_change() {
     let v: Value = serde_json::from_str(&watcher_moved.text).unwrap();
     assert_eq!(v["match"]["seats"]["p1"]["submitted"], true);
 }
+
+/// The server reads a client's messages in pieces of 1 KiB (`read_buffer_size`): a message
+/// several pieces long, sent as one frame, arrives whole and is answered, and the next one on
+/// the same connection too.
+#[tokio::test]
+async fn a_message_longer_than_the_read_buffer_arrives_whole() {
+    let (addr, hub) = start().await;
+    let created = hub
+        .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
+        .await
+        .unwrap();
+    let id = created.id.clone();
+    let [t1, t2] = created.tokens.clone().map(Option::unwrap);
+    let mut p1 = connect(addr, &id, Some(&t1)).await;
+    let mut p2 = connect(addr, &id, Some(&t2)).await;
+    send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
+    send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
+    until(&mut p1, |v| v["status"] == "live").await;
+    // 500 characters of three bytes each: 1,500 bytes of text in one frame.
+    let long: String = "€".repeat(colosseum_host::MAX_CHAT_CHARS);
+    let message = json!({"type": "chat", "text": long}).to_string();
+    assert!(message.len() > 1_400, "{}", message.len());
+    send(&mut p1, serde_json::from_str(&message).unwrap()).await;
+    let ok = until(&mut p1, |v| v["type"] == "ok" || v["type"] == "error").await;
+    assert_eq!(ok, json!({"type": "ok", "to": "chat"}));
+    let seen = until(&mut p2, |v| {
+        v["match"]["chat"].as_array().is_some_and(|c| !c.is_empty())
+    })
+    .await;
+    assert_eq!(seen["match"]["chat"][0]["text"], long.as_str());
+    send(&mut p1, json!({"type": "submit", "move": "13"})).await;
+    let ok = until(&mut p1, |v| v["type"] == "ok" || v["type"] == "error").await;
+    assert_eq!(ok, json!({"type": "ok", "to": "submit"}));
+}
