@@ -13,15 +13,21 @@ VERSION="$(ls /usr/lib/postgresql | sort -V | tail -1)"
 if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -q "^$VERSION main$"; then
     $SUDO pg_createcluster "$VERSION" main >&2
 fi
-$SUDO pg_ctlcluster "$VERSION" main start >&2 2>/dev/null || true
-for _ in $(seq 1 30); do
-    if $SUDO -u postgres psql -qtAc "SELECT 1" >/dev/null 2>&1 || su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1; then
-        break
-    fi
-    sleep 1
-done
-ME="$(id -un)"
 as_postgres() { if [ -n "$SUDO" ]; then sudo -u postgres "$@"; else su postgres -c "$(printf '%q ' "$@")"; fi; }
+# Waits until the server answers (a cluster stopped uncleanly replays its WAL first, which takes
+# minutes on a busy machine); fails with what the server said if it never does.
+wait_ready() {
+    for _ in $(seq 1 180); do
+        if as_postgres psql -qtAc "SELECT 1" >/dev/null 2>&1; then return 0; fi
+        sleep 1
+    done
+    as_postgres psql -qtAc "SELECT 1" >&2
+    echo "PostgreSQL $VERSION did not accept connections within 180 s" >&2
+    return 1
+}
+$SUDO pg_ctlcluster "$VERSION" main start >&2 2>/dev/null || true
+wait_ready
+ME="$(id -un)"
 if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$ME'")" != 1 ]; then
     as_postgres psql -qc "CREATE ROLE \"$ME\" LOGIN SUPERUSER" >&2
 fi
@@ -34,10 +40,7 @@ fi
 if [ "$(as_postgres psql -qtAc "SHOW shared_preload_libraries")" != pg_stat_statements ]; then
     as_postgres psql -qc "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >&2
     $SUDO pg_ctlcluster "$VERSION" main restart >&2
-    for _ in $(seq 1 30); do
-        if as_postgres psql -qtAc "SELECT 1" >/dev/null 2>&1; then break; fi
-        sleep 1
-    done
+    wait_ready
 fi
 if [ "$(as_postgres psql -qtAc "SHOW pg_stat_statements.track_planning")" != on ]; then
     as_postgres psql -qc "ALTER SYSTEM SET pg_stat_statements.track_planning = on" >&2
