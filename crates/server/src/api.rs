@@ -1228,7 +1228,11 @@ pub async fn serve_socket_with<S, W, R, E>(
     // closes one silent for the idle timeout, and otherwise waits again from `heard`. A
     // player who moves more often than the interval is never pinged.
     let mut heard = tokio::time::Instant::now();
-    let keep_alive = tokio::time::sleep_until(heard + state.limits.ws_ping_interval);
+    let first_look = state
+        .limits
+        .ws_ping_interval
+        .min(state.limits.ws_idle_timeout);
+    let keep_alive = tokio::time::sleep_until(heard + first_look);
     tokio::pin!(keep_alive);
     loop {
         tokio::select! {

@@ -570,6 +570,21 @@ async fn a_client_that_talks_is_not_pinged_and_one_that_falls_silent_is() {
 }
 
 #[tokio::test]
+async fn an_idle_timeout_shorter_than_the_ping_interval_still_closes_on_time() {
+    let limits = Limits {
+        ws_ping_interval: Duration::from_secs(30),
+        ws_idle_timeout: Duration::from_millis(200),
+        ..open_limits()
+    };
+    let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
+    let (_to_server, _from_server, task) = socket(&state, &table, Viewer::Spectator);
+    tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("closed after its idle timeout, not at the first ping")
+        .unwrap();
+}
+
+#[tokio::test]
 async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     let (clock, hub, state, table) = match_with_both_joined(open_limits()).await;
     let (_p1_tx, mut p1_rx, _p1) = socket(&state, &table, Viewer::Seat(Seat::P1));
