@@ -21,7 +21,7 @@ wait_ready() {
         if as_postgres psql -qtAc "SELECT 1" >/dev/null 2>&1; then return 0; fi
         sleep 1
     done
-    as_postgres psql -qtAc "SELECT 1" >&2
+    as_postgres psql -qtAc "SELECT 1" >&2 || true
     echo "PostgreSQL $VERSION did not accept connections within 180 s" >&2
     return 1
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use colosseum_server::hub::CreateMatch;
 use colosseum_server::{Hub, Limits, SqliteStore};
 use common::server_with;
-use common::ws::{connect, next, send, socket, until};
+use common::ws::{connect, next, reply, send, socket, until};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -273,26 +273,23 @@ async fn a_message_longer_than_the_read_buffer_arrives_whole() {
         .create(serde_json::from_value::<CreateMatch>(json!({"game": "goofspiel"})).unwrap())
         .await
         .unwrap();
-    let id = created.id.clone();
-    let [t1, t2] = created.tokens.clone().map(Option::unwrap);
-    let mut p1 = connect(addr, &id, Some(&t1)).await;
-    let mut p2 = connect(addr, &id, Some(&t2)).await;
+    let [t1, t2] = created.tokens.map(Option::unwrap);
+    let mut p1 = connect(addr, &created.id, Some(&t1)).await;
+    let mut p2 = connect(addr, &created.id, Some(&t2)).await;
     send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
     send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
     until(&mut p1, |v| v["status"] == "live").await;
     // 500 characters of three bytes each: 1,500 bytes of text in one frame.
     let long: String = "€".repeat(colosseum_host::MAX_CHAT_CHARS);
-    let message = json!({"type": "chat", "text": long}).to_string();
-    assert!(message.len() > 1_400, "{}", message.len());
-    send(&mut p1, serde_json::from_str(&message).unwrap()).await;
-    let ok = until(&mut p1, |v| v["type"] == "ok" || v["type"] == "error").await;
+    let message = json!({"type": "chat", "text": long});
+    assert!(message.to_string().len() > 1_400, "{message}");
+    let ok = reply(&mut p1, message).await;
     assert_eq!(ok, json!({"type": "ok", "to": "chat"}));
     let seen = until(&mut p2, |v| {
         v["match"]["chat"].as_array().is_some_and(|c| !c.is_empty())
     })
     .await;
     assert_eq!(seen["match"]["chat"][0]["text"], long.as_str());
-    send(&mut p1, json!({"type": "submit", "move": "13"})).await;
-    let ok = until(&mut p1, |v| v["type"] == "ok" || v["type"] == "error").await;
+    let ok = reply(&mut p1, json!({"type": "submit", "move": "13"})).await;
     assert_eq!(ok, json!({"type": "ok", "to": "submit"}));
 }
