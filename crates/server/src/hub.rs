@@ -703,6 +703,7 @@ impl<S: Store> Hub<S> {
             live,
             loaded: tables.len(),
             bots: (bots.running, bots.queued, bots.max),
+            commits: self.store.group_commits(),
         })
     }
 

@@ -37,6 +37,8 @@ pub struct Metrics {
     bots_max: Gauge,
     /// Notices from the other nodes (and this one) heard on PostgreSQL (LISTEN/NOTIFY).
     pub notices: Counter,
+    store_commits: Counter,
+    store_appends: Counter,
 }
 
 /// A gauge of open things that goes down again when dropped.
@@ -64,6 +66,8 @@ pub struct Snapshot {
     pub loaded: usize,
     /// Bot searches running, queued, and the cap.
     pub bots: (usize, usize, usize),
+    /// The store's group commits so far: (transactions, log appends in them).
+    pub commits: (u64, u64),
 }
 
 fn seconds() -> impl Iterator<Item = f64> {
@@ -89,6 +93,8 @@ impl Default for Metrics {
             bots_max: Gauge::default(),
             registry: Registry::default(),
             notices: Counter::default(),
+            store_commits: Counter::default(),
+            store_appends: Counter::default(),
         };
         registry.register(
             "notices",
@@ -116,6 +122,16 @@ impl Default for Metrics {
             "store_write_seconds",
             "One durable write of a match's new log entries",
             m.store_write.clone(),
+        );
+        registry.register(
+            "store_commits",
+            "Group commits of the store (SQLite transactions, PostgreSQL statements)",
+            m.store_commits.clone(),
+        );
+        registry.register(
+            "store_commit_appends",
+            "Log appends written by the group commits (over store_commits: the mean group)",
+            m.store_appends.clone(),
         );
         registry.register("websockets", "Open WebSockets", m.sockets.clone());
         registry.register(
@@ -159,6 +175,14 @@ impl Metrics {
         set(&self.bots_running, now.bots.0);
         set(&self.bots_queued, now.bots.1);
         set(&self.bots_max, now.bots.2);
+        // The store counts its own commits; a counter here shows its total.
+        let (commits, appends) = now.commits;
+        self.store_commits
+            .inner()
+            .store(commits, std::sync::atomic::Ordering::Relaxed);
+        self.store_appends
+            .inner()
+            .store(appends, std::sync::atomic::Ordering::Relaxed);
         let mut out = String::new();
         encode(&mut out, &self.registry).expect("writing to a String does not fail");
         out

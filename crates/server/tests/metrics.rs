@@ -82,6 +82,14 @@ async fn metrics_count_submissions_reveals_refusals_and_finished_matches() {
         3.0
     );
     assert!(sample(&after, "colosseum_store_write_seconds_count") >= 6.0);
+    // The group commits: every append written counted, in at least one transaction each
+    // group (here the appends come one at a time, so the groups are no fewer than them).
+    let appends = sample(&after, "colosseum_store_commit_appends_total");
+    assert_eq!(
+        appends,
+        sample(&after, "colosseum_store_write_seconds_count")
+    );
+    assert!(sample(&after, "colosseum_store_commits_total") >= appends);
     assert_eq!(sample(&after, "colosseum_bot_searches_running"), 0.0);
     assert_eq!(sample(&after, "colosseum_websockets"), 0.0);
 }

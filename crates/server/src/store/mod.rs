@@ -166,6 +166,11 @@ pub enum StoreError {
 pub trait Store:
     LogStore + TournamentStore + SeasonStore + AnalysisStore + Send + Sync + 'static
 {
+    /// Group commits so far: (transactions or statements, log appends written by them); a
+    /// store that does not group says (0, 0). Shown at `/metrics`.
+    fn group_commits(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).
@@ -309,6 +314,12 @@ pub enum AnyStore {
 }
 
 impl Store for AnyStore {
+    fn group_commits(&self) -> (u64, u64) {
+        match self {
+            AnyStore::Sqlite(s) => SqliteStore::group_commits(s),
+            AnyStore::Postgres(s) => PostgresStore::group_commits(s),
+        }
+    }
     async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
         match self {
             AnyStore::Sqlite(s) => s.create(m).await,

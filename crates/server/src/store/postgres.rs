@@ -578,6 +578,10 @@ fn loaded(row: &tokio_postgres::Row) -> (String, Result<Loaded, StoreError>) {
 }
 
 impl Store for PostgresStore {
+    fn group_commits(&self) -> (u64, u64) {
+        PostgresStore::group_commits(self)
+    }
+
     async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
         let n = self
             .client

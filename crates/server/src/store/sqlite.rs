@@ -329,6 +329,10 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
+    fn group_commits(&self) -> (u64, u64) {
+        SqliteStore::group_commits(self)
+    }
+
     async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
         self.with(|c| {
             let n = c.execute(
