@@ -299,6 +299,15 @@ fn a_whole_match_is_played_over_websockets_through_the_node_that_does_not_own_it
     assert_eq!(end["match"]["result"]["winner"], "p2", "{end}");
     assert_eq!(metrics(&b.base)("colosseum_matches_owned"), 0.0);
     assert_eq!(metrics(&a.base)("colosseum_matches_finished_total"), 1.0);
+    // The owner's PostgreSQL group commits wrote the match's appends (six moves in three
+    // rounds: at least three appends); B, which only piped, wrote none.
+    let a_appends = metrics(&a.base)("colosseum_store_commit_appends_total");
+    assert!(a_appends >= 3.0, "{a_appends}");
+    assert!(metrics(&a.base)("colosseum_store_commits_total") >= 1.0);
+    assert_eq!(
+        metrics(&b.base)("colosseum_store_commit_appends_total"),
+        0.0
+    );
 
     // The record and the replay through B.
     let record = get(&b.base, &format!("/api/matches/{id}/record"), None);
