@@ -130,7 +130,7 @@ impl Default for Metrics {
         );
         registry.register(
             "store_commit_appends",
-            "Log appends written by the group commits (over store_commits: the mean group)",
+            "Log appends taken by the group commits (over store_commits: the mean group)",
             m.store_appends.clone(),
         );
         registry.register("websockets", "Open WebSockets", m.sockets.clone());

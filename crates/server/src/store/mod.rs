@@ -166,11 +166,9 @@ pub enum StoreError {
 pub trait Store:
     LogStore + TournamentStore + SeasonStore + AnalysisStore + Send + Sync + 'static
 {
-    /// Group commits so far: (transactions or statements, log appends written by them); a
-    /// store that does not group says (0, 0). Shown at `/metrics`.
-    fn group_commits(&self) -> (u64, u64) {
-        (0, 0)
-    }
+    /// Group commits so far: (transactions or statements, log appends they took). Shown at
+    /// `/metrics`.
+    fn group_commits(&self) -> (u64, u64);
     /// Adds a new match with an empty log.
     fn create(&self, m: &StoredMatch) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Replaces a match's metadata (joins, names, start, result).
