@@ -257,6 +257,23 @@ pub enum LogEntry {
         /// How much, in ms.
         ms: u64,
     },
+    /// A seat's clock was held: a server's bot waiting for a slot to search in
+    /// ([`crate::Match::hold_clock`]). Its deadlines stop until [`LogEntry::ClockFreed`].
+    ClockHeld {
+        /// When.
+        at: u64,
+        /// Whose.
+        seat: Seat,
+    },
+    /// A held clock runs again, with what was left when it was held.
+    ClockFreed {
+        /// When.
+        at: u64,
+        /// Whose.
+        seat: Seat,
+        /// How long it was held, in ms.
+        held_ms: u64,
+    },
     /// The host decided the match's result (followed by [`LogEntry::MatchEnded`]).
     Adjudicated {
         /// When.
@@ -296,6 +313,8 @@ impl LogEntry {
             | LogEntry::Paused { at }
             | LogEntry::Resumed { at }
             | LogEntry::TimeGiven { at, .. }
+            | LogEntry::ClockHeld { at, .. }
+            | LogEntry::ClockFreed { at, .. }
             | LogEntry::Adjudicated { at, .. } => *at,
             LogEntry::Chat { line } => line.at,
         }

@@ -278,6 +278,17 @@ pub struct Match {
     chat: Vec<(usize, ChatLine)>,
     /// When the host paused the match, while it is paused.
     paused_at: Option<u64>,
+    /// Each seat's clock while it is held ([`Match::hold_clock`]: a server's bot waiting for a
+    /// search slot): what was left to its turn's end and to its deadline. Its running
+    /// deadlines are `None` meanwhile.
+    held: [Option<HeldClock>; 2],
+}
+
+/// A held seat's clock: what was left when it was held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HeldClock {
+    turn_left: Option<u64>,
+    left: u64,
 }
 
 impl fmt::Debug for Match {
@@ -406,6 +417,7 @@ impl Match {
             notes: Vec::new(),
             chat: Vec::new(),
             paused_at: None,
+            held: [None, None],
             config,
         };
         m.after_step(0);
@@ -466,6 +478,8 @@ impl Match {
                 LogEntry::Paused { at } => m.pause(*at),
                 LogEntry::Resumed { at } => m.resume(*at),
                 LogEntry::TimeGiven { at, seat, ms } => m.give_time(*seat, *ms, *at),
+                LogEntry::ClockHeld { at, seat } => m.hold_clock(*seat, *at),
+                LogEntry::ClockFreed { at, seat, .. } => m.free_clock(*seat, *at),
                 LogEntry::Adjudicated {
                     at, winner, reason, ..
                 } => m.adjudicate(*winner, reason, *at),
@@ -1359,6 +1373,74 @@ impl Match {
         Ok(())
     }
 
+    /// Holds `seat`'s clock at `now` (a server's bot whose search waits for a free slot: its
+    /// time must not run while it cannot think): its running deadlines stop, what is left of
+    /// them is kept, and [`Match::free_clock`] starts them again with that much left. Logged
+    /// ([`LogEntry::ClockHeld`]) only if it holds something: the seat acts in the pending
+    /// decision, has not submitted, its clock runs, it is not held already and the match is
+    /// not paused (a pause stops every clock anyway). A new decision, a submission or a
+    /// timeout ends the hold.
+    pub fn hold_clock(&mut self, seat: Seat, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        let i = seat.index();
+        if self.paused_at.is_some()
+            || self.held[i].is_some()
+            || !self.game.pending().includes(seat)
+            || self.pending[i].is_some()
+        {
+            return Ok(());
+        }
+        let c = &mut self.clocks[i];
+        let Some(deadline) = c.deadline else {
+            return Ok(());
+        };
+        self.held[i] = Some(HeldClock {
+            turn_left: c.turn_deadline.map(|t| t.saturating_sub(now)),
+            left: deadline.saturating_sub(now),
+        });
+        c.deadline = None;
+        c.turn_deadline = None;
+        self.log.push(LogEntry::ClockHeld { at: now, seat });
+        Ok(())
+    }
+
+    /// Frees `seat`'s clock held by [`Match::hold_clock`] at `now`: its deadlines run again
+    /// with what was left when it was held (from the pause's start if the match is paused
+    /// now: the resume moves them on). Logged ([`LogEntry::ClockFreed`], with how long it was
+    /// held) only if it was held.
+    pub fn free_clock(&mut self, seat: Seat, now: u64) -> Result<(), MatchError> {
+        let now = self.advance(now)?;
+        let i = seat.index();
+        let Some(h) = self.held[i].take() else {
+            return Ok(());
+        };
+        let from = self.paused_at.unwrap_or(now);
+        let c = &mut self.clocks[i];
+        c.turn_deadline = h.turn_left.map(|t| from.saturating_add(t));
+        c.deadline = Some(from.saturating_add(h.left));
+        let last_held = self
+            .log
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                LogEntry::ClockHeld { at, seat: s } if *s == seat => Some(*at),
+                _ => None,
+            })
+            .unwrap_or(now);
+        self.log.push(LogEntry::ClockFreed {
+            at: now,
+            seat,
+            held_ms: now.saturating_sub(last_held),
+        });
+        Ok(())
+    }
+
+    /// Whether `seat`'s clock is held ([`Match::hold_clock`]).
+    #[must_use]
+    pub fn clock_held(&self, seat: Seat) -> bool {
+        self.held[seat.index()].is_some()
+    }
+
     /// The host decides the match at `now`: `winner` (`None`, a draw) for `reason`. The match
     /// ends ([`EndKind::Adjudicated`]); the reason is in the log and the result.
     pub fn adjudicate(
@@ -1537,6 +1619,7 @@ impl Match {
         for seat in Seat::BOTH {
             let i = seat.index();
             if self.seals[i].is_some() && self.pending[i].is_none() {
+                self.held[i] = None;
                 self.clocks[i].turn_deadline = window;
                 self.clocks[i].deadline = window;
             }
@@ -1550,6 +1633,7 @@ impl Match {
     /// caller ends the match then (the other seat may be losing at the same instant).
     fn time_out(&mut self, seat: Seat, t: u64) -> bool {
         let i = seat.index();
+        self.held[i] = None;
         self.clocks[i].deadline = None;
         self.clocks[i].turn_deadline = None;
         let kind = self.game.decision_kind();
@@ -1581,6 +1665,7 @@ impl Match {
     /// continuous bank.
     fn stop_clock(&mut self, seat: Seat, now: u64) {
         let i = seat.index();
+        self.held[i] = None;
         let continuous = self.clocks_cfg().is_some_and(|c| c.bank_step_ms == 0);
         if let Some(turn) = self.clocks[i].turn_deadline {
             if continuous && now > turn {
@@ -1839,6 +1924,7 @@ impl Match {
     }
 
     fn start_decision(&mut self, pending: Pending, now: u64) {
+        self.held = [None, None];
         let Some(cfg) = self.clocks_cfg() else {
             return;
         };
@@ -1946,6 +2032,7 @@ impl PartialEq for Match {
             && self.pending == other.pending
             && self.clocks == other.clocks
             && self.paused_at == other.paused_at
+            && self.held == other.held
             && self.rng == other.rng
             && self.chance_rng == other.chance_rng
             && self.defaults == other.defaults
