@@ -273,10 +273,29 @@ pub struct MatchConfig {
     /// stored configurations means `false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sealed: bool,
+    /// The match's id, which its sealed commitments are bound to: [`crate::commitment`] hashes
+    /// it with the decision, the seat, the move and the nonce, so a commitment made for another
+    /// match, decision or seat does not open here. Absent in configurations stored before
+    /// commitments were bound: such a match keeps the old unbound commitments
+    /// ([`crate::unbound_commitment`]) and its old checks, so it rebuilds as it was played.
+    /// [`MatchConfig::new`] gives `Some("")` (bound, with an empty id); a server gives its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
+    /// How many changes of mind (a seat's accepted submission replacing its own earlier one) of
+    /// one seat are taken in one decision; a change beyond it is refused
+    /// ([`crate::MatchError::TooManyChanges`]) and not logged, so a seat cannot grow the log
+    /// without bound, and every change that was taken is in the log (a rebuilt match stands
+    /// on the last one). Absent (matches stored before the cap existed): no cap. Part of the
+    /// configuration because the log depends on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<u32>,
 }
 
 /// The refusals logged per seat and decision in a new match ([`MatchConfig::logged_refusals`]).
 pub const DEFAULT_LOGGED_REFUSALS: u32 = 10;
+
+/// The changes of mind taken per seat and decision in a new match ([`MatchConfig::changes`]).
+pub const DEFAULT_CHANGES: u32 = 20;
 
 impl MatchConfig {
     /// A match of `game` with default options, seed 0, two humans and the game's time control.
@@ -293,6 +312,8 @@ impl MatchConfig {
             trivia: None,
             logged_refusals: Some(DEFAULT_LOGGED_REFUSALS),
             sealed: false,
+            match_id: Some(String::new()),
+            changes: Some(DEFAULT_CHANGES),
         }
     }
 

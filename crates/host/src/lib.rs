@@ -66,9 +66,15 @@
 //!
 //! With [`MatchConfig::sealed`], a simultaneous decision (both seats pending) is played in two
 //! rounds, for players who do not trust the host's operator. First each seat commits
-//! ([`Match::commit`]) to the lowercase hex SHA-256 of the UTF-8 text `MOVE + "\n" + NONCE`
-//! ([`commitment`]), NONCE being 32 to 128 lowercase hex characters the client chose at random.
-//! Once every seat is in (committed, or moved for by the host at its deadline), each committed
+//! ([`Match::commit`]) to the lowercase hex SHA-256 of the UTF-8 text
+//! `colosseum-seal-v1\nMATCH_ID\nDECISION\nSEAT\nMOVE\nNONCE` ([`commitment`]: the match's
+//! [`MatchConfig::match_id`], the pending [`Match::decision`] in decimal, `p1` or `p2`, the move,
+//! and NONCE, 32 to 128 lowercase hex characters the client chose at random, at least 128 bits;
+//! one with fewer than 4 different digits, such as all zeros, is refused). Bound so, a
+//! commitment opens only in the match, decision and seat it was made for; a commitment already
+//! made in the match (the other seat's, or an earlier one) is refused at once
+//! ([`MatchError::CommitmentReused`]). Once every seat is in (committed, or moved for by the
+//! host at its deadline), each committed
 //! seat opens ([`Match::open`]) with the move and the nonce: the host checks the hash (a
 //! mismatch is refused and may be retried), then the game checks the move. An opening before
 //! every seat has committed is refused and forgotten, so the host holds no move until both are
@@ -102,12 +108,12 @@ mod view;
 pub use colosseum_trivia::{AnswerOutcome, Race, RaceError, RaceResult};
 pub use config::{
     BankSource, Clocks, EmptyBank, MatchConfig, Player, TimeControl, TriviaSettings,
-    DEFAULT_LOGGED_REFUSALS,
+    DEFAULT_CHANGES, DEFAULT_LOGGED_REFUSALS,
 };
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
-    commitment, races_decide, ConfigError, EarlierGame, Match, MatchError, RebuildError,
-    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS,
+    commitment, races_decide, unbound_commitment, ConfigError, EarlierGame, Match, MatchError,
+    RebuildError, SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS, SEAL_SCHEME,
 };
 pub use view::{
     reads, EarlierGameView, FinishedRace, MatchView, MoveLine, MoveLogText, RaceSeatView, RaceView,

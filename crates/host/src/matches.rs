@@ -85,8 +85,28 @@ pub enum MatchError {
     },
     /// A plain submission in a sealed match's simultaneous decision: the seat must commit, then
     /// open. Not logged: nothing changed.
-    #[error("this match is sealed: in a simultaneous decision, commit first (the SHA-256 of MOVE, a newline and NONCE) and open (send the move and nonce) once both seats have committed")]
+    #[error("this match is sealed: in a simultaneous decision, commit first (the SHA-256 of `colosseum-seal-v1`, the match id, the decision, the seat, MOVE and NONCE, one a line) and open (send the move and nonce) once both seats have committed")]
     Sealed,
+    /// A change of mind beyond [`MatchConfig::changes`] in this decision: refused, not logged;
+    /// the seat's last submission stands (it may still lock it).
+    #[error("{seat} has changed its move {cap} times in this decision, the most a seat may: its submission `{standing}` stands (it can still be locked)")]
+    TooManyChanges {
+        /// Who.
+        seat: Seat,
+        /// The cap.
+        cap: u32,
+        /// The submission that stands.
+        standing: String,
+    },
+    /// A commitment already seen in this match (the other seat's in this decision, or any
+    /// earlier one): a seat must make its own. Not logged.
+    #[error("this commitment was already made in this match (by {by} in decision {decision}); commit to your own move with a fresh random nonce")]
+    CommitmentReused {
+        /// The seat that made it first.
+        by: Seat,
+        /// The decision it was made in.
+        decision: u64,
+    },
     /// A commitment or opening where there is none to make: the match is not sealed, the
     /// decision is not simultaneous (sequential decisions are ordinary submissions), or the seat
     /// does not act. Not logged.
@@ -117,10 +137,12 @@ pub enum MatchError {
     /// trivia race is running. Not logged.
     #[error("{0}")]
     PauseRefused(String),
-    /// The move and nonce do not hash to the seat's commitment. Not logged; the seat may open
-    /// again until its opening deadline.
-    #[error("the SHA-256 of the move, a newline and the nonce is {got}, not {seat}'s commitment {committed}")]
+    /// The move and nonce do not hash to the seat's commitment (made for another move, nonce,
+    /// match, decision or seat). Not logged; the seat may open again until its opening deadline.
+    #[error("{preimage} hashes to {got}, not to {seat}'s commitment {committed}")]
     CommitmentMismatch {
+        /// What was hashed, in words (which match, decision and seat).
+        preimage: String,
         /// Who.
         seat: Seat,
         /// The commitment.
@@ -221,16 +243,79 @@ pub enum SealedPhase {
     Open,
 }
 
-/// The SHA-256 commitment of `text` with `nonce`: the lowercase hex digest of the UTF-8 text
-/// `text + "\n" + nonce` (as `printf '%s\n%s' MOVE NONCE | sha256sum` prints it).
+/// The first line of a sealed commitment's preimage ([`commitment`]): the scheme and its version.
+pub const SEAL_SCHEME: &str = "colosseum-seal-v1";
+
+/// A sealed commitment: the lowercase hex SHA-256 of the UTF-8 text
+///
+/// ```text
+/// colosseum-seal-v1\nMATCH_ID\nDECISION\nSEAT\nMOVE\nNONCE
+/// ```
+///
+/// (six lines joined by one newline each, byte 0x0a, nothing after NONCE): MATCH_ID is the
+/// match's id ([`MatchConfig::match_id`]), DECISION the pending decision's number in decimal
+/// ([`Match::decision`]), SEAT `p1` or `p2`, MOVE the move exactly as it will be opened, NONCE
+/// the nonce (32 to 128 lowercase hex characters, at least 128 random bits). As
+/// `printf 'colosseum-seal-v1\n%s\n%s\n%s\n%s\n%s' ID DECISION SEAT MOVE NONCE | sha256sum`
+/// prints it. Binding the match, decision and seat means a commitment opens only where it was
+/// made: a copy of the other seat's, or one replayed from an earlier decision or match, does not.
 #[must_use]
-pub fn commitment(text: &str, nonce: &str) -> String {
+pub fn commitment(match_id: &str, decision: u64, seat: Seat, text: &str, nonce: &str) -> String {
+    sha256_hex(&format!(
+        "{SEAL_SCHEME}\n{match_id}\n{decision}\n{seat}\n{text}\n{nonce}"
+    ))
+}
+
+/// The unbound commitment of matches stored before [`commitment`] bound match, decision and
+/// seat (their configuration has no [`MatchConfig::match_id`]): the lowercase hex SHA-256 of
+/// `MOVE + "\n" + NONCE`. Kept only so that such a match rebuilds as it was played.
+#[must_use]
+pub fn unbound_commitment(text: &str, nonce: &str) -> String {
+    sha256_hex(&format!("{text}\n{nonce}"))
+}
+
+fn sha256_hex(text: &str) -> String {
     use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(text.as_bytes());
-    h.update(b"\n");
-    h.update(nonce.as_bytes());
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The fewest different hex digits a bound nonce may have: a random nonce of 32 hex digits has
+/// fewer than 4 with a chance of about 3 in 10^21, so this refuses only made-up nonces (all
+/// zeros, `abab...`), never a random one.
+const NONCE_MIN_DIGITS: usize = 4;
+
+/// Checks a nonce of a bound commitment: 32 to 128 lowercase hex characters (at least 128 bits)
+/// with at least [`NONCE_MIN_DIGITS`] different digits.
+fn check_nonce(nonce: &str) -> Result<(), MatchError> {
+    let form = "a nonce is 32 to 128 lowercase hex characters (0-9 a-f), at least 128 random bits: \
+                make it with a cryptographic random generator";
+    if !(32..=128).contains(&nonce.len()) || !is_lower_hex(nonce) {
+        return Err(MatchError::BadCommitment(format!(
+            "{form}; this one has {} characters{}",
+            nonce.chars().count(),
+            if is_lower_hex(nonce) {
+                ""
+            } else {
+                ", not all of them 0-9 a-f"
+            }
+        )));
+    }
+    let mut digits = [false; 16];
+    for b in nonce.bytes() {
+        let d = if b.is_ascii_digit() { b - b'0' } else { b - b'a' + 10 };
+        digits[usize::from(d)] = true;
+    }
+    let different = digits.iter().filter(|&&d| d).count();
+    if different < NONCE_MIN_DIGITS {
+        return Err(MatchError::BadCommitment(format!(
+            "{form}; this one uses only {different} different digit{} (a random one uses at least {NONCE_MIN_DIGITS}), so it could be guessed",
+            if different == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
 }
 
 fn is_lower_hex(s: &str) -> bool {
@@ -265,6 +350,11 @@ pub struct Match {
     /// Refused submissions per seat in the pending decision (only the first
     /// `config.logged_refusals` are logged).
     refused: [u32; 2],
+    /// Changes of mind per seat in the pending decision (at most `config.changes` are taken).
+    changed: [u32; 2],
+    /// Sealed matches with bound commitments: every commitment made in this match, with its
+    /// seat and decision, so that none is taken twice.
+    seen: std::collections::HashMap<String, (Seat, u64)>,
     /// Sealed matches: each seat's commitment in the pending simultaneous decision.
     seals: [Option<String>; 2],
     /// Sealed matches: when every seat was in (the openings began), in the pending decision.
@@ -411,6 +501,8 @@ impl Match {
             now: 0,
             trivia,
             refused: [0, 0],
+            changed: [0, 0],
+            seen: std::collections::HashMap::new(),
             seals: [None, None],
             opening_from: None,
             last_sealed: None,
@@ -515,7 +607,9 @@ impl Match {
     /// `seat` submits `text` at `now`. The game checks it at once: refused, it is logged with the
     /// reason (only the first [`MatchConfig::logged_refusals`] of a seat in one decision; later
     /// ones are counted, see [`Match::refusals`]) and the seat's earlier submission stands; accepted, it replaces an unlocked earlier
-    /// one. When every seat that must act has submitted, the decision is revealed.
+    /// one (a change of mind: at most [`MatchConfig::changes`] a decision, later ones are
+    /// refused with [`MatchError::TooManyChanges`] and not logged, so every change taken is in
+    /// the log). When every seat that must act has submitted, the decision is revealed.
     pub fn submit(&mut self, seat: Seat, text: &str, now: u64) -> Result<(), MatchError> {
         let now = self.advance(now)?;
         self.check_not_paused()?;
@@ -546,6 +640,15 @@ impl Match {
             }
         };
         let first = self.pending[seat.index()].is_none();
+        if let (Some(cap), Some(standing)) = (self.config.changes, &self.pending[seat.index()]) {
+            if self.changed[seat.index()] >= cap {
+                return Err(MatchError::TooManyChanges {
+                    seat,
+                    cap,
+                    standing: standing.text.clone(),
+                });
+            }
+        }
         if first {
             self.stop_clock(seat, now);
             self.log.push(LogEntry::Submitted {
@@ -554,6 +657,7 @@ impl Match {
                 text: canonical.clone(),
             });
         } else {
+            self.changed[seat.index()] = self.changed[seat.index()].saturating_add(1);
             self.log.push(LogEntry::Changed {
                 at: now,
                 seat,
@@ -601,8 +705,10 @@ impl Match {
     }
 
     /// `seat` commits at `now` to a move in a sealed match's simultaneous decision: `hash` is the
-    /// lowercase hex SHA-256 of `MOVE + "\n" + NONCE` ([`commitment`]). The seat's clock stops
-    /// as for a submission. The commitment is binding: a second one is refused. When every seat
+    /// lowercase hex SHA-256 of the match id, the decision, the seat, the move and the nonce
+    /// ([`commitment`]). The seat's clock stops as for a submission. The commitment is binding:
+    /// a second one is refused; so is one already made in this match (a copy of the other
+    /// seat's, or an earlier one: [`MatchError::CommitmentReused`]). When every seat
     /// is in (committed, or moved for by the host at its deadline), the openings begin: each
     /// committed seat has the decision's own time again (no bank; untimed: no deadline) to
     /// [`Match::open`].
@@ -611,13 +717,21 @@ impl Match {
         self.check_not_paused()?;
         self.check_sealed()?;
         if hash.len() != 64 || !is_lower_hex(hash) {
-            return Err(MatchError::BadCommitment(
-                "a commitment is the SHA-256 of MOVE, a newline and NONCE in 64 lowercase hex characters".into(),
-            ));
+            return Err(MatchError::BadCommitment(format!(
+                "a commitment is 64 lowercase hex characters: the SHA-256 of {}",
+                self.preimage_words(seat, "MOVE", "NONCE")
+            )));
         }
         let i = seat.index();
         if self.seals[i].is_some() || self.pending[i].is_some() || self.opening_from.is_some() {
             return Err(MatchError::AlreadyCommitted(seat));
+        }
+        if self.config.match_id.is_some() {
+            if let Some(&(by, decision)) = self.seen.get(hash) {
+                return Err(MatchError::CommitmentReused { by, decision });
+            }
+            self.seen
+                .insert(hash.to_string(), (seat, self.decision()));
         }
         self.stop_clock(seat, now);
         self.seals[i] = Some(hash.to_string());
@@ -631,7 +745,9 @@ impl Match {
     }
 
     /// `seat` opens its commitment at `now` with the move `text` and the `nonce` (32 to 128
-    /// lowercase hex characters) it hashed. Refused without a trace before every seat is in
+    /// lowercase hex characters with at least 4 different digits) it hashed. Refused without a
+    /// trace when the nonce is not in that form ([`MatchError::BadCommitment`]), before every
+    /// seat is in
     /// ([`MatchError::NotAllCommitted`]) or when the hash differs
     /// ([`MatchError::CommitmentMismatch`]; the seat may open again). When the hash matches, the
     /// game checks the move: accepted, it is held (locked) until every seat is in and then
@@ -658,14 +774,26 @@ impl Match {
         if self.opening_from.is_none() {
             return Err(MatchError::NotAllCommitted);
         }
-        if !(32..=128).contains(&nonce.len()) || !is_lower_hex(nonce) {
-            return Err(MatchError::BadCommitment(
-                "a nonce is 32 to 128 lowercase hex characters".into(),
-            ));
-        }
-        let got = commitment(text, nonce);
+        let got = match &self.config.match_id {
+            Some(id) => {
+                check_nonce(nonce)?;
+                commitment(id, self.decision(), seat, text, nonce)
+            }
+            None => {
+                if !(32..=128).contains(&nonce.len()) || !is_lower_hex(nonce) {
+                    return Err(MatchError::BadCommitment(
+                        "a nonce is 32 to 128 lowercase hex characters".into(),
+                    ));
+                }
+                unbound_commitment(text, nonce)
+            }
+        };
         if got != committed {
             return Err(MatchError::CommitmentMismatch {
+                preimage: format!(
+                    "the SHA-256 of {}",
+                    self.preimage_words(seat, &format!("`{text}`"), "the nonce")
+                ),
                 seat,
                 committed,
                 got,
@@ -1585,6 +1713,18 @@ impl Match {
         }
     }
 
+    /// What a commitment of `seat` in the pending decision hashes, in words, with `text` and
+    /// `nonce` as given.
+    fn preimage_words(&self, seat: Seat, text: &str, nonce: &str) -> String {
+        match &self.config.match_id {
+            Some(id) => format!(
+                "`{SEAL_SCHEME}`, the match id `{id}`, the decision {}, the seat `{seat}`, {text} and {nonce}, one a line",
+                self.decision()
+            ),
+            None => format!("{text}, a newline and {nonce}"),
+        }
+    }
+
     /// Refuses a commitment or opening outside a sealed simultaneous decision of `seat`.
     fn check_sealed(&self) -> Result<(), MatchError> {
         if !self.config.sealed {
@@ -1767,6 +1907,7 @@ impl Match {
     fn after_step(&mut self, now: u64) {
         self.pending = [None, None];
         self.refused = [0, 0];
+        self.changed = [0, 0];
         self.seals = [None, None];
         self.opening_from = None;
         self.clocks
@@ -2040,6 +2181,8 @@ impl PartialEq for Match {
             && self.result == other.result
             && self.trivia == other.trivia
             && self.seals == other.seals
+            && self.changed == other.changed
+            && self.seen == other.seen
             && self.opening_from == other.opening_from
             && self.last_sealed == other.last_sealed
             && self.notes == other.notes

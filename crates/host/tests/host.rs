@@ -168,6 +168,69 @@ fn only_the_first_refusals_of_a_decision_are_logged_and_the_match_still_rebuilds
 }
 
 #[test]
+fn changes_of_mind_are_capped_and_a_rebuilt_match_stands_on_the_last_one_taken() {
+    let mut m = new("goofspiel");
+    let cap = m.config().changes.unwrap();
+    assert_eq!(cap, colosseum_host::DEFAULT_CHANGES);
+    let before = m.log().len();
+    m.submit(P1, "1", 1_000).unwrap();
+    let mut taken = "1".to_string();
+    let mut refused = 0;
+    for i in 0..1_000u64 {
+        let mv = (i % 13 + 1).to_string();
+        match m.submit(P1, &mv, 1_001 + i) {
+            Ok(()) => taken = mv,
+            Err(MatchError::TooManyChanges {
+                seat: P1,
+                cap: c,
+                standing,
+            }) => {
+                assert_eq!((c, &standing), (cap, &taken));
+                refused += 1;
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+        // Every acknowledged change is in the log: the match rebuilt from it (after a crash)
+        // stands on the last one taken.
+        if i % 97 == 0 {
+            let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+            assert_eq!(rebuilt.submission(P1).unwrap().text, taken);
+            assert!(rebuilt == m);
+        }
+    }
+    assert_eq!(refused, 1_000 - cap);
+    // One submission and `cap` changes: no more rows however many were sent.
+    assert_eq!(m.log().len() - before, 1 + cap as usize);
+    let err = m.submit(P1, "5", 5_000).unwrap_err();
+    assert!(err.to_string().contains("stands"), "{err}");
+    // Refusals are counted apart (their own cap), and locking still works.
+    assert!(matches!(
+        m.submit(P1, "99", 5_001),
+        Err(MatchError::Refused { .. })
+    ));
+    m.lock(P1, 5_002).unwrap();
+    let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+    assert!(rebuilt == m);
+    assert_eq!(rebuilt.submission(P1).unwrap().text, taken);
+    // The next decision has its own changes.
+    m.submit(P2, "2", 6_000).unwrap();
+    assert_eq!(m.record().steps[1], TextStep::both(&taken, "2"));
+    m.submit(P1, "3", 7_000).unwrap();
+    m.submit(P1, "4", 7_001).unwrap();
+    assert_eq!(m.submission(P1).unwrap().text, "4");
+    // A match stored before the cap (no `changes`) takes every change, as it did.
+    let mut old = Match::new(MatchConfig {
+        changes: None,
+        ..MatchConfig::new("goofspiel")
+    })
+    .unwrap();
+    for i in 0..100u64 {
+        old.submit(P1, &(i % 13 + 1).to_string(), i).unwrap();
+    }
+    assert!(Match::rebuild(old.config().clone(), old.log()).unwrap() == old);
+}
+
+#[test]
 fn resignation_ends_the_match() {
     let mut m = new("square-goofspiel");
     m.submit(P1, "3", 100).unwrap();

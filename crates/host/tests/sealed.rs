@@ -5,7 +5,7 @@ mod common;
 use colosseum_engine::{Pending, Seat, TextStep, Viewer};
 use colosseum_games::{registry, replay_record};
 use colosseum_host::{
-    commitment, Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig, MatchError, SealedPhase,
+    commitment, unbound_commitment, Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig, MatchError, SealedPhase,
     TimeControl,
 };
 use common::strings;
@@ -31,17 +31,174 @@ fn nonce(rng: &mut impl Rng) -> String {
 
 const NONCE: &str = "9f2c4e7a1b3d5f60718293a4b5c6d7e8";
 
+/// `seat`'s commitment to `text` with `nonce` in `m`'s pending decision.
+fn seal(m: &Match, seat: Seat, text: &str, nonce: &str) -> String {
+    let id = m.config().match_id.as_deref().expect("a bound match");
+    commitment(id, m.decision(), seat, text, nonce)
+}
+
 #[test]
-fn the_commitment_is_the_sha256_of_move_newline_nonce() {
-    // printf '7\n9f2c4e7a1b3d5f60718293a4b5c6d7e8' | sha256sum
+fn the_commitment_is_the_sha256_of_scheme_match_decision_seat_move_nonce() {
+    // printf 'colosseum-seal-v1\n%s\n%s\n%s\n%s\n%s' 3f9c0a5e8d7b6a21 1 p1 7 NONCE | sha256sum
     assert_eq!(
-        commitment("7", NONCE),
+        commitment("3f9c0a5e8d7b6a21", 1, P1, "7", NONCE),
+        "7cfa546a070e3188d3053b4a316d9e9d5cc4f174ed9886f9d83ccfb23f4696b3"
+    );
+    // printf 'colosseum-seal-v1\n%s\n%s\n%s\n%s\n%s' '' 1 p2 'B d4 W e5' NONCE | sha256sum
+    assert_eq!(
+        commitment("", 1, P2, "B d4 W e5", NONCE),
+        "2dadef110da4d323cfbd6446b76f91de180d683b079dc47f10df1448d17c8a82"
+    );
+    // The unbound form of matches stored before: printf '7\n%s' NONCE | sha256sum
+    assert_eq!(
+        unbound_commitment("7", NONCE),
         "110e5da52929a519a98a36c3ed92a3cda9479ab8abcead9a61fba4efc397d0b4"
     );
+}
+
+fn sealed_with_id(id: &str) -> Match {
+    Match::new(MatchConfig {
+        sealed: true,
+        match_id: Some(id.into()),
+        ..MatchConfig::new("goofspiel")
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_copy_of_the_other_seats_commitment_is_refused() {
+    let mut m = sealed_with_id("3f9c0a5e8d7b6a21");
+    let h = seal(&m, P1, "13", NONCE);
+    m.commit(P1, &h, 100).unwrap();
+    let len = m.log().len();
+    // The hash is public (every view shows it): p2 sends it back as its own.
+    let shown = m.view(Viewer::Seat(P2)).seats.p1.commitment.unwrap().unwrap();
+    assert_eq!(shown, h);
+    let err = m.commit(P2, &shown, 200).unwrap_err();
     assert_eq!(
-        commitment("B d4 W e5", NONCE),
-        "42d364c157a2f14c16b83db3fe4981ca4d3c739a58a770aac64be13ccce6a2f0"
+        err,
+        MatchError::CommitmentReused {
+            by: P1,
+            decision: 1
+        }
     );
+    assert!(err.to_string().contains("already made"), "{err}");
+    assert_eq!(m.log().len(), len, "a refused commitment leaves no trace");
+    assert_eq!(m.commitment(P2), None);
+    // p2 commits its own and the decision goes on.
+    m.commit(P2, &seal(&m, P2, "1", NONCE), 300).unwrap();
+    assert_eq!(m.sealed_phase(), Some(SealedPhase::Open));
+}
+
+#[test]
+fn an_earlier_public_commitment_is_refused() {
+    let mut m = sealed_with_id("3f9c0a5e8d7b6a21");
+    let (h1, h2) = (seal(&m, P1, "13", NONCE), seal(&m, P2, "1", NONCE));
+    m.commit(P1, &h1, 100).unwrap();
+    m.commit(P2, &h2, 200).unwrap();
+    m.open(P1, "13", NONCE, 300).unwrap();
+    m.open(P2, "1", NONCE, 400).unwrap();
+    // The next decision: the last one's commitments and openings are public.
+    let last = m.view(Viewer::Spectator).sealed.unwrap().last.unwrap();
+    assert_eq!(last.p1.unwrap().commitment, h1);
+    let decision = m.decision();
+    assert!(decision > 1);
+    for (seat, old, by) in [(P2, &h1, P1), (P1, &h1, P1), (P1, &h2, P2)] {
+        assert_eq!(
+            m.commit(seat, old, 500),
+            Err(MatchError::CommitmentReused { by, decision: 1 }),
+            "{seat} replaying {by}'s"
+        );
+    }
+    // Rebuilt from its log, the match still knows every commitment it has seen.
+    let mut rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+    assert!(rebuilt == m);
+    assert_eq!(
+        rebuilt.commit(P2, &h1, 600),
+        Err(MatchError::CommitmentReused {
+            by: P1,
+            decision: 1
+        })
+    );
+}
+
+#[test]
+fn a_short_or_made_up_nonce_is_refused_with_what_is_allowed() {
+    let mut m = sealed_with_id("3f9c0a5e8d7b6a21");
+    let zeros = "0".repeat(64);
+    let short = "9f2c4e7a1b3d5f60718293a4b5c6d7"; // 30 hex digits: 120 bits
+    let abab = "ab".repeat(16);
+    let upper = NONCE.to_uppercase();
+    let b64 = "n8tOehs9X2BxgpOktcbX6A";
+    m.commit(P1, &seal(&m, P1, "13", &zeros), 100).unwrap();
+    m.commit(P2, &seal(&m, P2, "1", NONCE), 200).unwrap();
+    let len = m.log().len();
+    let err = m.open(P1, "13", &zeros, 300).unwrap_err();
+    let MatchError::BadCommitment(why) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(why.contains("128") && why.contains("1 different digit"), "{why}");
+    for bad in [short, abab.as_str(), upper.as_str(), b64, ""] {
+        let err = m.open(P1, "13", bad, 300).unwrap_err();
+        let MatchError::BadCommitment(why) = &err else {
+            panic!("{bad}: {err:?}")
+        };
+        assert!(why.contains("32 to 128 lowercase hex"), "{why}");
+    }
+    assert_eq!(m.log().len(), len, "refused openings change nothing");
+    assert!(m.submission(P1).is_none());
+    // A seat that committed with a guessable nonce cannot open: its opening deadline gives it
+    // the timeout treatment.
+    m.open(P2, "1", NONCE, 400).unwrap();
+    m.tick(30_200);
+    assert_eq!(m.record().steps[1], TextStep::both("1", "1"));
+}
+
+#[test]
+fn a_commitment_made_for_another_seat_decision_or_match_does_not_open() {
+    let id = "3f9c0a5e8d7b6a21";
+    let mut m = sealed_with_id(id);
+    let d = m.decision();
+    for (label, hash) in [
+        ("another seat", commitment(id, d, P2, "13", NONCE)),
+        ("another decision", commitment(id, d + 1, P1, "13", NONCE)),
+        ("another match", commitment("5d2e000000000000", d, P1, "13", NONCE)),
+        ("the unbound form", unbound_commitment("13", NONCE)),
+    ] {
+        let mut m = m.clone();
+        m.commit(P1, &hash, 100).unwrap();
+        m.commit(P2, &seal(&m, P2, "1", NONCE), 200).unwrap();
+        let err = m.open(P1, "13", NONCE, 300).unwrap_err();
+        assert!(
+            matches!(err, MatchError::CommitmentMismatch { seat: P1, .. }),
+            "{label}: {err:?}"
+        );
+        assert!(
+            err.to_string().contains(&format!("the match id `{id}`, the decision {d}, the seat `p1`")),
+            "{label}: {err}"
+        );
+    }
+    // Made for this match, decision and seat, it opens.
+    m.commit(P1, &commitment(id, d, P1, "13", NONCE), 100).unwrap();
+    m.commit(P2, &seal(&m, P2, "1", NONCE), 200).unwrap();
+    m.open(P1, "13", NONCE, 300).unwrap();
+}
+
+#[test]
+fn a_match_stored_before_the_binding_keeps_its_unbound_commitments() {
+    // A configuration stored before `match_id` existed: the old hash, the old nonce rule, and a
+    // copied commitment is taken as it was, so its stored log rebuilds.
+    let old: MatchConfig =
+        serde_json::from_str(r#"{"game": "goofspiel", "seed": 3, "sealed": true}"#).unwrap();
+    assert_eq!(old.match_id, None);
+    let mut m = Match::new(old.clone()).unwrap();
+    let zeros = "0".repeat(32);
+    m.commit(P1, &unbound_commitment("13", &zeros), 100).unwrap();
+    m.commit(P2, &unbound_commitment("13", &zeros), 200).unwrap();
+    m.open(P1, "13", &zeros, 300).unwrap();
+    m.open(P2, "13", &zeros, 400).unwrap();
+    assert_eq!(m.record().steps[1], TextStep::both("13", "13"));
+    assert!(Match::rebuild(old, m.log()).unwrap() == m);
 }
 
 #[test]
@@ -68,9 +225,9 @@ fn commit_then_open_reveals_only_when_both_have_opened() {
     assert_eq!(m.submit(P1, "7", 500), Err(MatchError::Sealed));
     assert!(MatchError::Sealed.to_string().contains("commit"));
     assert_eq!(m.log().len(), len);
-    let h1 = commitment("7", NONCE);
+    let h1 = seal(&m, P1, "7", NONCE);
     let n2 = "0123456789abcdef0123456789abcdef0123456789abcdef";
-    let h2 = commitment("3", n2);
+    let h2 = seal(&m, P2, "3", n2);
     m.commit(P1, &h1, 1_000).unwrap();
     assert_eq!(m.clock(P1).deadline, None, "the commitment stops the clock");
     // Opening early is refused and forgotten: the host holds no move before the openings.
@@ -82,7 +239,7 @@ fn commit_then_open_reveals_only_when_both_have_opened() {
     assert!(!m.log().iter().any(|e| matches!(e, LogEntry::Opened { .. })));
     // Binding: no second commitment.
     assert_eq!(
-        m.commit(P1, &commitment("8", NONCE), 1_600),
+        m.commit(P1, &seal(&m, P1, "8", NONCE), 1_600),
         Err(MatchError::AlreadyCommitted(P1))
     );
     m.commit(P2, &h2, 2_000).unwrap();
@@ -136,15 +293,15 @@ fn commit_then_open_reveals_only_when_both_have_opened() {
 #[test]
 fn a_wrong_opening_is_refused_and_the_seat_may_open_again() {
     let mut m = sealed("goofspiel");
-    m.commit(P1, &commitment("5", NONCE), 100).unwrap();
-    m.commit(P2, &commitment("6", NONCE), 200).unwrap();
+    m.commit(P1, &seal(&m, P1, "5", NONCE), 100).unwrap();
+    m.commit(P2, &seal(&m, P2, "6", NONCE), 200).unwrap();
     let len = m.log().len();
     let err = m.open(P1, "4", NONCE, 300).unwrap_err();
     assert!(
         matches!(err, MatchError::CommitmentMismatch { seat: P1, .. }),
         "{err:?}"
     );
-    assert!(err.to_string().contains("not p1's commitment"), "{err}");
+    assert!(err.to_string().contains("not to p1's commitment"), "{err}");
     // A nonce of the wrong form is refused as such.
     assert!(matches!(
         m.open(P1, "5", "XYZ", 300),
@@ -169,7 +326,7 @@ fn a_wrong_opening_is_refused_and_the_seat_may_open_again() {
         Err(MatchError::BadCommitment(_))
     ));
     assert!(matches!(
-        m.commit(P1, &commitment("5", NONCE).to_uppercase(), 700),
+        m.commit(P1, &seal(&m, P1, "5", NONCE).to_uppercase(), 700),
         Err(MatchError::BadCommitment(_))
     ));
 }
@@ -177,8 +334,8 @@ fn a_wrong_opening_is_refused_and_the_seat_may_open_again() {
 #[test]
 fn an_illegal_opening_gets_the_timeout_treatment_at_once() {
     let mut m = sealed("goofspiel");
-    m.commit(P1, &commitment("99", NONCE), 100).unwrap();
-    m.commit(P2, &commitment("6", NONCE), 200).unwrap();
+    m.commit(P1, &seal(&m, P1, "99", NONCE), 100).unwrap();
+    m.commit(P2, &seal(&m, P2, "6", NONCE), 200).unwrap();
     let err = m.open(P1, "99", NONCE, 300).unwrap_err();
     let MatchError::Refused { reason } = &err else {
         panic!("{err:?}")
@@ -193,7 +350,7 @@ fn an_illegal_opening_gets_the_timeout_treatment_at_once() {
         Some(LogEntry::DefaultApplied { at: 300, seat: P1, text }) if text == "1"
     ));
     assert_eq!(
-        m.commit(P1, &commitment("2", NONCE), 350),
+        m.commit(P1, &seal(&m, P1, "2", NONCE), 350),
         Err(MatchError::AlreadyCommitted(P1))
     );
     m.open(P2, "6", NONCE, 400).unwrap();
@@ -212,8 +369,8 @@ fn an_illegal_opening_loses_where_the_empty_bank_rule_says_so() {
         ..MatchConfig::new("goofspiel")
     })
     .unwrap();
-    m.commit(P1, &commitment("banana", NONCE), 100).unwrap();
-    m.commit(P2, &commitment("6", NONCE), 200).unwrap();
+    m.commit(P1, &seal(&m, P1, "banana", NONCE), 100).unwrap();
+    m.commit(P2, &seal(&m, P2, "6", NONCE), 200).unwrap();
     assert!(matches!(
         m.open(P1, "banana", NONCE, 300),
         Err(MatchError::Refused { .. })
@@ -226,8 +383,8 @@ fn an_illegal_opening_loses_where_the_empty_bank_rule_says_so() {
 #[test]
 fn committed_but_not_opened_gets_the_default_at_the_opening_deadline() {
     let mut m = sealed("goofspiel");
-    m.commit(P1, &commitment("9", NONCE), 1_000).unwrap();
-    m.commit(P2, &commitment("4", NONCE), 2_000).unwrap();
+    m.commit(P1, &seal(&m, P1, "9", NONCE), 1_000).unwrap();
+    m.commit(P2, &seal(&m, P2, "4", NONCE), 2_000).unwrap();
     m.open(P2, "4", NONCE, 3_000).unwrap();
     assert!(m.tick(31_999).is_empty());
     m.tick(32_000);
@@ -251,8 +408,8 @@ fn committed_but_not_opened_loses_where_the_empty_bank_rule_says_so() {
     assert_eq!(m.game().decision_kind(), "bid");
     let text = m.game().legal_moves(P1)[0].clone();
     let other = m.game().legal_moves(P2)[0].clone();
-    m.commit(P1, &commitment(&text, NONCE), 1_000).unwrap();
-    m.commit(P2, &commitment(&other, NONCE), 1_000).unwrap();
+    m.commit(P1, &seal(&m, P1, &text, NONCE), 1_000).unwrap();
+    m.commit(P2, &seal(&m, P2, &other, NONCE), 1_000).unwrap();
     m.open(P2, &other, NONCE, 2_000).unwrap();
     assert_eq!(m.clock(P1).deadline, Some(61_000));
     m.tick(61_000);
@@ -269,7 +426,7 @@ fn committed_but_not_opened_loses_where_the_empty_bank_rule_says_so() {
 #[test]
 fn a_seat_that_never_commits_gets_the_ordinary_timeout_then_the_other_opens() {
     let mut m = sealed("goofspiel");
-    m.commit(P1, &commitment("9", NONCE), 1_000).unwrap();
+    m.commit(P1, &seal(&m, P1, "9", NONCE), 1_000).unwrap();
     m.tick(30_000);
     assert!(m.log().iter().any(|e| matches!(
         e,
@@ -283,7 +440,7 @@ fn a_seat_that_never_commits_gets_the_ordinary_timeout_then_the_other_opens() {
     assert_eq!(m.clock(P1).deadline, Some(60_000));
     // The defaulted seat cannot commit any more.
     assert_eq!(
-        m.commit(P2, &commitment("9", NONCE), 30_500),
+        m.commit(P2, &seal(&m, P2, "9", NONCE), 30_500),
         Err(MatchError::AlreadyCommitted(P2))
     );
     m.open(P1, "9", NONCE, 31_000).unwrap();
@@ -300,8 +457,8 @@ fn untimed_sealed_matches_have_no_deadlines() {
         ..MatchConfig::new("goofspiel")
     })
     .unwrap();
-    m.commit(P1, &commitment("2", NONCE), 1_000).unwrap();
-    m.commit(P2, &commitment("3", NONCE), 2_000).unwrap();
+    m.commit(P1, &seal(&m, P1, "2", NONCE), 1_000).unwrap();
+    m.commit(P2, &seal(&m, P2, "3", NONCE), 2_000).unwrap();
     assert_eq!(m.next_deadline(), None);
     assert!(m.tick(10_000_000).is_empty());
     m.open(P1, "2", NONCE, 10_000_001).unwrap();
@@ -315,7 +472,7 @@ fn sequential_decisions_are_ordinary_submissions_even_when_sealed() {
     assert_eq!(m.game().pending(), Pending::One(P1));
     assert_eq!(m.sealed_phase(), None);
     assert!(matches!(
-        m.commit(P1, &commitment("1", NONCE), 10),
+        m.commit(P1, &seal(&m, P1, "1", NONCE), 10),
         Err(MatchError::NotSealed(_))
     ));
     let mv = m.game().legal_moves(P1)[0].clone();
@@ -324,7 +481,7 @@ fn sequential_decisions_are_ordinary_submissions_even_when_sealed() {
     // And an unsealed match has nothing to commit.
     let mut plain = Match::new(MatchConfig::new("goofspiel")).unwrap();
     assert!(matches!(
-        plain.commit(P1, &commitment("1", NONCE), 10),
+        plain.commit(P1, &seal(&plain, P1, "1", NONCE), 10),
         Err(MatchError::NotSealed(_))
     ));
 }
@@ -361,7 +518,7 @@ fn play_sealed(game: &str, seed: u64, time: Option<TimeControl>) -> (Match, usiz
                 }
                 let mv = m.game().random_move(seat, &mut rng).unwrap();
                 let n = nonce(&mut rng);
-                m.commit(seat, &commitment(&mv, &n), now).unwrap();
+                m.commit(seat, &seal(&m, seat, &mv, &n), now).unwrap();
                 openings[seat.index()] = Some((mv, n));
             }
             Some(SealedPhase::Open) => {

@@ -130,7 +130,7 @@ fn the_match_view_json_keeps_its_shape() {
     sealed
         .commit(
             P1,
-            &colosseum_host::commitment("7", &"ab".repeat(16)),
+            &colosseum_host::commitment("", 1, P1, "7", &"ab".repeat(16)),
             1_000,
         )
         .unwrap();
