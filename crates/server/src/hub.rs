@@ -345,6 +345,9 @@ pub struct Hub<S: Store> {
     hearing: std::sync::atomic::AtomicBool,
     /// The shared store's unfinished matches as last read, with `changes` before the read.
     open_cache: tokio::sync::Mutex<Option<(u64, Arc<Vec<StoredMatch>>)>>,
+    /// This node's open matches in the lobby's order, kept as they change (`crate::lobby`),
+    /// the light waiting matches (no `Table` until asked for) among them.
+    lobby: crate::lobby::Lobby,
 }
 
 /// What a match's announcer may post since its last look: all of it from the spectator's
@@ -481,13 +484,25 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
 /// The longest display name, in characters.
 pub const MAX_NAME: usize = 40;
 
+/// Whether match `meta` may wait without a `Table` in memory (`crate::lobby`): nobody started
+/// it, and nothing runs for it until somebody asks for it (no webhook to announce it, no
+/// tournament following it).
+fn light(meta: &StoredMatch) -> bool {
+    meta.started_at.is_none()
+        && !meta.finished()
+        && meta.webhook.is_none()
+        && meta.tournament.is_none()
+}
+
 /// Checks a player's display name, the same at creation (`seats[i].name`) and at join, and
-/// returns it trimmed: not empty, at most [`MAX_NAME`] characters, no control characters, and
-/// not a bot's name (`bot ...`, `random`, `heuristic`, `mcts:...`, `cmd:...`, in any case), so a
-/// human can never pass for a bot. Uniqueness within a match is checked by the caller.
+/// returns it trimmed: not empty, at most [`MAX_NAME`] characters, no control, invisible or
+/// format characters and not starting with a combining mark (`crate::names::refused`), and not
+/// a bot's name nor one that reads like it (`bot ...`, `random`, `heuristic`, `mcts:...`,
+/// `cmd:...`, in any case or with look-alike characters: `crate::names::looks_like_bot`), so a
+/// human can never pass for a bot. Uniqueness within a match is checked by the caller
+/// ([`same_name`]).
 pub fn check_name(name: &str) -> Result<String, ApiError> {
-    const ALLOWED: &str = "a name is 1 to 40 characters, without control characters, \
-                           and not a bot's name (bot ..., random, heuristic, mcts:..., cmd:...)";
+    use crate::names::ALLOWED;
     let name = name.trim();
     if name.is_empty() {
         return Err(ApiError::bad_request(format!(
@@ -499,31 +514,22 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
             "the name is too long: {ALLOWED}"
         )));
     }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(format!(
-            "the name has a control character: {ALLOWED}"
-        )));
+    if let Some(why) = crate::names::refused(name) {
+        return Err(ApiError::bad_request(format!("{why}: {ALLOWED}")));
     }
-    let lower = name.to_lowercase();
-    let bot_word = lower == "bot"
-        || lower
-            .strip_prefix("bot")
-            .is_some_and(|rest| rest.starts_with(char::is_whitespace));
-    if bot_word
-        || lower.starts_with("mcts:")
-        || lower.starts_with("cmd:")
-        || lower.parse::<BotSpec>().is_ok()
-    {
+    if crate::names::looks_like_bot(name) {
         return Err(ApiError::bad_request(format!(
-            "`{name}` is reserved for bots: {ALLOWED}"
+            "`{name}` is or reads like a bot's name, reserved for bots: {ALLOWED}"
         )));
     }
     Ok(name.to_string())
 }
 
-/// Whether two display names are the same to a reader (case-insensitive).
-fn same_name(a: &str, b: &str) -> bool {
-    a.to_lowercase() == b.to_lowercase()
+/// Whether two display names are the same to a reader: case, look-alike characters of other
+/// scripts and compatibility forms aside (their UTS #39 confusable skeletons,
+/// `crate::names::same_name`).
+pub fn same_name(a: &str, b: &str) -> bool {
+    crate::names::same_name(a, b)
 }
 
 /// Checks a bot name for the server with the default caps ([`MAX_BOT_MS`], [`MAX_BOT_ITERS`]):
@@ -673,6 +679,7 @@ impl<S: Store> Hub<S> {
             changes: std::sync::atomic::AtomicU64::new(0),
             hearing: std::sync::atomic::AtomicBool::new(false),
             open_cache: tokio::sync::Mutex::new(None),
+            lobby: crate::lobby::Lobby::default(),
         })
     }
 
@@ -701,7 +708,7 @@ impl<S: Store> Hub<S> {
         let bots = self.bot_load();
         self.metrics.render(&crate::metrics::Snapshot {
             live,
-            loaded: tables.len(),
+            loaded: tables.len() + self.lobby.light(),
             bots: (bots.running, bots.queued, bots.max),
             commits: self.store.group_commits(),
         })
@@ -777,22 +784,91 @@ impl<S: Store> Hub<S> {
     /// how many. The lobby does it, and a running server every minute. Their rows stay in the
     /// store, where they are recognized as expired (by `created_at`) when asked for.
     pub async fn sweep_expired(&self) -> usize {
-        let mut gone = Vec::new();
-        for t in self.tables_now() {
-            let st = t.state.lock().await;
-            if self.expired(&st.meta) {
-                gone.push(t.clone());
-            }
-        }
+        // The lobby's index holds every waiting match, oldest first: only the expired are
+        // looked at (`Hub::expired`: at least `waiting_expiry_ms` old).
+        let cutoff = (self.clock.now_ms() + 1).saturating_sub(self.limits.waiting_expiry_ms);
+        let gone = self.lobby.expire_before(cutoff);
         let mut tables = self
             .tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for t in &gone {
-            tables.remove(&t.id);
-            t.wake.notify_one();
+        for id in &gone {
+            if let Some(t) = tables.remove(&**id) {
+                t.wake.notify_one();
+            }
         }
         gone.len()
+    }
+
+    /// Where the lobby's list of waiting matches starts now: a waiting match created before
+    /// it is stale (`Hub::stale_waiting`).
+    fn list_cutoff(&self) -> u64 {
+        (self.clock.now_ms() + 1).saturating_sub(self.limits.lobby_waiting_ms)
+    }
+
+    /// Brings match `meta`'s entry in the lobby's index up to date (`crate::lobby`): an open
+    /// match's summary is rendered again only when who joined or the start changed; a finished
+    /// one leaves. `light`: the match has no `Table` in memory.
+    fn list(&self, meta: &StoredMatch, light: bool) {
+        if meta.finished() {
+            self.lobby.remove(&meta.id);
+            return;
+        }
+        let shape = crate::lobby::Shape {
+            joined: meta.joined,
+            started: meta.started_at.is_some(),
+        };
+        if self.lobby.stale(&meta.id, shape, light) {
+            self.lobby.set(
+                &meta.id,
+                meta.created_at,
+                shape,
+                light,
+                summary(meta).to_string(),
+                self.list_cutoff(),
+            );
+        }
+    }
+
+    /// The table of light waiting match `id` (`crate::lobby`: listed, its rows in the store,
+    /// no `Table` yet), made from the store now and served from here on; `None` if `id` is
+    /// not a light match. An expired one is answered `expired`.
+    async fn unfold(self: &Arc<Self>, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
+        if !self.lobby.is_light(id) {
+            return Ok(None);
+        }
+        let _not_leaving = self.adopting.read().await;
+        let _one = AdoptingOne::lock(&self.adopting_ids, id).await;
+        if let Some(table) = self.served(id) {
+            return Ok(Some(table));
+        }
+        if !self.lobby.is_light(id) {
+            return Ok(None);
+        }
+        let (meta, log) = match self.store.load(id).await {
+            Ok(Some(loaded)) => loaded,
+            Ok(None) => {
+                self.lobby.remove(id);
+                return Ok(None);
+            }
+            Err(e @ StoreError::Corrupt { .. }) => {
+                let broken = Broken {
+                    summary: "its stored rows do not read".into(),
+                    reason: e.to_string(),
+                };
+                return Err(self.set_aside(id, broken).await);
+            }
+            Err(e) => return Err(ApiError::internal("loading a match", e)),
+        };
+        if self.expired(&meta) {
+            self.lobby.remove(id);
+            return Err(self.expired_error());
+        }
+        // Served from its own log (its joins and start are in `meta`): `commit` lists it as
+        // a table.
+        let table = self.install(meta, &log).await?;
+        self.start_adopted(id, &table, &[]).await?;
+        Ok(Some(table))
     }
 
     /// The store.
@@ -829,7 +905,7 @@ impl<S: Store> Hub<S> {
         let mut n = 0;
         for batch in ids.chunks(ADOPTING_BATCH) {
             let mut failed = None;
-            for (id, adopted) in self.adopt_batch(batch, &earlier, true).await? {
+            for (id, adopted) in self.adopt_batch(batch, &earlier, true, true).await? {
                 match adopted {
                     Ok(true) => {
                         n += 1;
@@ -892,7 +968,7 @@ impl<S: Store> Hub<S> {
         }
         // Left out of the batch: another adoption decides it (or did); wait for that one.
         let one = [id.to_string()];
-        match self.adopt_batch(&one, &[], true).await?.pop() {
+        match self.adopt_batch(&one, &[], true, false).await?.pop() {
             Some((_, adopted)) => adopted,
             None => Ok(false),
         }
@@ -933,7 +1009,7 @@ impl<S: Store> Hub<S> {
             let mut ids: Vec<String> = batch.iter().map(|(id, _)| id.clone()).collect();
             ids.sort_unstable();
             ids.dedup();
-            match self.adopt_batch(&ids, &[], false).await {
+            match self.adopt_batch(&ids, &[], false, false).await {
                 Ok(outcomes) => {
                     let outcomes: HashMap<String, Result<bool, ApiError>> =
                         outcomes.into_iter().collect();
@@ -956,11 +1032,14 @@ impl<S: Store> Hub<S> {
     /// claim, so another live process's match is never loaded nor served here. Returns what
     /// became of each match tried (those another adoption is deciding are left out when `wait`
     /// is false, else waited for); the outer `Err` is the store failing for the whole batch.
+    /// With `lighten` (the resume at start), a waiting match that may be light ([`light`]) is
+    /// claimed and listed, not loaded into memory (`crate::lobby`).
     async fn adopt_batch(
         self: &Arc<Self>,
         ids: &[String],
         earlier: &[Quarantined],
         wait: bool,
+        lighten: bool,
     ) -> Result<Vec<(String, Result<bool, ApiError>)>, ApiError> {
         let _not_leaving = self.adopting.read().await;
         // Each match's own lock, held until it is served (or not): a client's request for one
@@ -1032,6 +1111,11 @@ impl<S: Store> Hub<S> {
                     tracing::warn!(match_id = %id, error = %e, "could not give up a finished match's claim");
                 }
             }
+            if lighten && log.is_empty() && light(&meta) && !earlier.iter().any(|q| q.id == id) {
+                self.list(&meta, true);
+                out.push((id, Ok(true)));
+                continue;
+            }
             match self.install(meta, &log).await {
                 Ok(table) => installed.push((id, table)),
                 Err(e) if e.code == "quarantined" => out.push((id, Ok(false))),
@@ -1095,12 +1179,14 @@ impl<S: Store> Hub<S> {
         Ok(())
     }
 
-    /// Whether this process serves match `id` (in memory) or has set it aside.
+    /// Whether this process serves match `id` (in memory, or light: `crate::lobby`) or has
+    /// set it aside.
     fn holds(&self, id: &str) -> bool {
         self.tables
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .contains_key(id)
+            || self.lobby.is_light(id)
             || self
                 .quarantine
                 .lock()
@@ -1308,7 +1394,7 @@ impl<S: Store> Hub<S> {
             while running.len() < BATCHES_AT_ONCE {
                 let Some(batch) = batches.next() else { break };
                 let hub = self.clone();
-                running.spawn(async move { hub.adopt_batch(&batch, &[], false).await });
+                running.spawn(async move { hub.adopt_batch(&batch, &[], false, false).await });
             }
             let Some(done) = running.join_next().await else {
                 break;
@@ -1378,6 +1464,7 @@ impl<S: Store> Hub<S> {
     /// Sets match `id` aside: logged, stored, remembered; returns what a client is answered.
     async fn set_aside(&self, id: &str, broken: Broken) -> ApiError {
         let at = self.clock.now_ms();
+        self.lobby.remove(id);
         tracing::error!(
             match_id = %id,
             reason = %broken.summary,
@@ -1467,7 +1554,8 @@ impl<S: Store> Hub<S> {
         if let [Player::Human { name: Some(a) }, Player::Human { name: Some(b) }] = &seats {
             if same_name(a, b) {
                 return Err(ApiError::bad_request(format!(
-                    "both seats are named `{b}`: names differ within a match (ignoring case)"
+                    "`{a}` and `{b}` read as the same name: names differ within a match as \
+                     people read them (case and look-alike letters aside)"
                 )));
             }
         }
@@ -1567,13 +1655,19 @@ impl<S: Store> Hub<S> {
         if meta.started_at.is_some() {
             tracing::info!(match_id = %id, game = %meta.config.game, "match started");
         }
-        let table = self.install_match(meta, game, 0);
-        {
-            let mut st = table.state.lock().await;
-            self.commit(&table, &mut st).await?;
+        if light(&meta) {
+            // Listed only: its table is made from the store at the first request for it.
+            drop(game);
+            self.list(&meta, true);
+        } else {
+            let table = self.install_match(meta, game, 0);
+            {
+                let mut st = table.state.lock().await;
+                self.commit(&table, &mut st).await?;
+            }
+            self.start_timer(&table);
+            self.announce(&table, None).await;
         }
-        self.start_timer(&table);
-        self.announce(&table, None).await;
         self.tell("created", &id).await;
         let links = json!({
             "p1": tokens[0].as_ref().map(|t| format!("/m/{id}#seat={t}")),
@@ -1591,7 +1685,10 @@ impl<S: Store> Hub<S> {
                 truncate(id, 64)
             )));
         }
-        let known = self.served(id);
+        let known = match self.served(id) {
+            Some(t) => Some(t),
+            None => self.unfold(id).await?,
+        };
         if let Some(t) = known {
             if self.expired(&t.state.lock().await.meta) {
                 self.sweep_expired().await;
@@ -1893,8 +1990,9 @@ impl<S: Store> Hub<S> {
                 if let (Some(n), Some(theirs)) = (&name, &st.meta.names[seat.other().index()]) {
                     if same_name(n, theirs) {
                         return Err(ApiError::bad_request(format!(
-                            "`{theirs}` is the other seat's name: names differ within a match \
-                             (ignoring case)"
+                            "`{n}` reads as `{theirs}`, the other seat's name: names differ \
+                             within a match as people read them (case and look-alike letters \
+                             aside)"
                         )));
                     }
                 }
@@ -2131,6 +2229,7 @@ impl<S: Store> Hub<S> {
         }
         table.version.send_modify(|v| *v += 1);
         table.wake.notify_one();
+        self.list(&st.meta, false);
         self.start_bots(table, st);
         Ok(())
     }
@@ -2682,36 +2781,41 @@ impl<S: Store> Hub<S> {
     pub async fn lobby(self: &Arc<Self>, offset: usize, limit: usize) -> Result<Value, ApiError> {
         self.sweep_expired().await;
         let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
-        let mut open = Vec::new();
-        if self.shared() {
+        let (open, total) = if self.shared() {
             // Every node's matches, as the shared store has them.
+            let mut open = Vec::new();
             for meta in self.open_matches().await?.iter() {
                 if !self.expired(meta) && !self.stale_waiting(meta) {
                     open.push((meta.created_at, summary(meta)));
                 }
             }
+            open.sort_by(|a, b| {
+                b.0.cmp(&a.0)
+                    .then_with(|| a.1["id"].as_str().cmp(&b.1["id"].as_str()))
+            });
+            let total = open.len();
+            let page = open.into_iter().skip(offset).take(limit).map(|(_, s)| s);
+            (page.collect::<Vec<_>>(), total)
         } else {
-            for t in self.tables_now() {
-                let st = t.state.lock().await;
-                if !st.meta.finished() && !self.expired(&st.meta) && !self.stale_waiting(&st.meta) {
-                    open.push((st.meta.created_at, summary(&st.meta)));
-                }
-            }
-        }
-        open.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then_with(|| a.1["id"].as_str().cmp(&b.1["id"].as_str()))
-        });
+            // This node's, from the index kept as they change: the page only is read.
+            let page = self.lobby.page(self.list_cutoff(), offset, limit);
+            let open = page
+                .summaries
+                .iter()
+                .map(|s| serde_json::from_str::<Value>(s))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| ApiError::internal("listing matches", e))?;
+            (open, page.total)
+        };
         let finished = self
             .store
             .recent_finished(50)
             .await
             .map_err(|e| ApiError::internal("listing matches", e))?;
-        let total = open.len();
         let end = offset.saturating_add(limit).min(total);
         let next = (end < total).then(|| format!("/api/matches?offset={end}&limit={limit}"));
         Ok(json!({
-            "matches": open.into_iter().skip(offset).take(limit).map(|(_, s)| s).collect::<Vec<_>>(),
+            "matches": open,
             "total": total,
             "offset": offset,
             "limit": limit,

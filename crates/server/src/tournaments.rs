@@ -1234,9 +1234,9 @@ impl<S: Store> Tournaments<S> {
         garnets: i64,
     ) -> Result<Entrant, ApiError> {
         let name = check_name(name)?;
-        if so_far.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+        if so_far.iter().any(|p| crate::hub::same_name(&p.name, &name)) {
             return Err(ApiError::bad_request(format!(
-                "`{name}` is entered already: names differ within a tournament (ignoring case)"
+                "`{name}` is entered already: names differ within a tournament as people read them (case and look-alike letters aside)"
             )));
         }
         if let Some(level) = bot {
