@@ -361,6 +361,10 @@ struct ServeLimits {
     /// Refused submissions logged per seat and decision (later ones are only counted).
     #[arg(long, default_value_t = colosseum_server::DEFAULT_LOGGED_REFUSALS)]
     logged_refusals: u32,
+    /// Changes of mind taken per seat and decision (a seat's new submission replacing its own
+    /// unlocked one); later ones are refused (409 too_many_changes) and not stored.
+    #[arg(long, default_value_t = colosseum_server::DEFAULT_CHANGES, value_parser = clap::value_parser!(u32).range(1..))]
+    changes: u32,
     /// The search's iterations per decision in the analysis after the game (the browser's
     /// Analyse; at most --bot-max-iters), each decision searched 3 times.
     #[arg(long, default_value_t = colosseum_server::analysis::ANALYSIS_ITERS)]
@@ -424,6 +428,7 @@ impl ServeLimits {
             ws_ping_interval: Duration::from_secs(self.ws_ping_secs.max(1)),
             ws_idle_timeout: Duration::from_secs(self.ws_idle_secs.max(1)),
             logged_refusals: self.logged_refusals,
+            changes: self.changes,
             analysis_iters: self.analysis_iters,
             webhook_queue: usize::try_from(self.webhook_queue).unwrap_or(usize::MAX),
             webhook_attempts: self.webhook_attempts,

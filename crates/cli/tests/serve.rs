@@ -11,6 +11,14 @@ use std::time::Duration;
 use common::{agent, get, post, serve, serve_command, serve_with, start, temp_db, Server};
 use serde_json::{json, Value};
 
+/// Submits `mv` as the token's seat for the pending decision, read from the state first, as a
+/// client does.
+fn submit(base: &str, id: &str, token: &str, mv: &str) -> (u16, Value) {
+    let decision = get(base, &format!("/api/matches/{id}"), Some(token))["decision"].clone();
+    let body = json!({"move": mv, "decision": decision});
+    post(base, &format!("/api/matches/{id}/submit"), Some(token), &body)
+}
+
 #[test]
 fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     let (dir, db) = temp_db("serve", "matches.db");
@@ -40,22 +48,12 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     // Two rounds over HTTP: p1 bids the prize (6, 5), p2 bids one less... p2 holds 1..6 too.
     for (b1, b2) in [("6", "1"), ("5", "2")] {
         assert_eq!(
-            post(
-                &server.base,
-                &format!("/api/matches/{id}/submit"),
-                Some(&t[0]),
-                &json!({"move": b1})
-            )
+            submit(&server.base, &id, &t[0], b1)
             .0,
             200
         );
         assert_eq!(
-            post(
-                &server.base,
-                &format!("/api/matches/{id}/submit"),
-                Some(&t[1]),
-                &json!({"move": b2})
-            )
+            submit(&server.base, &id, &t[1], b2)
             .0,
             200
         );
@@ -68,8 +66,11 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
         t[0]
     );
     let (mut ws, _) = tungstenite::connect(ws_url).unwrap();
+    let decision = get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]))["decision"].clone();
     ws.send(tungstenite::Message::Text(
-        json!({"type": "submit", "move": "4"}).to_string().into(),
+        json!({"type": "submit", "move": "4", "decision": decision})
+            .to_string()
+            .into(),
     ))
     .unwrap();
     loop {
@@ -84,22 +85,12 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     }
     drop(ws);
     assert_eq!(
-        post(
-            &server.base,
-            &format!("/api/matches/{id}/submit"),
-            Some(&t[1]),
-            &json!({"move": "3"})
-        )
+        submit(&server.base, &id, &t[1], "3")
         .0,
         200
     );
     assert_eq!(
-        post(
-            &server.base,
-            &format!("/api/matches/{id}/submit"),
-            Some(&t[0]),
-            &json!({"move": "3"})
-        )
+        submit(&server.base, &id, &t[0], "3")
         .0,
         200
     );
@@ -137,22 +128,12 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     for (b1, b2) in [(None, "4"), (Some("2"), "5"), (Some("1"), "6")] {
         if let Some(b1) = b1 {
             assert_eq!(
-                post(
-                    &server.base,
-                    &format!("/api/matches/{id}/submit"),
-                    Some(&t[0]),
-                    &json!({"move": b1})
-                )
+                submit(&server.base, &id, &t[0], b1)
                 .0,
                 200
             );
         }
-        let (s, v) = post(
-            &server.base,
-            &format!("/api/matches/{id}/submit"),
-            Some(&t[1]),
-            &json!({"move": b2}),
-        );
+        let (s, v) = submit(&server.base, &id, &t[1], b2);
         assert_eq!(s, 200, "{v}");
     }
     let done = get(&server.base, &format!("/api/matches/{id}"), None);
@@ -272,12 +253,7 @@ fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
             );
             assert_eq!(s, 200, "{v}");
         }
-        let (s, v) = post(
-            &server.base,
-            &format!("/api/matches/{id}/submit"),
-            Some(&t[0]),
-            &json!({"move": "4"}),
-        );
+        let (s, v) = submit(&server.base, &id, &t[0], "4");
         assert_eq!(s, 200, "{v}");
         ids.push(id);
         tokens.push(t);
@@ -318,12 +294,7 @@ fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
     assert_eq!(res.status().as_u16(), 503);
     let v: Value = res.body_mut().read_json().unwrap();
     assert_eq!(v["error"]["code"], "quarantined");
-    let (s, v) = post(
-        &server.base,
-        &format!("/api/matches/{}/submit", ids[1]),
-        Some(&tokens[1][1]),
-        &json!({"move": "1"}),
-    );
+    let (s, v) = submit(&server.base, &ids[1], &tokens[1][1], "1");
     assert_eq!(s, 200, "{v}");
     assert_eq!(
         v["match"]["view"]["turns"].as_array().unwrap().len(),

@@ -1037,6 +1037,17 @@ impl Match {
         self.seals[seat.index()].as_deref()
     }
 
+    /// The commitment `seat` makes to `text` with `nonce` in the pending decision of this match:
+    /// [`commitment`] with the match's id, the pending decision and the seat
+    /// ([`unbound_commitment`] in a match stored before commitments were bound).
+    #[must_use]
+    pub fn seal(&self, seat: Seat, text: &str, nonce: &str) -> String {
+        match &self.config.match_id {
+            Some(id) => commitment(id, self.decision(), seat, text, nonce),
+            None => unbound_commitment(text, nonce),
+        }
+    }
+
     /// Where the pending decision stands if it is sealed (a sealed match, both seats acting),
     /// else `None`.
     #[must_use]

@@ -35,8 +35,9 @@
 //! `--seat-sockets creator` opens both seats' sockets on the node that created the match.
 //!
 //! With `--sealed` the matches are sealed (`docs/server-api.md`, "Sealed submissions"): in a
-//! simultaneous decision a client commits to the SHA-256 of its move and a nonce, and opens when
-//! both have committed; the latency then runs from the later opening to the reveal.
+//! simultaneous decision a client commits to the SHA-256 of the match id, the decision, its seat,
+//! its move and a random 128-bit nonce, and opens when both have committed; the latency then runs
+//! from the later opening to the reveal. Every move, commitment and opening names its decision.
 
 mod nodes;
 mod report;
@@ -1187,7 +1188,8 @@ async fn play_on(
                     shared.lock().unwrap().mark_sent(decision, seat);
                     play.submitted_at = Some(decision);
                     asked.push_back(Asked::Open(decision, mv.clone()));
-                    let open = json!({"type": "open", "move": mv, "nonce": nonce});
+                    let open =
+                        json!({"type": "open", "move": mv, "nonce": nonce, "decision": decision});
                     if let Err(e) = tx.send(Message::Text(open.to_string().into())).await {
                         return Ok(Ended::Dropped(e.to_string()));
                     }
@@ -1255,16 +1257,21 @@ async fn play_on(
                 .map(|_| format!("{:02x}", play.rng.random::<u8>()))
                 .collect();
             let text = mv.as_str().unwrap_or_default();
+            // Bound to the match, the decision and the seat (docs/server-api.md, "Sealed
+            // submissions").
+            let id = v["id"].as_str().unwrap_or_default();
             let hash: String = {
                 use sha2::{Digest, Sha256};
-                Sha256::digest(format!("{text}\n{nonce}").as_bytes())
+                let preimage =
+                    format!("colosseum-seal-v1\n{id}\n{decision}\n{me}\n{text}\n{nonce}");
+                Sha256::digest(preimage.as_bytes())
                     .iter()
                     .map(|b| format!("{b:02x}"))
                     .collect()
             };
             play.sealed = Some((steps, mv, nonce));
             asked.push_back(Asked::Commit);
-            let commit = json!({"type": "commit", "hash": hash});
+            let commit = json!({"type": "commit", "hash": hash, "decision": decision});
             if let Err(e) = tx.send(Message::Text(commit.to_string().into())).await {
                 return Ok(Ended::Dropped(e.to_string()));
             }
@@ -1275,7 +1282,7 @@ async fn play_on(
         play.submitted_at = Some(decision);
         play.unanswered = Some((decision, mv.clone()));
         asked.push_back(Asked::Submit(decision, mv.clone()));
-        let submit = json!({"type": "submit", "move": mv, "decision": v["decision"]});
+        let submit = json!({"type": "submit", "move": mv, "decision": decision});
         if let Err(e) = tx.send(Message::Text(submit.to_string().into())).await {
             return Ok(Ended::Dropped(e.to_string()));
         }

@@ -167,8 +167,9 @@ function renderFairness() {
 }
 
 // ----- sealed matches (docs/server-api.md, "Sealed submissions") -----
-// In a simultaneous decision the page sends only a commitment, the SHA-256 of MOVE + "\n" +
-// NONCE (a fresh random nonce), and keeps the move and nonce in sessionStorage so that a reload
+// In a simultaneous decision the page sends only a commitment, the SHA-256 of
+// "colosseum-seal-v1", the match id, the decision, the seat, MOVE and NONCE (a fresh random
+// 256-bit nonce), one a line, and keeps the move and nonce in sessionStorage so that a reload
 // can still open. When the state shows that both seats are in (`sealed.phase` = "open"), it
 // opens by itself.
 const SEALED_WORDS = 'Sealed: your move is locked in as a commitment; the server learns it only when both have committed.';
@@ -195,11 +196,15 @@ async function commit(text) {
     return;
   }
   const nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
-  const hash = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${text}\n${nonce}`)));
+  // Bound to this match, decision and seat, so the commitment opens nowhere else
+  // (docs/server-api.md, "Sealed submissions").
+  const decision = page.state.decision;
+  const preimage = ['colosseum-seal-v1', id, decision, page.state.you, text, nonce].join('\n');
+  const hash = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(preimage)));
   // Kept before sending: if the page reloads right after, it can still open.
   sessionStorage.setItem(sealedKey(), JSON.stringify({ move: text, nonce, hash }));
   showMessage('info', `Sealing ${text}\u2026`);
-  send({ type: 'commit', hash, decision: page.state.decision });
+  send({ type: 'commit', hash, decision });
 }
 
 /** The move this tab committed to in the pending decision, if it kept it. */

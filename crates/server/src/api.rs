@@ -88,6 +88,9 @@ pub struct Limits {
     /// Refused submissions logged per seat and decision in a new match; later ones are only
     /// counted (see `colosseum_host::MatchConfig::logged_refusals`).
     pub logged_refusals: u32,
+    /// Changes of mind taken per seat and decision in a new match; later ones are refused with
+    /// 409 `too_many_changes` (see `colosseum_host::MatchConfig::changes`).
+    pub changes: u32,
     /// Webhook posts waiting per webhook URL; a post beyond it is dropped (counted, logged).
     pub webhook_queue: usize,
     /// Attempts per webhook post before it is dropped (counted, logged).
@@ -148,6 +151,7 @@ impl Default for Limits {
             ws_ping_interval: Duration::from_secs(20),
             ws_idle_timeout: Duration::from_secs(60),
             logged_refusals: colosseum_host::DEFAULT_LOGGED_REFUSALS,
+            changes: colosseum_host::DEFAULT_CHANGES,
             webhook_queue: 64,
             webhook_attempts: 5,
             webhook_backoff_ms: 1_000,
@@ -723,7 +727,8 @@ struct MoveBody {
     decision: Option<u64>,
 }
 
-/// A body that only names the decision (lock, resign): optional.
+/// A body that only names the decision (lock): read as empty when there is none, which the
+/// hub then refuses with `decision_required`.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct DecisionBody {
@@ -783,7 +788,7 @@ async fn lock<S: Store>(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<StateJson, ApiError> {
-    let body: DecisionBody = optional_body(&body, "empty or {\"decision\": N}")?;
+    let body: DecisionBody = optional_body(&body, "{\"decision\": N}")?;
     act_and_answer(&state, &id, &headers, Action::Lock, body.decision).await
 }
 
@@ -1439,8 +1444,8 @@ async fn handle_message<S: Store>(
         Err(e) => {
             return Some(Reply::Json(error_message(
                 &ApiError::bad_request(format!(
-                    "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT}}, \
-                     {{\"type\": \"lock\"}}, {{\"type\": \"commit\", \"hash\": HEX}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}}, {{\"type\": \"snapshot\"}} or {{\"type\": \"ping\"}}"
+                    "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT, \"decision\": N}}, \
+                     {{\"type\": \"lock\", \"decision\": N}}, {{\"type\": \"commit\", \"hash\": HEX, \"decision\": N}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX, \"decision\": N}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}}, {{\"type\": \"snapshot\"}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             )))

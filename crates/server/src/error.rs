@@ -39,6 +39,12 @@ pub enum ErrorCode {
     StaleRace,
     /// `stale_decision` (conflict).
     StaleDecision,
+    /// `decision_required` (conflict).
+    DecisionRequired,
+    /// `too_many_changes` (conflict).
+    TooManyChanges,
+    /// `commitment_reused` (conflict).
+    CommitmentReused,
     /// `chat_full` (conflict).
     ChatFull,
     /// `seed_fixed` (conflict).
@@ -92,6 +98,9 @@ impl ErrorCode {
         ErrorCode::AnswerRefused,
         ErrorCode::StaleRace,
         ErrorCode::StaleDecision,
+        ErrorCode::DecisionRequired,
+        ErrorCode::TooManyChanges,
+        ErrorCode::CommitmentReused,
         ErrorCode::ChatFull,
         ErrorCode::SeedFixed,
         ErrorCode::Elsewhere,
@@ -129,6 +138,9 @@ impl ErrorCode {
             ErrorCode::AnswerRefused => "answer_refused",
             ErrorCode::StaleRace => "stale_race",
             ErrorCode::StaleDecision => "stale_decision",
+            ErrorCode::DecisionRequired => "decision_required",
+            ErrorCode::TooManyChanges => "too_many_changes",
+            ErrorCode::CommitmentReused => "commitment_reused",
             ErrorCode::ChatFull => "chat_full",
             ErrorCode::SeedFixed => "seed_fixed",
             ErrorCode::Elsewhere => "elsewhere",
@@ -167,6 +179,9 @@ impl ErrorCode {
             ErrorCode::AnswerRefused => StatusCode::CONFLICT,
             ErrorCode::StaleRace => StatusCode::CONFLICT,
             ErrorCode::StaleDecision => StatusCode::CONFLICT,
+            ErrorCode::DecisionRequired => StatusCode::CONFLICT,
+            ErrorCode::TooManyChanges => StatusCode::CONFLICT,
+            ErrorCode::CommitmentReused => StatusCode::CONFLICT,
             ErrorCode::ChatFull => StatusCode::CONFLICT,
             ErrorCode::SeedFixed => StatusCode::CONFLICT,
             ErrorCode::Elsewhere => StatusCode::CONFLICT,
@@ -282,6 +297,8 @@ impl From<colosseum_host::MatchError> for ApiError {
             M::NotAllCommitted => ErrorCode::NotAllCommitted,
             M::AlreadyOpened(_) => ErrorCode::AlreadyOpened,
             M::CommitmentMismatch { .. } => ErrorCode::CommitmentMismatch,
+            M::CommitmentReused { .. } => ErrorCode::CommitmentReused,
+            M::TooManyChanges { .. } => ErrorCode::TooManyChanges,
             M::Paused | M::PauseRefused(_) => ErrorCode::Paused,
         };
         let message = match e {

@@ -273,6 +273,17 @@ pub enum Action {
     },
 }
 
+/// Which decision an action is for ([`Hub::act_on`]).
+#[derive(Clone, Copy, Debug)]
+enum ForDecision {
+    /// Whatever decision is pending ([`Hub::act`]: callers in this process).
+    Pending,
+    /// This one: refused as stale if another is pending.
+    Is(u64),
+    /// Not said by the client: refused for moves, locks, commitments and openings.
+    Missing,
+}
+
 /// What a host (a tournament's) does to a match: each is logged in the match's log.
 #[derive(Clone, Debug)]
 pub enum HostPower {
@@ -1601,6 +1612,8 @@ impl<S: Store> Hub<S> {
             (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
             _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
         };
+        // The id comes first: sealed commitments are bound to it.
+        let id = random_hex(8);
         let mut config = MatchConfig {
             trivia: req.trivia,
             game: req.game.trim().to_string(),
@@ -1610,7 +1623,9 @@ impl<S: Store> Hub<S> {
             time: req.time,
             replay_on_draw: req.replay_on_draw,
             logged_refusals: Some(self.limits.logged_refusals),
+            changes: Some(self.limits.changes),
             sealed: req.sealed,
+            match_id: Some(id.clone()),
             ..MatchConfig::new(&req.game)
         };
         if let Some(seat) = req.advantage {
@@ -1622,7 +1637,7 @@ impl<S: Store> Hub<S> {
         let now = self.clock.now_ms();
         let joined = [is_bot(0), is_bot(1)];
         let meta = StoredMatch {
-            id: random_hex(8),
+            id,
             config,
             tokens: tokens.clone(),
             joined,
@@ -1947,26 +1962,41 @@ impl<S: Store> Hub<S> {
         ))
     }
 
-    /// `seat` does `action` at `table`, whatever decision is pending (see [`Hub::act_on`]).
+    /// `seat` does `action` at `table`, for whatever decision is pending when it is taken: for
+    /// callers in this process that act on the state they hold (tests, benchmarks), never for
+    /// a transport, whose clients must name the decision ([`Hub::act_on`]).
     pub async fn act(
         self: &Arc<Self>,
         table: &Arc<Table>,
         seat: Seat,
         action: Action,
     ) -> Result<(), ApiError> {
-        self.act_on(table, seat, action, None).await
+        self.act_for(table, seat, action, ForDecision::Pending)
+            .await
     }
 
-    /// `seat` does `action` at `table`. `decision`, when given, is the pending decision the
-    /// seat saw (the state's `decision`): if another is pending now, nothing happens and the
-    /// answer is 409 `stale_decision`, so a move is never applied to a decision it was not meant
-    /// for.
+    /// `seat` does `action` at `table`. `decision` is the pending decision the seat saw (the
+    /// state's `decision`): if another is pending now, nothing happens and the answer is 409
+    /// `stale_decision`, so a move is never applied to a decision it was not meant for. A move,
+    /// lock, commitment or opening without it is refused with 409 `decision_required` (naming
+    /// the pending decision); a join, resignation or answer needs none.
     pub async fn act_on(
         self: &Arc<Self>,
         table: &Arc<Table>,
         seat: Seat,
         action: Action,
         decision: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let decision = decision.map_or(ForDecision::Missing, ForDecision::Is);
+        self.act_for(table, seat, action, decision).await
+    }
+
+    async fn act_for(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: Seat,
+        action: Action,
+        decision: ForDecision,
     ) -> Result<(), ApiError> {
         let arrived = std::time::Instant::now();
         let mut st = table.state.lock().await;
@@ -2021,8 +2051,29 @@ impl<S: Store> Hub<S> {
                     ));
                 };
                 let now = self.clock.now_ms().saturating_sub(start);
-                if let Some(asked) = decision {
-                    let pending = st.game.decision();
+                let pending = st.game.decision();
+                let asked = match decision {
+                    ForDecision::Pending => None,
+                    ForDecision::Is(d) => Some(d),
+                    ForDecision::Missing => match other {
+                        Action::Submit(_)
+                        | Action::Lock
+                        | Action::Commit(_)
+                        | Action::Open { .. } => {
+                            return Err(ApiError::conflict(
+                                ErrorCode::DecisionRequired,
+                                format!(
+                                    "a move, lock, commitment or opening names the decision it is for: send \
+                                     `\"decision\": {pending}` (the state's `decision`) with it, so that one \
+                                     arriving after that decision is settled is refused instead of being taken \
+                                     for the next; nothing was changed"
+                                ),
+                            ));
+                        }
+                        _ => None,
+                    },
+                };
+                if let Some(asked) = asked {
                     if asked != pending {
                         return Err(ApiError::conflict(ErrorCode::StaleDecision,
                             format!(
@@ -2369,11 +2420,13 @@ impl<S: Store> Hub<S> {
                 continue;
             };
             kept.committing = true;
-            let hash = colosseum_host::commitment(&kept.text, &kept.nonce);
+            let hash = st.game.seal(seat, &kept.text, &kept.nonce);
+            let decision = st.game.decision();
             let hub = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
-                if let Err(e) = hub.act(&table, seat, Action::Commit(hash)).await {
+                let commit = Action::Commit(hash);
+                if let Err(e) = hub.act_on(&table, seat, commit, Some(decision)).await {
                     tracing::warn!("bot commitment in match {}: {e}", table.id);
                 }
             });
@@ -2408,10 +2461,12 @@ impl<S: Store> Hub<S> {
             if k != key {
                 continue;
             }
+            let decision = st.game.decision();
             let hub = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
-                if let Err(e) = hub.act(&table, seat, Action::Open { text, nonce }).await {
+                let open = Action::Open { text, nonce };
+                if let Err(e) = hub.act_on(&table, seat, open, Some(decision)).await {
                     tracing::warn!("bot opening in match {}: {e}", table.id);
                 }
             });

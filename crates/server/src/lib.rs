@@ -55,7 +55,7 @@ use tower::Service;
 
 pub use api::{app, AppState, Limits};
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use colosseum_host::DEFAULT_LOGGED_REFUSALS;
+pub use colosseum_host::{DEFAULT_CHANGES, DEFAULT_LOGGED_REFUSALS};
 pub use error::{ApiError, ErrorCode};
 pub use hub::Hub;
 pub use store::{AnyStore, PostgresStore, SqliteStore, Store};

@@ -22,11 +22,11 @@ async fn two_humans_play_goofspiel_to_the_end_and_the_record_replays() {
         // Descending prizes 4, 3, 2, 1; p1 bids the prize, p2 bids 5 - prize.
         let prize = 4 - round;
         let (st, v) = s
-            .post(&id, "submit", &t1, json!({"move": prize.to_string()}))
+            .act(&id, "submit", &t1, json!({"move": prize.to_string()}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         let (st, v) = s
-            .post(&id, "submit", &t2, json!({"move": (5 - prize).to_string()}))
+            .act(&id, "submit", &t2, json!({"move": (5 - prize).to_string()}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
     }
@@ -67,7 +67,7 @@ async fn a_pending_move_shows_only_as_submitted_to_the_other_seat_and_spectators
     let s = server();
     let (id, tokens) = s.start(goofspiel(5)).await;
     let [t1, t2] = tokens.map(Option::unwrap);
-    let (_, mine) = s.post(&id, "submit", &t1, json!({"move": "3"})).await;
+    let (_, mine) = s.act(&id, "submit", &t1, json!({"move": "3"})).await;
     assert_eq!(mine["match"]["seats"]["p1"]["submission"], "3");
     for (who, token) in [("p2", Some(t2.as_str())), ("spectator", None)] {
         let (_, v) = s
@@ -93,7 +93,7 @@ async fn tokens_act_only_for_their_own_seat_and_match() {
         .call("GET", &format!("/api/matches/{b}"), Some(&ta1), None)
         .await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
-    let (st, _) = s.post(&b, "submit", &ta1, json!({"move": "1"})).await;
+    let (st, _) = s.act(&b, "submit", &ta1, json!({"move": "1"})).await;
     assert_eq!(st, StatusCode::FORBIDDEN);
     // No token: a spectator, who cannot act.
     let (st, v) = s
@@ -107,7 +107,7 @@ async fn tokens_act_only_for_their_own_seat_and_match() {
     assert_eq!(st, StatusCode::UNAUTHORIZED, "{v}");
     assert_eq!(v["error"]["code"], "unauthorized");
     // p1's token submits for p1 only: p2 still has to act.
-    s.post(&a, "submit", &ta1, json!({"move": "1"})).await;
+    s.act(&a, "submit", &ta1, json!({"move": "1"})).await;
     let (st, _) = s
         .call("GET", &format!("/api/matches/{a}"), tb[1].as_deref(), None)
         .await;
@@ -153,12 +153,12 @@ async fn bad_input_is_refused_with_a_json_reason() {
     // An illegal move: 422 with the game's reason, and the match goes on.
     let (id, tokens) = s.start(goofspiel(3)).await;
     let t1 = tokens[0].clone().unwrap();
-    let (st, v) = s.post(&id, "submit", &t1, json!({"move": "9"})).await;
+    let (st, v) = s.act(&id, "submit", &t1, json!({"move": "9"})).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert_eq!(v["error"]["code"], "illegal_move");
-    let (st, v) = s.post(&id, "submit", &t1, json!({"move": "three"})).await;
+    let (st, v) = s.act(&id, "submit", &t1, json!({"move": "three"})).await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    let (st, _) = s.post(&id, "submit", &t1, json!({"move": "2"})).await;
+    let (st, _) = s.act(&id, "submit", &t1, json!({"move": "2"})).await;
     assert_eq!(st, StatusCode::OK);
     // A move before both have joined.
     let (_, created) = s
@@ -198,7 +198,7 @@ async fn a_missed_deadline_makes_the_default_move_and_the_match_goes_on() {
     let s = server();
     let (id, tokens) = s.start(goofspiel(3)).await;
     let t1 = tokens[0].clone().unwrap();
-    s.post(&id, "submit", &t1, json!({"move": "3"})).await;
+    s.act(&id, "submit", &t1, json!({"move": "3"})).await;
     // Goofspiel: 30 s a move; p2 says nothing.
     s.clock.advance(30_001);
     s.hub.tick_all().await.unwrap();
@@ -246,7 +246,7 @@ async fn every_game_is_hosted_to_the_end_without_leaking_pending_moves() {
                     continue;
                 }
                 let mv = s.hub.random_move_for_tests(&table, seat, n).await.unwrap();
-                let (st, v) = s.post(&id, "submit", token, json!({"move": mv})).await;
+                let (st, v) = s.act(&id, "submit", token, json!({"move": mv})).await;
                 assert_eq!(st, StatusCode::OK, "{}: {mv}: {v}", entry.id);
                 acted = true;
                 // Whatever is pending now, the other seat and a spectator see only "submitted".
@@ -335,7 +335,7 @@ async fn every_game_can_be_played_against_a_bot() {
                     .random_move_for_tests(&table, Seat::P1, n)
                     .await
                     .unwrap();
-                let (st, v) = s.post(&id, "submit", &t1, json!({"move": mv})).await;
+                let (st, v) = s.act(&id, "submit", &t1, json!({"move": mv})).await;
                 assert_eq!(st, StatusCode::OK, "{}: {v}", entry.id);
             } else {
                 // The bot is thinking: wait for the table to change.
@@ -389,7 +389,7 @@ async fn face_down_cards_never_cross_the_wire_before_the_reveal() {
                 }
             }
             let token = &tokens[seat.index()];
-            let (st, v) = s.post(&id, "submit", token, json!({"move": mv})).await;
+            let (st, v) = s.act(&id, "submit", token, json!({"move": mv})).await;
             assert_eq!(st, StatusCode::OK, "{v}");
             if seat != starter || mv.split_whitespace().count() < 2 {
                 continue;
@@ -439,7 +439,7 @@ async fn a_thinking_bot_does_not_stall_other_tables() {
         }))
         .await;
     let t = tokens[0].clone().unwrap();
-    let (st, _) = s.post(&slow, "submit", &t, json!({"move": "13"})).await;
+    let (st, _) = s.act(&slow, "submit", &t, json!({"move": "13"})).await;
     assert_eq!(st, StatusCode::OK);
     // Let the bot's task start thinking.
     tokio::task::yield_now().await;
@@ -448,7 +448,7 @@ async fn a_thinking_bot_does_not_stall_other_tables() {
     for bid in 1..=5 {
         for t in [&t1, &t2] {
             let (st, v) = s
-                .post(&other, "submit", t, json!({"move": bid.to_string()}))
+                .act(&other, "submit", t, json!({"move": bid.to_string()}))
                 .await;
             assert_eq!(st, StatusCode::OK, "{v}");
         }
@@ -516,9 +516,9 @@ async fn season_questions_come_from_finished_matches_and_make_a_bank() {
             [(1, 3), (2, 2), (3, 1)]
         };
         for (a, b) in bids {
-            s.post(&id, "submit", &t[0], json!({"move": a.to_string()}))
+            s.act(&id, "submit", &t[0], json!({"move": a.to_string()}))
                 .await;
-            s.post(&id, "submit", &t[1], json!({"move": b.to_string()}))
+            s.act(&id, "submit", &t[1], json!({"move": b.to_string()}))
                 .await;
         }
         ids.push(id);

@@ -13,7 +13,7 @@ async fn lock_without_a_move_and_answers_without_a_race_are_409() {
     let s = server();
     let (id, tokens) = s.start(json!({"game": "goofspiel"})).await;
     let t1 = tokens[0].as_deref().unwrap();
-    let (status, v) = s.post(&id, "lock", t1, json!({})).await;
+    let (status, v) = s.act(&id, "lock", t1, json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["error"]["code"], "nothing_to_lock");
     let (status, v) = s.post(&id, "answer", t1, json!({"text": "Ross"})).await;
@@ -55,7 +55,7 @@ async fn moves_and_names_have_their_documented_lengths() {
     s.post(&id, "join", tokens[1].as_deref().unwrap(), json!({}))
         .await;
     let (status, v) = s
-        .post(&id, "submit", t1, json!({"move": "1".repeat(2_001)}))
+        .act(&id, "submit", t1, json!({"move": "1".repeat(2_001)}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(

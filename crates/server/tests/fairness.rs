@@ -348,7 +348,7 @@ async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
         let s = &s;
         let id = id.clone();
         async move {
-            s.post(
+            s.act(
                 &id,
                 "submit",
                 &token,
@@ -379,7 +379,7 @@ async fn a_move_for_a_decision_that_is_over_is_refused_in_either_order() {
     );
     // Locks are numbered too; a decision not reached yet is refused the same way.
     let d2 = now["decision"].as_u64().unwrap();
-    let (status, v) = s.post(&id, "lock", &t1, json!({"decision": d2 + 7})).await;
+    let (status, v) = s.act(&id, "lock", &t1, json!({"decision": d2 + 7})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "stale_decision");
 }

@@ -175,7 +175,7 @@ async fn json_type_errors_are_bad_requests_with_serdes_reason() {
         .await;
     let id = created["id"].as_str().unwrap();
     let t = created["tokens"][0].as_str().unwrap();
-    let (st, v) = s.post(id, "submit", t, json!({"move": 3})).await;
+    let (st, v) = s.act(id, "submit", t, json!({"move": 3})).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     // Without a JSON content type: 400 too (axum says 415).
     let req = Request::builder()

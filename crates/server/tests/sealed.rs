@@ -16,6 +16,23 @@ use serde_json::{json, Value};
 const N1: &str = "9f2c4e7a1b3d5f60718293a4b5c6d7e8";
 const N2: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
+/// `seat`'s commitment to `mv` with `nonce` in the pending decision, made as a client makes it
+/// from a state of the match (its `id` and `decision`).
+fn seal(state: &Value, seat: Seat, mv: &str, nonce: &str) -> String {
+    let id = state["id"].as_str().expect("the state's id");
+    let decision = state["decision"].as_u64().expect("the state's decision");
+    commitment(id, decision, seat, mv, nonce)
+}
+
+/// A nonce of 128 bits for the `n`th commitment of a test (random-looking: a nonce with fewer
+/// than 4 different hex digits is refused).
+fn nonce(n: u64) -> String {
+    format!(
+        "{:032x}",
+        u128::from(n + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+    )
+}
+
 #[tokio::test]
 async fn two_humans_play_a_sealed_goofspiel_over_http() {
     let s = server();
@@ -29,7 +46,7 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
     let (_, lobby) = s.call("GET", "/api/matches", None, None).await;
     assert_eq!(lobby["matches"][0]["sealed"], true, "{lobby}");
     // A plain submission is refused with a reason that says what to do.
-    let (st, v) = s.post(&id, "submit", &t1, json!({"move": "3"})).await;
+    let (st, v) = s.act(&id, "submit", &t1, json!({"move": "3"})).await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["error"]["code"], "sealed");
     assert!(
@@ -42,9 +59,13 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
         let (m1, m2) = (prize.to_string(), (4 - prize).to_string());
         // A fresh nonce each time, as a client draws it.
         let (n1, n2) = (format!("{N1}{round}0"), format!("{N2}{round}0"));
-        let (h1, h2) = (commitment(&m1, &n1), commitment(&m2, &n2));
+        let v = s.state(&id, None).await;
+        let (h1, h2) = (
+            seal(&v, Seat::P1, &m1, &n1),
+            seal(&v, Seat::P2, &m2, &n2),
+        );
         let (st, v) = s
-            .post(
+            .act(
                 &id,
                 "commit",
                 &t1,
@@ -54,13 +75,13 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
         assert_eq!(st, StatusCode::CONFLICT, "a decision not reached yet: {v}");
         assert_eq!(v["error"]["code"], "stale_decision");
         let (st, v) = s
-            .post(&id, "commit", &t1, json!({"hash": h1, "decision": round}))
+            .act(&id, "commit", &t1, json!({"hash": h1, "decision": round}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         assert_eq!(v["match"]["seats"]["p1"]["commitment"], h1.as_str());
         // Opening before both have committed is refused, and nothing is kept.
         let (st, v) = s
-            .post(&id, "open", &t1, json!({"move": m1, "nonce": n1}))
+            .act(&id, "open", &t1, json!({"move": m1, "nonce": n1}))
             .await;
         assert_eq!(
             (st, v["error"]["code"].as_str()),
@@ -71,11 +92,19 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
         let other = s.state(&id, Some(&t2)).await;
         assert_eq!(other["match"]["seats"]["p1"]["committed"], true);
         assert!(other["match"]["seats"]["p1"].get("submission").is_none());
-        let (st, v) = s.post(&id, "commit", &t2, json!({"hash": h2})).await;
+        // It sees the hash too, but a copy of it is refused.
+        let shown = &other["match"]["seats"]["p1"]["commitment"];
+        let (st, v) = s.act(&id, "commit", &t2, json!({"hash": shown})).await;
+        assert_eq!(
+            (st, v["error"]["code"].as_str()),
+            (StatusCode::CONFLICT, Some("commitment_reused")),
+            "{v}"
+        );
+        let (st, v) = s.act(&id, "commit", &t2, json!({"hash": h2})).await;
         assert_eq!(st, StatusCode::OK, "{v}");
         assert_eq!(v["match"]["sealed"]["phase"], "open", "{v}");
         // A commitment is binding.
-        let (st, v) = s.post(&id, "commit", &t2, json!({"hash": h1})).await;
+        let (st, v) = s.act(&id, "commit", &t2, json!({"hash": h1})).await;
         assert_eq!(
             (st, v["error"]["code"].as_str()),
             (StatusCode::CONFLICT, Some("already_committed")),
@@ -83,12 +112,12 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
         );
         // A mismatch is refused with its own code.
         let (st, v) = s
-            .post(&id, "open", &t1, json!({"move": "x", "nonce": n1}))
+            .act(&id, "open", &t1, json!({"move": "x", "nonce": n1}))
             .await;
         assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
         assert_eq!(v["error"]["code"], "commitment_mismatch");
         let (st, v) = s
-            .post(
+            .act(
                 &id,
                 "open",
                 &t1,
@@ -103,7 +132,7 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
             "no nonce before the reveal"
         );
         let (st, v) = s
-            .post(&id, "open", &t2, json!({"move": m2, "nonce": n2}))
+            .act(&id, "open", &t2, json!({"move": m2, "nonce": n2}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         assert_eq!(
@@ -127,7 +156,7 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
     ] {
         assert!(steps.contains(&step), "{rec}");
     }
-    let (st2, _) = s.post(&id, "commit", &t1, json!({"hash": "zz"})).await;
+    let (st2, _) = s.act(&id, "commit", &t1, json!({"hash": "zz"})).await;
     assert_eq!(st2, StatusCode::CONFLICT, "the match is over");
 }
 
@@ -138,18 +167,18 @@ async fn sealed_errors_have_their_codes() {
         .start(json!({"game": "goofspiel", "options": {"cards": "3"}, "sealed": true}))
         .await;
     let [t1, t2] = tokens.map(Option::unwrap);
-    let (st, v) = s.post(&id, "commit", &t1, json!({"hash": "ABC"})).await;
+    let (st, v) = s.act(&id, "commit", &t1, json!({"hash": "ABC"})).await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("bad_request")),
         "{v}"
     );
     let (st, v) = s
-        .post(&id, "commit", &t1, json!({"hash": "a", "extra": 1}))
+        .act(&id, "commit", &t1, json!({"hash": "a", "extra": 1}))
         .await;
     assert!(st.is_client_error(), "{v}");
     let (st, v) = s
-        .post(&id, "open", &t1, json!({"move": "1", "nonce": N1}))
+        .act(&id, "open", &t1, json!({"move": "1", "nonce": N1}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
@@ -157,11 +186,12 @@ async fn sealed_errors_have_their_codes() {
         "{v}"
     );
     // Committed but never opened: the default at the opening deadline (30 s after both are in).
-    s.post(&id, "commit", &t1, json!({"hash": commitment("3", N1)}))
+    let v = s.state(&id, None).await;
+    s.act(&id, "commit", &t1, json!({"hash": seal(&v, Seat::P1, "3", N1)}))
         .await;
-    s.post(&id, "commit", &t2, json!({"hash": commitment("2", N1)}))
+    s.act(&id, "commit", &t2, json!({"hash": seal(&v, Seat::P2, "2", N1)}))
         .await;
-    s.post(&id, "open", &t2, json!({"move": "2", "nonce": N1}))
+    s.act(&id, "open", &t2, json!({"move": "2", "nonce": N1}))
         .await;
     s.clock.advance(30_001);
     s.hub.tick_all().await.unwrap();
@@ -172,8 +202,9 @@ async fn sealed_errors_have_their_codes() {
     // In an ordinary match there is nothing to commit.
     let (plain, tokens) = s.start(json!({"game": "goofspiel"})).await;
     let t = tokens[0].clone().unwrap();
+    let v = s.state(&plain, None).await;
     let (st, v) = s
-        .post(&plain, "commit", &t, json!({"hash": commitment("3", N1)}))
+        .act(&plain, "commit", &t, json!({"hash": seal(&v, Seat::P1, "3", N1)}))
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
@@ -214,8 +245,8 @@ async fn every_game_is_hosted_sealed_to_the_end() {
                 }
                 let (what, body) = if phase == "commit" && mine["committed"] == false {
                     let mv = s.hub.random_move_for_tests(&table, seat, n).await.unwrap();
-                    let nonce = format!("{n:032x}");
-                    let hash = commitment(&mv, &nonce);
+                    let nonce = nonce(n);
+                    let hash = seal(&me, seat, &mv, &nonce);
                     kept[seat.index()] = Some((mv, nonce));
                     ("commit", json!({"hash": hash}))
                 } else if phase == "open" && mine["committed"] == true {
@@ -228,7 +259,7 @@ async fn every_game_is_hosted_sealed_to_the_end() {
                 } else {
                     continue;
                 };
-                let (st, v) = s.post(&id, what, token, body).await;
+                let (st, v) = s.act(&id, what, token, body).await;
                 assert_eq!(st, StatusCode::OK, "{}: {what}: {v}", entry.id);
                 break;
             }
@@ -275,16 +306,15 @@ async fn a_bot_commits_and_opens_in_a_sealed_match() {
                 .random_move_for_tests(&table, Seat::P1, n)
                 .await
                 .unwrap();
-            let nonce = format!("{n:040x}");
-            let (st, v) = s
-                .post(&id, "commit", &t1, json!({"hash": commitment(&mv, &nonce)}))
-                .await;
+            let nonce = nonce(n);
+            let hash = seal(&v, Seat::P1, &mv, &nonce);
+            let (st, v) = s.act(&id, "commit", &t1, json!({"hash": hash})).await;
             assert_eq!(st, StatusCode::OK, "{v}");
             kept = Some((mv, nonce));
         } else if phase == "open" && me["submitted"] == false {
             let (mv, nonce) = kept.take().unwrap();
             let (st, v) = s
-                .post(&id, "open", &t1, json!({"move": mv, "nonce": nonce}))
+                .act(&id, "open", &t1, json!({"move": mv, "nonce": nonce}))
                 .await;
             assert_eq!(st, StatusCode::OK, "{v}");
         } else {
@@ -305,7 +335,7 @@ async fn commit_and_open_over_websocket() {
     let created = hub
         .create(
             serde_json::from_value(
-                json!({"game": "goofspiel", "options": {"cards": "2"}, "sealed": true}),
+                json!({"game": "goofspiel", "options": {"cards": "2"}, "sealed": true, "seed": 7}),
             )
             .unwrap(),
         )
@@ -320,24 +350,32 @@ async fn commit_and_open_over_websocket() {
         assert_eq!(v["type"], "ok", "{v}");
         sockets.push(ws);
     }
+    let table = hub.table(&id).await.unwrap();
     for round in 0..2 {
         let moves = ["1", "2"];
+        let state = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+        let d = &state["decision"];
         for (i, ws) in sockets.iter_mut().enumerate() {
             let mv = moves[(i + round) % 2];
-            let v = reply(ws, json!({"type": "commit", "hash": commitment(mv, N1)})).await;
+            let hash = seal(&state, Seat::BOTH[i], mv, N1);
+            // Without the decision it is for, refused, and nothing changes.
+            let v = reply(ws, json!({"type": "commit", "hash": hash})).await;
+            assert_eq!(v["error"]["code"], "decision_required", "{v}");
+            let v = reply(ws, json!({"type": "commit", "hash": hash, "decision": d})).await;
             assert_eq!(v, json!({"type": "ok", "to": "commit"}));
         }
         for (i, ws) in sockets.iter_mut().enumerate() {
             let mv = moves[(i + round) % 2];
             if i == 0 {
-                let v = reply(ws, json!({"type": "open", "move": mv, "nonce": N2})).await;
+                let open = json!({"type": "open", "move": mv, "nonce": N2, "decision": d});
+                let v = reply(ws, open).await;
                 assert_eq!(v["error"]["code"], "commitment_mismatch", "{v}");
             }
-            let v = reply(ws, json!({"type": "open", "move": mv, "nonce": N1})).await;
+            let open = json!({"type": "open", "move": mv, "nonce": N1, "decision": d});
+            let v = reply(ws, open).await;
             assert_eq!(v, json!({"type": "ok", "to": "open"}));
         }
     }
-    let table = hub.table(&id).await.unwrap();
     let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
     assert_eq!(v["status"], "finished", "{v}");
 }
@@ -358,10 +396,11 @@ async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     )
     .await;
     clock.advance(1_000);
-    hub.act(&table, Seat::P1, Action::Commit(commitment("3", N1)))
+    let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
+    hub.act(&table, Seat::P1, Action::Commit(seal(&v, Seat::P1, "3", N1)))
         .await
         .unwrap();
-    hub.act(&table, Seat::P2, Action::Commit(commitment("2", N2)))
+    hub.act(&table, Seat::P2, Action::Commit(seal(&v, Seat::P2, "2", N2)))
         .await
         .unwrap();
     drop(table);
@@ -453,14 +492,15 @@ async fn a_bot_commits_at_once_when_timed_and_after_the_other_seat_when_untimed(
             let v = s.state(&id, None).await;
             assert_eq!(v["match"]["seats"]["p2"]["committed"], false, "{v}");
         }
+        let v = s.state(&id, None).await;
         let (st, v) = s
-            .post(&id, "commit", &t1, json!({"hash": commitment("2", N1)}))
+            .act(&id, "commit", &t1, json!({"hash": seal(&v, Seat::P1, "2", N1)}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         let v = wait_for(|v| v["match"]["seats"]["p2"]["opened"] == true).await;
         assert_eq!(v["match"]["sealed"]["phase"], "open", "{v}");
         let (st, v) = s
-            .post(&id, "open", &t1, json!({"move": "2", "nonce": N1}))
+            .act(&id, "open", &t1, json!({"move": "2", "nonce": N1}))
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         assert!(v["steps"].as_u64().unwrap() >= 2, "revealed: {v}");

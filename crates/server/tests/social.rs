@@ -363,7 +363,7 @@ async fn the_move_log_survives_a_reload_with_every_round() {
         for (i, seat) in Seat::BOTH.iter().enumerate() {
             let table = s.hub.table(&id).await.unwrap();
             let mv = s.hub.random_move_for_tests(&table, *seat, n).await.unwrap();
-            let (st, body) = s.post(&id, "submit", &t[i], json!({"move": mv})).await;
+            let (st, body) = s.act(&id, "submit", &t[i], json!({"move": mv})).await;
             assert_eq!(st, StatusCode::OK, "{body}");
             step.push(mv);
         }
@@ -399,7 +399,7 @@ async fn season_questions_accept_a_resigned_match() {
     for (token, name) in t.iter().zip(["Ann", "Bo"]) {
         s.post(&id, "join", token, json!({"name": name})).await;
     }
-    s.post(&id, "submit", &t[0], json!({"move": "3"})).await;
+    s.act(&id, "submit", &t[0], json!({"move": "3"})).await;
     s.post(&id, "resign", &t[0], json!({})).await;
     let (st, v) = s
         .call(

@@ -323,7 +323,7 @@ async fn two_processes_share_one_database(first: PostgresStore, config: &str) {
         "POST",
         &move_uri,
         Some(&tokens[0]),
-        Some(json!({"move": "1"})),
+        Some(json!({"move": "1", "decision": 1})),
     )
     .await;
     assert_eq!(
@@ -337,7 +337,7 @@ async fn two_processes_share_one_database(first: PostgresStore, config: &str) {
         "POST",
         &move_uri,
         Some(&tokens[0]),
-        Some(json!({"move": "1"})),
+        Some(json!({"move": "1", "decision": 1})),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{v}");

@@ -653,7 +653,7 @@ async fn the_host_pauses_gives_time_and_adjudicates_a_match_in_its_own_log() {
             "POST",
             &format!("/api/matches/{m}/submit"),
             Some(&t1),
-            Some(json!({"move": "1"})),
+            Some(json!({"move": "1", "decision": st["decision"]})),
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);

@@ -47,7 +47,9 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     assert_eq!(live["names"]["p1"], "Ann");
     assert_eq!(live["you"], Value::Null);
 
-    send(&mut p1, json!({"type": "submit", "move": "2"})).await;
+    let d = live["decision"].clone();
+    assert!(d.is_u64(), "{live}");
+    send(&mut p1, json!({"type": "submit", "move": "2", "decision": d})).await;
     let ok = until(&mut p1, |v| v["type"] == "ok" && v["to"] == "submit").await;
     assert_eq!(ok["to"], "submit");
     // p2 and the spectator learn that p1 submitted, not what.
@@ -57,7 +59,8 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
         assert!(!v.to_string().contains("\"submission\""), "{v}");
     }
     // p2 submits: everyone sees the reveal.
-    send(&mut p2, json!({"type": "submit", "move": "1"})).await;
+    send(&mut p2, json!({"type": "submit", "move": "1", "decision": d})).await;
+    let mut d = Value::Null;
     for ws in [&mut p1, &mut p2, &mut watcher] {
         let v = until(ws, |v| {
             v["match"]["view"]["turns"]
@@ -65,11 +68,12 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
                 .is_some_and(|t| t.len() == 1)
         })
         .await;
+        d = v["decision"].clone();
         assert_eq!(v["match"]["view"]["turns"][0]["p1"], 2);
         assert_eq!(v["match"]["view"]["turns"][0]["p2"], 1);
     }
     // A spectator cannot act; a malformed message gets an explanation; ping gets pong.
-    send(&mut watcher, json!({"type": "submit", "move": "1"})).await;
+    send(&mut watcher, json!({"type": "submit", "move": "1", "decision": d})).await;
     let e = until(&mut watcher, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "forbidden");
     watcher
@@ -82,7 +86,7 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     send(&mut watcher, json!({"type": "ping"})).await;
     until(&mut watcher, |v| v["type"] == "pong").await;
     // An illegal move: refused with the game's reason, to that seat.
-    send(&mut p1, json!({"type": "submit", "move": "2"})).await;
+    send(&mut p1, json!({"type": "submit", "move": "2", "decision": d})).await;
     let e = until(&mut p1, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "illegal_move", "{e}");
     // An oversized message closes the connection; the match is untouched.
@@ -278,7 +282,7 @@ async fn a_message_longer_than_the_read_buffer_arrives_whole() {
     let mut p2 = connect(addr, &created.id, Some(&t2)).await;
     send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
     send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
-    until(&mut p1, |v| v["status"] == "live").await;
+    let live = until(&mut p1, |v| v["status"] == "live").await;
     // 500 characters of three bytes each: 1,500 bytes of text in one frame.
     let long: String = "€".repeat(colosseum_host::MAX_CHAT_CHARS);
     let message = json!({"type": "chat", "text": long});
@@ -290,6 +294,7 @@ async fn a_message_longer_than_the_read_buffer_arrives_whole() {
     })
     .await;
     assert_eq!(seen["match"]["chat"][0]["text"], long.as_str());
-    let ok = reply(&mut p1, json!({"type": "submit", "move": "13"})).await;
+    let submit = json!({"type": "submit", "move": "13", "decision": live["decision"]});
+    let ok = reply(&mut p1, submit).await;
     assert_eq!(ok, json!({"type": "ok", "to": "submit"}));
 }
