@@ -822,16 +822,21 @@ test('sealed: the server holds only the commitment, and a reload can still open'
   // A reload: the move and nonce are in sessionStorage.
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.connected === 'true');
-  // p2 commits and opens with a plain HTTP client, as a bot author would.
+  // p2 commits and opens with a plain HTTP client, as a bot author would: the hash binds the
+  // match, the decision and the seat; every action names its decision.
+  const { decision } = seen;
   const nonce = randomBytes(16).toString('hex');
-  const hash = createHash('sha256').update(`1\n${nonce}`).digest('hex');
-  assert.equal((await call('commit', { hash })).status, 200);
+  const hash = createHash('sha256').update(['colosseum-seal-v1', c.id, decision, 'p2', '1', nonce].join('\n')).digest('hex');
+  // The page's commitment is public, but copying it is refused.
+  assert.equal((await call('commit', { hash: seen.match.seats.p1.commitment, decision })).data.error.code, 'commitment_reused');
+  assert.equal((await call('commit', { hash })).data.error.code, 'decision_required');
+  assert.equal((await call('commit', { hash, decision })).status, 200);
   // The reloaded page opens by itself.
   await page.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has opened (sealed)', null, { timeout: 10000 });
-  const wrong = await call('open', { move: '2', nonce });
+  const wrong = await call('open', { move: '2', nonce, decision });
   assert.equal(wrong.status, 422);
   assert.equal(wrong.data.error.code, 'commitment_mismatch');
-  assert.equal((await call('open', { move: '1', nonce })).status, 200);
+  assert.equal((await call('open', { move: '1', nonce, decision })).status, 200);
   await page.waitForFunction(() => document.body.dataset.steps !== undefined && document.querySelector('[data-testid=status-p1]')?.textContent === 'to move');
   const after = await (await fetch(`${BASE}/api/matches/${c.id}`)).json();
   assert.equal(after.match.sealed.last.p1.move, '3');
