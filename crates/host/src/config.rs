@@ -289,6 +289,12 @@ pub struct MatchConfig {
     /// configuration because the log depends on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<u32>,
+    /// How many refused trivia answers (locked out, the race over, empty) of one seat are logged
+    /// in one race; later ones are refused the same way but not logged. Absent (matches stored
+    /// before the cap existed) logs every one. Part of the configuration because the log
+    /// depends on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logged_answer_refusals: Option<u32>,
 }
 
 /// The refusals logged per seat and decision in a new match ([`MatchConfig::logged_refusals`]).
@@ -314,6 +320,7 @@ impl MatchConfig {
             sealed: false,
             match_id: Some(String::new()),
             changes: Some(DEFAULT_CHANGES),
+            logged_answer_refusals: Some(DEFAULT_LOGGED_REFUSALS),
         }
     }
 

@@ -352,6 +352,10 @@ pub struct Match {
     refused: [u32; 2],
     /// Changes of mind per seat in the pending decision (at most `config.changes` are taken).
     changed: [u32; 2],
+    /// Refused answers per seat in the current trivia race (only the first
+    /// `config.logged_answer_refusals` are logged); not compared: a rebuilt match counts only
+    /// the logged ones.
+    answer_refused: [u32; 2],
     /// Sealed matches with bound commitments: every commitment made in this match, with its
     /// seat and decision, so that none is taken twice.
     seen: std::collections::HashMap<String, (Seat, u64)>,
@@ -502,6 +506,7 @@ impl Match {
             trivia,
             refused: [0, 0],
             changed: [0, 0],
+            answer_refused: [0, 0],
             seen: std::collections::HashMap::new(),
             seals: [None, None],
             opening_from: None,
@@ -918,9 +923,11 @@ impl Match {
     /// seat out for 30 s ([`AnswerOutcome::Wrong`] says until when). An answer while locked out,
     /// or after the race is over (including one at the same instant as the winning answer but
     /// received after it), is refused with [`MatchError::Answer`]; it is logged as
-    /// [`LogEntry::AnswerRefused`] with the reason, except for an answer to a race that ended
-    /// before `now`, which changes nothing and is not logged. [`MatchError::NoRace`] when no race
-    /// has been opened in this match (not logged).
+    /// [`LogEntry::AnswerRefused`] with the reason (only the first
+    /// [`MatchConfig::logged_answer_refusals`] of a seat in one race; later ones are refused the
+    /// same way but not logged, so a seat cannot grow the log without bound), except for an
+    /// answer to a race that ended before `now`, which changes nothing and is not logged.
+    /// [`MatchError::NoRace`] when no race has been opened in this match (not logged).
     pub fn answer(
         &mut self,
         seat: Seat,
@@ -943,6 +950,19 @@ impl Match {
                     None => "nobody answered correctly in time".to_string(),
                 }
             ))));
+        }
+        // A refusal is logged only up to the cap per seat and race; later ones are answered the
+        // same way but leave the race (and the log) as they were.
+        if let Some(reason) = race.refusal(seat, text, now) {
+            let count = &mut self.answer_refused[seat.index()];
+            *count = count.saturating_add(1);
+            if self
+                .config
+                .logged_answer_refusals
+                .is_some_and(|cap| *count > cap)
+            {
+                return Err(MatchError::Answer(reason));
+            }
         }
         let result = race.answer(seat, text, now);
         self.race_progress();
@@ -1977,6 +1997,7 @@ impl Match {
         };
         let stake = (races.stake)(self.game.as_ref());
         let category = Category::of_label(&stake.round);
+        self.answer_refused = [0, 0];
         let Some(t) = self.trivia.as_mut() else {
             return;
         };

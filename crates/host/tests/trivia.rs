@@ -155,6 +155,54 @@ fn a_wrong_answer_locks_the_seat_out_for_30_seconds() {
 }
 
 #[test]
+fn refused_answers_are_logged_only_up_to_the_cap_per_seat_and_race() {
+    let mut m = live("MM1 DM1 MM2");
+    let cap = m.config().logged_answer_refusals.unwrap() as usize;
+    let answer = right(&m);
+    m.answer(P1, "wrong", 1_000).unwrap();
+    let before = m.log().len();
+    // Locked out for 30 s: p1 keeps answering, hundreds of times.
+    for i in 0..500u64 {
+        let e = m.answer(P1, &answer, 1_001 + i * 50).unwrap_err();
+        assert!(
+            matches!(e, MatchError::Answer(RaceError::LockedOut { seat: P1, .. })),
+            "{e:?}"
+        );
+    }
+    // And empty answers from p2.
+    for i in 0..100u64 {
+        let e = m.answer(P2, "  ", 2_000 + i).unwrap_err();
+        assert_eq!(e, MatchError::Answer(RaceError::Empty));
+    }
+    let refused = |seat| {
+        count(&m, |e| {
+            matches!(e, LogEntry::AnswerRefused { seat: s, .. } if *s == seat)
+        })
+    };
+    assert_eq!((refused(P1), refused(P2)), (cap, cap));
+    assert_eq!(m.log().len() - before, 2 * cap);
+    // The unlogged refusals changed nothing: the match rebuilds from its log.
+    assert!(Match::rebuild(m.config().clone(), m.log()).unwrap() == m);
+    // The lockout ends and the right answer wins as usual.
+    assert_eq!(m.answer(P1, &answer, 31_000), Ok(AnswerOutcome::Correct));
+    // A match stored before the cap logs every refusal, as it did.
+    let mut old = Match::new(MatchConfig {
+        logged_answer_refusals: None,
+        ..config("MM1 DM1", 1)
+    })
+    .unwrap();
+    old.answer(P1, "wrong", 1_000).unwrap();
+    for i in 0..30u64 {
+        assert!(old.answer(P1, "x", 1_001 + i).is_err());
+    }
+    assert_eq!(
+        count(&old, |e| matches!(e, LogEntry::AnswerRefused { .. })),
+        30
+    );
+    assert!(Match::rebuild(old.config().clone(), old.log()).unwrap() == old);
+}
+
+#[test]
 fn three_minutes_without_a_correct_answer_give_nobody_the_pair() {
     let mut m = live("MM1 DM1 MM2");
     let first = m.race().unwrap().question().id.clone();

@@ -1624,6 +1624,7 @@ impl<S: Store> Hub<S> {
             replay_on_draw: req.replay_on_draw,
             logged_refusals: Some(self.limits.logged_refusals),
             changes: Some(self.limits.changes),
+            logged_answer_refusals: Some(self.limits.logged_refusals),
             sealed: req.sealed,
             match_id: Some(id.clone()),
             ..MatchConfig::new(&req.game)

@@ -280,51 +280,58 @@ impl Race {
         self.result
     }
 
+    /// Why [`Race::answer`] would refuse `seat`'s answer `text` at `now` (the race over, the seat
+    /// locked out, an empty answer), or `None` when it would judge it. Changes nothing: a host
+    /// can leave an answer it will refuse anyway unlogged.
+    #[must_use]
+    pub fn refusal(&self, seat: Seat, text: &str, now: u64) -> Option<RaceError> {
+        let now = self.now.max(now);
+        let timed_out = (now >= self.deadline()).then(|| RaceResult::TimedOut {
+            at: self.deadline(),
+        });
+        match self.result.or(timed_out) {
+            Some(RaceResult::Won { seat: winner, at }) if at == now && winner != seat => {
+                return Some(RaceError::SameInstant { winner, at });
+            }
+            Some(RaceResult::Won { seat: winner, at }) => {
+                return Some(RaceError::Over(format!("{winner} won it at {at} ms")));
+            }
+            Some(RaceResult::TimedOut { at }) => {
+                return Some(RaceError::Over(format!(
+                    "three minutes passed without a correct answer at {at} ms"
+                )));
+            }
+            None => {}
+        }
+        if let Some(until) = self.lockout_until[seat.index()].filter(|&u| now < u) {
+            return Some(RaceError::LockedOut {
+                seat,
+                until,
+                left_ms: until - now,
+            });
+        }
+        if crate::matching::normalize(text).is_empty() {
+            return Some(RaceError::Empty);
+        }
+        None
+    }
+
     /// `seat` answers `text` at `now`. The timeout is fired first if `now` reached it.
     ///
     /// `Ok` when the answer was judged (correct: the race is won; wrong: the seat is locked out);
-    /// `Err` when it was refused (locked out, or the race is over). Both are logged.
+    /// `Err` when it was refused ([`Race::refusal`]: locked out, or the race is over). Both are
+    /// logged.
     pub fn answer(&mut self, seat: Seat, text: &str, now: u64) -> Result<AnswerOutcome, RaceError> {
         self.tick(now);
         let now = self.now;
-        let refuse = |race: &mut Race, reason: RaceError| {
-            race.log.push(RaceEvent::Refused {
+        if let Some(reason) = self.refusal(seat, text, now) {
+            self.log.push(RaceEvent::Refused {
                 at: now,
                 seat,
                 text: text.to_string(),
                 reason: reason.clone(),
             });
-            Err(reason)
-        };
-        match self.result {
-            Some(RaceResult::Won { seat: winner, at }) if at == now && winner != seat => {
-                return refuse(self, RaceError::SameInstant { winner, at });
-            }
-            Some(RaceResult::Won { seat: winner, at }) => {
-                return refuse(self, RaceError::Over(format!("{winner} won it at {at} ms")));
-            }
-            Some(RaceResult::TimedOut { at }) => {
-                return refuse(
-                    self,
-                    RaceError::Over(format!(
-                        "three minutes passed without a correct answer at {at} ms"
-                    )),
-                );
-            }
-            None => {}
-        }
-        if let Some(until) = self.lockout_until[seat.index()].filter(|&u| now < u) {
-            return refuse(
-                self,
-                RaceError::LockedOut {
-                    seat,
-                    until,
-                    left_ms: until - now,
-                },
-            );
-        }
-        if crate::matching::normalize(text).is_empty() {
-            return refuse(self, RaceError::Empty);
+            return Err(reason);
         }
         if self.question.accepts(text) {
             self.log.push(RaceEvent::Answered {
