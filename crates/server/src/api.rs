@@ -496,7 +496,20 @@ async fn rate_limit<S: Store>(
 }
 
 async fn health<S: Store>(State(state): State<Arc<AppState<S>>>) -> Json<Value> {
-    Json(json!({"ok": true, "bots": state.hub.bot_load()}))
+    let pool = state.hub.pool().load();
+    let m = state.hub.metrics();
+    Json(json!({
+        "ok": true,
+        "bots": state.hub.bot_load(),
+        "verify": {
+            "queued": pool.verify.0,
+            "running": pool.verify.1,
+            "done": m.verify_done.get(),
+            "cache_hits": m.verify_cache_hits.get(),
+            "refused": m.verify_refused.get(),
+            "kept": state.hub.verifier().kept_count(),
+        },
+    }))
 }
 
 /// Prometheus metrics in the text exposition format (docs/operations.md lists them).
@@ -653,9 +666,13 @@ async fn lobby<S: Store>(
 
 async fn create<S: Store>(
     State(state): State<Arc<AppState<S>>>,
+    headers: HeaderMap,
+    extensions: axum::http::Extensions,
     Body(req): Body<CreateMatch>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let created = state.hub.create(req).await?;
+    // The match's bot searches run in its creator's share of the bot pool (`crate::pool`).
+    let share = crate::pool::share_of(&client_of(&state, &headers, &extensions));
+    let created = state.hub.create_for(req, Some(share)).await?;
     Ok((StatusCode::CREATED, Json(json!(created))))
 }
 
@@ -966,20 +983,35 @@ async fn replay<S: Store>(
     Ok(Json(state.hub.replay(&table).await?))
 }
 
+/// A finished match's verify report: computed once in the bot pool, in the asking address's
+/// share, and kept (`crate::verifying`); 202 with `Retry-After` while it is computed longer
+/// than `verifying::WAIT`, 503 `busy` with `Retry-After` when the queue is full.
 async fn verify<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let table = state.hub.table(&id).await?;
-    let records = state.hub.records(&table).await?;
-    // Re-running bots can take a while: off the async workers.
-    let report = tokio::task::spawn_blocking(move || crate::verify::verify(&records))
-        .await
-        .map_err(|e| ApiError::internal("verifying", e))?;
-    let text = report.text();
-    let mut v = json!(report);
-    v["text"] = json!(text);
-    Ok(Json(v))
+    headers: HeaderMap,
+    extensions: axum::http::Extensions,
+) -> Result<Response, ApiError> {
+    let share = crate::pool::share_of(&client_of(&state, &headers, &extensions));
+    match state
+        .hub
+        .verify_report(&id, &share, crate::verifying::WAIT)
+        .await?
+    {
+        crate::verifying::Answer::Report(v) => Ok(Json(v.as_ref()).into_response()),
+        crate::verifying::Answer::Computing(secs) => Ok((
+            StatusCode::ACCEPTED,
+            [(header::RETRY_AFTER, secs.to_string())],
+            Json(json!({
+                "status": "computing",
+                "message": format!(
+                    "the report is being computed (its bot moves are searched again); ask \
+                     again in {secs} s"
+                ),
+            })),
+        )
+            .into_response()),
+    }
 }
 
 #[derive(Deserialize)]

@@ -79,6 +79,9 @@ pub enum ErrorCode {
     Quarantined,
     /// `paused` (conflict).
     Paused,
+    /// 503: the server cannot take this work now (a full verify queue, a stopping server); the
+    /// answer's `Retry-After` says when to ask again.
+    Busy,
 }
 
 impl ErrorCode {
@@ -118,6 +121,7 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::Quarantined,
         ErrorCode::Paused,
+        ErrorCode::Busy,
     ];
 
     /// The code as clients see it (`illegal_move`).
@@ -158,6 +162,7 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
             ErrorCode::Quarantined => "quarantined",
             ErrorCode::Paused => "paused",
+            ErrorCode::Busy => "busy",
         }
     }
 
@@ -199,6 +204,7 @@ impl ErrorCode {
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Quarantined => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::Paused => StatusCode::CONFLICT,
+            ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -312,7 +318,14 @@ impl From<colosseum_host::MatchError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let mut response = (self.status(), Json(self.body())).into_response();
+        if self.code == ErrorCode::Busy {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(crate::verifying::RETRY_BUSY_SECS),
+            );
+        }
+        response
     }
 }
 

@@ -10,7 +10,7 @@
 //! bots think on Tokio's blocking pool, never on the async workers.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use colosseum_trivia::BotAnswerer;
 use rand::TryRngCore;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::{watch, Notify, Semaphore};
+use tokio::sync::{watch, Notify};
 
 use crate::api::Limits;
 use crate::clock::Clock;
@@ -318,9 +318,11 @@ pub struct Hub<S: Store> {
     quarantine: Mutex<HashMap<String, (Quarantined, String)>>,
     /// The limits the hub enforces: time controls, bots, waiting matches.
     limits: Limits,
-    /// One permit per bot search allowed to run at once.
-    bot_gate: Arc<Semaphore>,
-    bots: BotCounters,
+    /// The bot pool: bot searches, analyses and verifies, `Limits::bot_searches` at once,
+    /// shared fairly between the addresses they are for (`crate::pool`).
+    pool: Arc<crate::pool::Pool>,
+    /// Verify reports kept and computing (`crate::verifying`).
+    verifier: crate::verifying::Verifier,
     /// Held (shared) by every adoption while it claims and rebuilds a match; taken for good by
     /// [`Hub::leave`], so that no match is adopted after.
     adopting: tokio::sync::RwLock<()>,
@@ -437,40 +439,36 @@ fn quarantined_error(id: &str, summary: &str) -> ApiError {
     )
 }
 
-#[derive(Default)]
-struct BotCounters {
-    running: AtomicUsize,
-    queued: AtomicUsize,
-    peak: AtomicUsize,
-}
-
-/// How busy the server's bots are (`GET /api/health` shows it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// How busy the server's bot pool is (`GET /api/health` shows it): bot searches, analyses
+/// and verifies.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BotLoad {
-    /// Searches running now.
+    /// Jobs running now.
     pub running: usize,
-    /// Searches waiting for a free slot.
+    /// Jobs waiting for a free slot.
     pub queued: usize,
     /// The most that ever ran at once since the server started.
     pub peak: usize,
     /// The most that may run at once (`Limits::bot_searches`).
     pub max: usize,
+    /// How many shares (creating addresses, tournaments, verifying addresses) have a job
+    /// queued or running.
+    pub shares: usize,
+    /// Each of those shares' jobs, under a label salted per process (never the address), most
+    /// queued first; at most [`SHARES_SHOWN`].
+    pub queues: Vec<crate::pool::ShareLoad>,
 }
 
-/// Counts a running bot search while it lives.
-struct Running<'a>(&'a BotCounters);
+/// The most shares `GET /api/health` lists one by one (all are counted).
+pub const SHARES_SHOWN: usize = 20;
 
-impl<'a> Running<'a> {
-    fn start(c: &'a BotCounters) -> Self {
-        let now = c.running.fetch_add(1, Ordering::SeqCst) + 1;
-        c.peak.fetch_max(now, Ordering::SeqCst);
-        Running(c)
-    }
-}
-
-impl Drop for Running<'_> {
-    fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::SeqCst);
+/// The share of the bot pool a match's bot searches run in: its creator's (stored with it), its
+/// tournament's, or its own.
+fn match_share(meta: &StoredMatch) -> String {
+    match (&meta.share, &meta.tournament) {
+        (Some(share), _) => share.clone(),
+        (None, Some(t)) => format!("t:{t}"),
+        (None, None) => format!("m:{}", meta.id),
     }
 }
 
@@ -675,8 +673,8 @@ impl<S: Store> Hub<S> {
             timers,
             quarantine: Mutex::new(HashMap::new()),
             limits,
-            bot_gate: Arc::new(Semaphore::new(limits.bot_searches.max(1))),
-            bots: BotCounters::default(),
+            pool: crate::pool::Pool::new(limits.bot_searches),
+            verifier: crate::verifying::Verifier::default(),
             metrics: crate::metrics::Metrics::default(),
             adopting: tokio::sync::RwLock::new(()),
             adopting_ids: AdoptingIds::default(),
@@ -717,43 +715,110 @@ impl<S: Store> Hub<S> {
             })
             .count();
         let bots = self.bot_load();
+        let pool = self.pool.load();
         self.metrics.render(&crate::metrics::Snapshot {
             live,
             loaded: tables.len() + self.lobby.light(),
             bots: (bots.running, bots.queued, bots.max),
+            shares: pool
+                .shares
+                .iter()
+                .map(|s| (s.share.clone(), s.queued, s.running))
+                .collect(),
+            verify: pool.verify,
             commits: self.store.group_commits(),
         })
     }
 
-    /// How busy the bots are: searches running and queued, the peak, the cap.
+    /// How busy the bot pool is: jobs running and queued, the peak, the cap, the shares.
     pub fn bot_load(&self) -> BotLoad {
+        let load = self.pool.load();
         BotLoad {
-            running: self.bots.running.load(Ordering::SeqCst),
-            queued: self.bots.queued.load(Ordering::SeqCst),
-            peak: self.bots.peak.load(Ordering::SeqCst),
-            max: self.limits.bot_searches.max(1),
+            running: load.running,
+            queued: load.queued,
+            peak: self.pool.peak(),
+            max: self.pool.slots(),
+            shares: load.shares.len(),
+            queues: load.shares.into_iter().take(SHARES_SHOWN).collect(),
         }
     }
 
-    /// Runs `work` on Tokio's blocking pool in one of the bot searches' slots
-    /// (`Limits::bot_searches`), queued and counted like a bot's search (the analysis after the
-    /// game, `crate::analysis`); `None` if the pool is gone or `work` panicked.
+    /// The bot pool (`crate::pool`).
+    pub fn pool(&self) -> &Arc<crate::pool::Pool> {
+        &self.pool
+    }
+
+    /// The verify jobs (`crate::verifying`).
+    pub fn verifier(&self) -> &crate::verifying::Verifier {
+        &self.verifier
+    }
+
+    /// The server stops (SIGTERM): no bot search, analysis or verify starts any more, the ones
+    /// waiting give up and waiting verify requests are answered 503 at once; the ones running
+    /// are not waited for (`colosseum serve` exits without them). Nothing acknowledged is lost:
+    /// a bot's move not made yet is chosen again when its match is resumed.
+    pub fn stop_work(&self) {
+        self.verifier.stop();
+        self.pool.close();
+    }
+
+    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots
+    /// (`Limits::bot_searches`), in the share `analysis` (the analysis after the game,
+    /// `crate::analysis`); `None` if the server stops first or `work` panicked.
     pub async fn in_bot_slot<T: Send + 'static>(
         self: &Arc<Self>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
-        self.bots.queued.fetch_add(1, Ordering::SeqCst);
-        let permit = self.bot_gate.clone().acquire_owned().await;
-        self.bots.queued.fetch_sub(1, Ordering::SeqCst);
-        let permit = permit.ok()?;
-        let gauge = self.clone();
+        self.in_slot("analysis", crate::pool::Kind::Search, work)
+            .await
+    }
+
+    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots, in `share`'s turn;
+    /// `None` if the server stops first or `work` panicked. The slot is held until `work`
+    /// returns.
+    pub async fn in_slot<T: Send + 'static>(
+        self: &Arc<Self>,
+        share: &str,
+        kind: crate::pool::Kind,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = self.pool.acquire(share, kind).await?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let _running = Running::start(&gauge.bots);
             work()
         })
         .await
         .ok()
+    }
+
+    /// Holds (`hold`) or frees a bot seat's clock for decision `key` while its search waits for
+    /// a slot (`Match::hold_clock`), storing what that logs.
+    async fn bot_clock(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: Seat,
+        key: (usize, usize),
+        hold: bool,
+    ) {
+        let mut st = table.state.lock().await;
+        let Some(start) = st.meta.started_at else {
+            return;
+        };
+        if st.meta.finished() || (st.game.game_number(), st.game.record().steps.len()) != key {
+            return;
+        }
+        let now = self.clock.now_ms().saturating_sub(start);
+        let before = st.game.log().len();
+        let done = if hold {
+            st.game.hold_clock(seat, now)
+        } else {
+            st.game.free_clock(seat, now)
+        };
+        if done.is_ok() && st.game.log().len() > before {
+            if let Err(e) = self.commit(table, &mut st).await {
+                tracing::warn!("holding a bot's clock in match {}: {e}", table.id);
+            }
+        }
     }
 
     /// Checks a bot name against this server's caps (`Limits::bot_max_ms`, `bot_max_iters`).
@@ -1549,8 +1614,18 @@ impl<S: Store> Hub<S> {
         tables.entry(id).or_insert(table).clone()
     }
 
-    /// Creates a match.
+    /// Creates a match (for no share of the bot pool: its own, or its tournament's).
     pub async fn create(self: &Arc<Self>, req: CreateMatch) -> Result<Created, ApiError> {
+        self.create_for(req, None).await
+    }
+
+    /// Creates a match whose bot searches run in `share` of the bot pool (`crate::pool`: the
+    /// creating address, hashed).
+    pub async fn create_for(
+        self: &Arc<Self>,
+        req: CreateMatch,
+        share: Option<String>,
+    ) -> Result<Created, ApiError> {
         let mut seats = req.seats.unwrap_or_default();
         for player in &mut seats {
             match player {
@@ -1655,6 +1730,7 @@ impl<S: Store> Hub<S> {
             tournament: req.tournament,
             webhook,
             rematch: None,
+            share,
         };
         // Claimed before it is stored: another process looking for matches nobody serves
         // must not find this one.
@@ -2312,16 +2388,28 @@ impl<S: Store> Hub<S> {
             let record = st.game.record().clone();
             let seed = crate::verify::bot_seed(st.meta.config.seed, key.0, key.1, seat);
             let decision = st.game.decision();
+            let share = match_share(&st.meta);
             let hub = self.clone();
             let table = table.clone();
             tokio::spawn(async move {
-                // At most `Limits::bot_searches` searches run at once; the others queue here.
-                hub.bots.queued.fetch_add(1, Ordering::SeqCst);
-                let permit = hub.bot_gate.clone().acquire_owned().await;
-                hub.bots.queued.fetch_sub(1, Ordering::SeqCst);
-                let Ok(permit) = permit else {
-                    return;
+                // At most `Limits::bot_searches` searches run at once; the others queue here,
+                // each in its share's turn (`crate::pool`), the bot's clock held meanwhile: it
+                // is charged only the time it thinks.
+                let permit = match hub.pool.try_acquire(&share, crate::pool::Kind::Search) {
+                    Some(p) => p,
+                    None => {
+                        hub.bot_clock(&table, seat, key, true).await;
+                        let waiting = std::time::Instant::now();
+                        let Some(p) = hub.pool.acquire(&share, crate::pool::Kind::Search).await
+                        else {
+                            return;
+                        };
+                        crate::metrics::Metrics::observe(&hub.metrics.bot_wait, waiting.elapsed());
+                        p
+                    }
                 };
+                // Held now or before a restart: it runs again from here.
+                hub.bot_clock(&table, seat, key, false).await;
                 let still = {
                     let st = table.state.lock().await;
                     (st.game.game_number(), st.game.record().steps.len()) == key
@@ -2332,12 +2420,9 @@ impl<S: Store> Hub<S> {
                 }
                 let game = record.game.clone();
                 let (max_ms, max_iters) = (hub.limits.bot_max_ms, hub.limits.bot_max_iters);
-                let gauge = hub.clone();
                 let chosen = tokio::task::spawn_blocking(move || {
-                    // Declared first, dropped last: the slot is free only once the search no
-                    // longer counts as running.
+                    // The slot is free once the search is done.
                     let _permit = permit;
-                    let _running = Running::start(&gauge.bots);
                     let spec = check_bot_level_within(&game, &level, max_ms, max_iters)
                         .map_err(|e| e.message)?;
                     let bots = bots::find(&game).map_err(|e| e.to_string())?;
@@ -2698,7 +2783,7 @@ impl<S: Store> Hub<S> {
                 tournament: None,
                 webhook: None,
             };
-            let created = self.create(req).await?;
+            let created = self.create_for(req, st.meta.share.clone()).await?;
             let mut offered = st.meta.clone();
             offered.rematch = Some(crate::store::RematchOffer {
                 id: created.id,

@@ -29,6 +29,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod names;
 pub mod pages;
+pub mod pool;
 pub mod render;
 pub mod season_api;
 pub mod seasons;
@@ -36,6 +37,7 @@ pub mod store;
 pub mod tournament_api;
 pub mod tournaments;
 pub mod verify;
+pub mod verifying;
 pub mod webhooks;
 
 use std::collections::HashMap;

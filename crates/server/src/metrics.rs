@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
@@ -39,6 +40,19 @@ pub struct Metrics {
     pub notices: Counter,
     store_commits: Counter,
     store_appends: Counter,
+    bot_shares: Gauge,
+    share_queued: Family<ShareLabel, Gauge>,
+    share_running: Family<ShareLabel, Gauge>,
+    verify_queued: Gauge,
+    verify_running: Gauge,
+    /// Verify reports computed (`GET /api/matches/{id}/verify`).
+    pub verify_done: Counter,
+    /// Verify requests answered from the cache.
+    pub verify_cache_hits: Counter,
+    /// Verify requests refused because the queue was full (503).
+    pub verify_refused: Counter,
+    /// How long bot searches waited for a slot (their clocks held meanwhile).
+    pub bot_wait: Histogram,
 }
 
 /// A gauge of open things that goes down again when dropped.
@@ -68,6 +82,16 @@ pub struct Snapshot {
     pub bots: (usize, usize, usize),
     /// The store's group commits so far: (transactions, log appends in them).
     pub commits: (u64, u64),
+    /// The bot pool's busy shares: (label, queued, running).
+    pub shares: Vec<(String, usize, usize)>,
+    /// Verifies in the bot pool: (queued, running).
+    pub verify: (usize, usize),
+}
+
+/// A share's label on the per-share gauges.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, prometheus_client::encoding::EncodeLabelSet)]
+struct ShareLabel {
+    share: String,
 }
 
 fn seconds() -> impl Iterator<Item = f64> {
@@ -95,7 +119,61 @@ impl Default for Metrics {
             notices: Counter::default(),
             store_commits: Counter::default(),
             store_appends: Counter::default(),
+            bot_shares: Gauge::default(),
+            share_queued: Family::default(),
+            share_running: Family::default(),
+            verify_queued: Gauge::default(),
+            verify_running: Gauge::default(),
+            verify_done: Counter::default(),
+            verify_cache_hits: Counter::default(),
+            verify_refused: Counter::default(),
+            bot_wait: Histogram::new(exponential_buckets(0.001, 2.0, 18)),
         };
+        registry.register(
+            "bot_shares",
+            "Shares of the bot pool (creating addresses, tournaments, verifying addresses) with a job queued or running",
+            m.bot_shares.clone(),
+        );
+        registry.register(
+            "bot_share_queued",
+            "A busy share's jobs waiting for a slot (label: salted per process, never the address)",
+            m.share_queued.clone(),
+        );
+        registry.register(
+            "bot_share_running",
+            "A busy share's jobs running (label: salted per process, never the address)",
+            m.share_running.clone(),
+        );
+        registry.register(
+            "bot_wait_seconds",
+            "How long a bot search waited for a slot (its clock held meanwhile)",
+            m.bot_wait.clone(),
+        );
+        registry.register(
+            "verify_jobs_queued",
+            "Verifies waiting for a slot in the bot pool",
+            m.verify_queued.clone(),
+        );
+        registry.register(
+            "verify_jobs_running",
+            "Verifies running in the bot pool",
+            m.verify_running.clone(),
+        );
+        registry.register(
+            "verify_jobs_done",
+            "Verify reports computed (each finished match's once)",
+            m.verify_done.clone(),
+        );
+        registry.register(
+            "verify_cache_hits",
+            "Verify requests answered from the kept report",
+            m.verify_cache_hits.clone(),
+        );
+        registry.register(
+            "verify_refused",
+            "Verify requests refused with 503 because the queue was full or the server stopping",
+            m.verify_refused.clone(),
+        );
         registry.register(
             "notices",
             "Notices heard from the nodes on PostgreSQL (LISTEN/NOTIFY)",
@@ -175,6 +253,19 @@ impl Metrics {
         set(&self.bots_running, now.bots.0);
         set(&self.bots_queued, now.bots.1);
         set(&self.bots_max, now.bots.2);
+        set(&self.bot_shares, now.shares.len());
+        set(&self.verify_queued, now.verify.0);
+        set(&self.verify_running, now.verify.1);
+        // Only the shares busy now: the families start empty at every scrape.
+        self.share_queued.clear();
+        self.share_running.clear();
+        for (share, queued, running) in now.shares.iter().take(crate::hub::SHARES_SHOWN * 5) {
+            let label = ShareLabel {
+                share: share.clone(),
+            };
+            set(&self.share_queued.get_or_create(&label), *queued);
+            set(&self.share_running.get_or_create(&label), *running);
+        }
         // The store counts its own commits; a counter here shows its total.
         let (commits, appends) = now.commits;
         self.store_commits

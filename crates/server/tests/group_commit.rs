@@ -30,6 +30,7 @@ fn stored(id: &str) -> StoredMatch {
         tournament: None,
         webhook: None,
         rematch: None,
+        share: None,
     }
 }
 

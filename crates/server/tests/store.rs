@@ -34,6 +34,7 @@ fn stored(id: &str, created_at: u64) -> StoredMatch {
         tournament: None,
         webhook: None,
         rematch: None,
+        share: None,
     }
 }
 

@@ -88,6 +88,11 @@ pub struct StoredMatch {
     /// who offered it and the new match's seat tokens (each shown only to its own player).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<RematchOffer>,
+    /// Whose share of the bot pool the match's bot searches run in (`crate::pool`): the
+    /// creating address, hashed (`pool::share_of`; never the address itself). `None` for a
+    /// match a tournament or season created, or stored before shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<String>,
 }
 
 /// A rematch offered at the end of a match: a new match with the same game, options and time

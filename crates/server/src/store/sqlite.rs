@@ -540,6 +540,7 @@ mod tests {
             tournament: None,
             webhook: None,
             rematch: None,
+            share: None,
         }
     }
 
