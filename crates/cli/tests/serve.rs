@@ -16,7 +16,12 @@ use serde_json::{json, Value};
 fn submit(base: &str, id: &str, token: &str, mv: &str) -> (u16, Value) {
     let decision = get(base, &format!("/api/matches/{id}"), Some(token))["decision"].clone();
     let body = json!({"move": mv, "decision": decision});
-    post(base, &format!("/api/matches/{id}/submit"), Some(token), &body)
+    post(
+        base,
+        &format!("/api/matches/{id}/submit"),
+        Some(token),
+        &body,
+    )
 }
 
 #[test]
@@ -47,16 +52,8 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     }
     // Two rounds over HTTP: p1 bids the prize (6, 5), p2 bids one less... p2 holds 1..6 too.
     for (b1, b2) in [("6", "1"), ("5", "2")] {
-        assert_eq!(
-            submit(&server.base, &id, &t[0], b1)
-            .0,
-            200
-        );
-        assert_eq!(
-            submit(&server.base, &id, &t[1], b2)
-            .0,
-            200
-        );
+        assert_eq!(submit(&server.base, &id, &t[0], b1).0, 200);
+        assert_eq!(submit(&server.base, &id, &t[1], b2).0, 200);
     }
     // The third round over WebSocket; then p1 submits round four and the server dies before p2
     // answers.
@@ -66,7 +63,8 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
         t[0]
     );
     let (mut ws, _) = tungstenite::connect(ws_url).unwrap();
-    let decision = get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]))["decision"].clone();
+    let decision =
+        get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]))["decision"].clone();
     ws.send(tungstenite::Message::Text(
         json!({"type": "submit", "move": "4", "decision": decision})
             .to_string()
@@ -84,16 +82,8 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
         assert_ne!(msg["type"], "error", "{msg}");
     }
     drop(ws);
-    assert_eq!(
-        submit(&server.base, &id, &t[1], "3")
-        .0,
-        200
-    );
-    assert_eq!(
-        submit(&server.base, &id, &t[0], "3")
-        .0,
-        200
-    );
+    assert_eq!(submit(&server.base, &id, &t[1], "3").0, 200);
+    assert_eq!(submit(&server.base, &id, &t[0], "3").0, 200);
     let before = get(&server.base, &format!("/api/matches/{id}"), Some(&t[0]));
     assert_eq!(
         before["match"]["view"]["turns"].as_array().unwrap().len(),
@@ -127,11 +117,7 @@ fn a_match_survives_sigkill_and_finishes_with_a_complete_record() {
     // Finish: rounds four to six.
     for (b1, b2) in [(None, "4"), (Some("2"), "5"), (Some("1"), "6")] {
         if let Some(b1) = b1 {
-            assert_eq!(
-                submit(&server.base, &id, &t[0], b1)
-                .0,
-                200
-            );
+            assert_eq!(submit(&server.base, &id, &t[0], b1).0, 200);
         }
         let (s, v) = submit(&server.base, &id, &t[1], b2);
         assert_eq!(s, 200, "{v}");

@@ -290,7 +290,8 @@ const NONCE_MIN_DIGITS: usize = 4;
 /// Checks a nonce of a bound commitment: 32 to 128 lowercase hex characters (at least 128 bits)
 /// with at least [`NONCE_MIN_DIGITS`] different digits.
 fn check_nonce(nonce: &str) -> Result<(), MatchError> {
-    let form = "a nonce is 32 to 128 lowercase hex characters (0-9 a-f), at least 128 random bits: \
+    let form =
+        "a nonce is 32 to 128 lowercase hex characters (0-9 a-f), at least 128 random bits: \
                 make it with a cryptographic random generator";
     if !(32..=128).contains(&nonce.len()) || !is_lower_hex(nonce) {
         return Err(MatchError::BadCommitment(format!(
@@ -305,7 +306,11 @@ fn check_nonce(nonce: &str) -> Result<(), MatchError> {
     }
     let mut digits = [false; 16];
     for b in nonce.bytes() {
-        let d = if b.is_ascii_digit() { b - b'0' } else { b - b'a' + 10 };
+        let d = if b.is_ascii_digit() {
+            b - b'0'
+        } else {
+            b - b'a' + 10
+        };
         digits[usize::from(d)] = true;
     }
     let different = digits.iter().filter(|&&d| d).count();
@@ -735,8 +740,7 @@ impl Match {
             if let Some(&(by, decision)) = self.seen.get(hash) {
                 return Err(MatchError::CommitmentReused { by, decision });
             }
-            self.seen
-                .insert(hash.to_string(), (seat, self.decision()));
+            self.seen.insert(hash.to_string(), (seat, self.decision()));
         }
         self.stop_clock(seat, now);
         self.seals[i] = Some(hash.to_string());

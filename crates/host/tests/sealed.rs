@@ -5,8 +5,8 @@ mod common;
 use colosseum_engine::{Pending, Seat, TextStep, Viewer};
 use colosseum_games::{registry, replay_record};
 use colosseum_host::{
-    commitment, unbound_commitment, Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig, MatchError, SealedPhase,
-    TimeControl,
+    commitment, unbound_commitment, Clocks, EmptyBank, EndKind, LogEntry, Match, MatchConfig,
+    MatchError, SealedPhase, TimeControl,
 };
 use common::strings;
 use rand::{Rng, SeedableRng};
@@ -72,7 +72,13 @@ fn a_copy_of_the_other_seats_commitment_is_refused() {
     m.commit(P1, &h, 100).unwrap();
     let len = m.log().len();
     // The hash is public (every view shows it): p2 sends it back as its own.
-    let shown = m.view(Viewer::Seat(P2)).seats.p1.commitment.unwrap().unwrap();
+    let shown = m
+        .view(Viewer::Seat(P2))
+        .seats
+        .p1
+        .commitment
+        .unwrap()
+        .unwrap();
     assert_eq!(shown, h);
     let err = m.commit(P2, &shown, 200).unwrap_err();
     assert_eq!(
@@ -137,7 +143,10 @@ fn a_short_or_made_up_nonce_is_refused_with_what_is_allowed() {
     let MatchError::BadCommitment(why) = &err else {
         panic!("{err:?}")
     };
-    assert!(why.contains("128") && why.contains("1 different digit"), "{why}");
+    assert!(
+        why.contains("128") && why.contains("1 different digit"),
+        "{why}"
+    );
     for bad in [short, abab.as_str(), upper.as_str(), b64, ""] {
         let err = m.open(P1, "13", bad, 300).unwrap_err();
         let MatchError::BadCommitment(why) = &err else {
@@ -162,7 +171,10 @@ fn a_commitment_made_for_another_seat_decision_or_match_does_not_open() {
     for (label, hash) in [
         ("another seat", commitment(id, d, P2, "13", NONCE)),
         ("another decision", commitment(id, d + 1, P1, "13", NONCE)),
-        ("another match", commitment("5d2e000000000000", d, P1, "13", NONCE)),
+        (
+            "another match",
+            commitment("5d2e000000000000", d, P1, "13", NONCE),
+        ),
         ("the unbound form", unbound_commitment("13", NONCE)),
     ] {
         let mut m = m.clone();
@@ -174,12 +186,15 @@ fn a_commitment_made_for_another_seat_decision_or_match_does_not_open() {
             "{label}: {err:?}"
         );
         assert!(
-            err.to_string().contains(&format!("the match id `{id}`, the decision {d}, the seat `p1`")),
+            err.to_string().contains(&format!(
+                "the match id `{id}`, the decision {d}, the seat `p1`"
+            )),
             "{label}: {err}"
         );
     }
     // Made for this match, decision and seat, it opens.
-    m.commit(P1, &commitment(id, d, P1, "13", NONCE), 100).unwrap();
+    m.commit(P1, &commitment(id, d, P1, "13", NONCE), 100)
+        .unwrap();
     m.commit(P2, &seal(&m, P2, "1", NONCE), 200).unwrap();
     m.open(P1, "13", NONCE, 300).unwrap();
 }
@@ -193,8 +208,10 @@ fn a_match_stored_before_the_binding_keeps_its_unbound_commitments() {
     assert_eq!(old.match_id, None);
     let mut m = Match::new(old.clone()).unwrap();
     let zeros = "0".repeat(32);
-    m.commit(P1, &unbound_commitment("13", &zeros), 100).unwrap();
-    m.commit(P2, &unbound_commitment("13", &zeros), 200).unwrap();
+    m.commit(P1, &unbound_commitment("13", &zeros), 100)
+        .unwrap();
+    m.commit(P2, &unbound_commitment("13", &zeros), 200)
+        .unwrap();
     m.open(P1, "13", &zeros, 300).unwrap();
     m.open(P2, "13", &zeros, 400).unwrap();
     assert_eq!(m.record().steps[1], TextStep::both("13", "13"));

@@ -175,9 +175,10 @@ fn refused_answers_are_logged_only_up_to_the_cap_per_seat_and_race() {
         assert_eq!(e, MatchError::Answer(RaceError::Empty));
     }
     let refused = |seat| {
-        count(&m, |e| {
-            matches!(e, LogEntry::AnswerRefused { seat: s, .. } if *s == seat)
-        })
+        count(
+            &m,
+            |e| matches!(e, LogEntry::AnswerRefused { seat: s, .. } if *s == seat),
+        )
     };
     assert_eq!((refused(P1), refused(P2)), (cap, cap));
     assert_eq!(m.log().len() - before, 2 * cap);

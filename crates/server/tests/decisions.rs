@@ -37,7 +37,11 @@ async fn a_late_change_without_its_decision_is_refused_not_taken_for_the_next_ov
     let d = s.state(&id, Some(&t1)).await["decision"].as_u64().unwrap();
     // Without `decision`: 409 decision_required, naming the pending decision; nothing changes.
     let (st, v) = s.post(&id, "submit", &t1, json!({"move": "3"})).await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
     let message = v["error"]["message"].as_str().unwrap();
     assert!(message.contains(&format!("\"decision\": {d}")), "{message}");
     let mine = s.state(&id, Some(&t1)).await;
@@ -55,7 +59,11 @@ async fn a_late_change_without_its_decision_is_refused_not_taken_for_the_next_ov
     // p1's change of mind for decision d arrives late. Without `decision` it used to be taken
     // as p1's bid for the next prize; now it is refused, and p1 has not bid.
     let (st, v) = s.post(&id, "submit", &t1, json!({"move": "5"})).await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
     assert!(
         v["error"]["message"]
             .as_str()
@@ -67,7 +75,11 @@ async fn a_late_change_without_its_decision_is_refused_not_taken_for_the_next_ov
     let (st, v) = s
         .post(&id, "submit", &t1, json!({"move": "5", "decision": d}))
         .await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "stale_decision"), "{v}");
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "stale_decision"),
+        "{v}"
+    );
     let mine = s.state(&id, Some(&t1)).await;
     assert_eq!(mine["match"]["seats"]["p1"]["submitted"], false, "{mine}");
     assert_eq!(mine["decision"], next);
@@ -75,9 +87,17 @@ async fn a_late_change_without_its_decision_is_refused_not_taken_for_the_next_ov
     let (st, v) = s
         .call("POST", &format!("/api/matches/{id}/lock"), Some(&t1), None)
         .await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
     let (st, v) = s.post(&id, "lock", &t1, json!({})).await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
     // A resignation needs no decision.
     let (st, v) = s.post(&id, "resign", &t2, json!({})).await;
     assert_eq!(st, StatusCode::OK, "{v}");
@@ -94,10 +114,20 @@ async fn commitments_and_openings_without_their_decision_are_refused_over_http()
     let d = v["decision"].as_u64().unwrap();
     let nonce = "9f2c4e7a1b3d5f60718293a4b5c6d7e8";
     let hash = |seat, mv| colosseum_host::commitment(&id, d, seat, mv, nonce);
-    let (h1, h2) = (hash(colosseum_engine::Seat::P1, "2"), hash(colosseum_engine::Seat::P2, "3"));
+    let (h1, h2) = (
+        hash(colosseum_engine::Seat::P1, "2"),
+        hash(colosseum_engine::Seat::P2, "3"),
+    );
     let (st, v) = s.post(&id, "commit", &t1, json!({"hash": h1})).await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
-    assert_eq!(s.state(&id, None).await["match"]["seats"]["p1"]["committed"], false);
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
+    assert_eq!(
+        s.state(&id, None).await["match"]["seats"]["p1"]["committed"],
+        false
+    );
     for (t, h) in [(&t1, &h1), (&t2, &h2)] {
         let (st, v) = s
             .post(&id, "commit", t, json!({"hash": h, "decision": d}))
@@ -107,10 +137,22 @@ async fn commitments_and_openings_without_their_decision_are_refused_over_http()
     let (st, v) = s
         .post(&id, "open", &t1, json!({"move": "2", "nonce": nonce}))
         .await;
-    assert_eq!((st, code(&v)), (StatusCode::CONFLICT, "decision_required"), "{v}");
-    assert_eq!(s.state(&id, None).await["match"]["seats"]["p1"]["opened"], false);
+    assert_eq!(
+        (st, code(&v)),
+        (StatusCode::CONFLICT, "decision_required"),
+        "{v}"
+    );
+    assert_eq!(
+        s.state(&id, None).await["match"]["seats"]["p1"]["opened"],
+        false
+    );
     let (st, v) = s
-        .post(&id, "open", &t1, json!({"move": "2", "nonce": nonce, "decision": d}))
+        .post(
+            &id,
+            "open",
+            &t1,
+            json!({"move": "2", "nonce": nonce, "decision": d}),
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
 }
@@ -139,7 +181,11 @@ async fn every_seat_action_without_its_decision_is_refused_over_websocket() {
         let message = v["error"]["message"].as_str().unwrap();
         assert!(message.contains(&format!("\"decision\": {d}")), "{message}");
     }
-    let v = reply(&mut p1, json!({"type": "submit", "move": "3", "decision": d})).await;
+    let v = reply(
+        &mut p1,
+        json!({"type": "submit", "move": "3", "decision": d}),
+    )
+    .await;
     assert_eq!(v, json!({"type": "ok", "to": "submit"}));
     let (st, v) = s
         .post(&id, "submit", &t2, json!({"move": "1", "decision": d}))
@@ -217,7 +263,12 @@ async fn changes_of_mind_are_capped_in_the_store_and_a_restart_keeps_the_last_ac
         .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     let moves = &v["match"]["moves"];
-    let last = moves.as_array().unwrap().iter().rev().find(|m| m["p1"].is_string());
+    let last = moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|m| m["p1"].is_string());
     assert_eq!(last.unwrap()["p1"], acknowledged.as_str(), "{v}");
     drop(s);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -60,10 +60,7 @@ async fn two_humans_play_a_sealed_goofspiel_over_http() {
         // A fresh nonce each time, as a client draws it.
         let (n1, n2) = (format!("{N1}{round}0"), format!("{N2}{round}0"));
         let v = s.state(&id, None).await;
-        let (h1, h2) = (
-            seal(&v, Seat::P1, &m1, &n1),
-            seal(&v, Seat::P2, &m2, &n2),
-        );
+        let (h1, h2) = (seal(&v, Seat::P1, &m1, &n1), seal(&v, Seat::P2, &m2, &n2));
         let (st, v) = s
             .act(
                 &id,
@@ -187,10 +184,20 @@ async fn sealed_errors_have_their_codes() {
     );
     // Committed but never opened: the default at the opening deadline (30 s after both are in).
     let v = s.state(&id, None).await;
-    s.act(&id, "commit", &t1, json!({"hash": seal(&v, Seat::P1, "3", N1)}))
-        .await;
-    s.act(&id, "commit", &t2, json!({"hash": seal(&v, Seat::P2, "2", N1)}))
-        .await;
+    s.act(
+        &id,
+        "commit",
+        &t1,
+        json!({"hash": seal(&v, Seat::P1, "3", N1)}),
+    )
+    .await;
+    s.act(
+        &id,
+        "commit",
+        &t2,
+        json!({"hash": seal(&v, Seat::P2, "2", N1)}),
+    )
+    .await;
     s.act(&id, "open", &t2, json!({"move": "2", "nonce": N1}))
         .await;
     s.clock.advance(30_001);
@@ -204,7 +211,12 @@ async fn sealed_errors_have_their_codes() {
     let t = tokens[0].clone().unwrap();
     let v = s.state(&plain, None).await;
     let (st, v) = s
-        .act(&plain, "commit", &t, json!({"hash": seal(&v, Seat::P1, "3", N1)}))
+        .act(
+            &plain,
+            "commit",
+            &t,
+            json!({"hash": seal(&v, Seat::P1, "3", N1)}),
+        )
         .await;
     assert_eq!(
         (st, v["error"]["code"].as_str()),
@@ -397,12 +409,20 @@ async fn a_sealed_match_survives_a_restart_between_commitments_and_openings() {
     .await;
     clock.advance(1_000);
     let v = hub.state(&table, colosseum_engine::Viewer::Spectator).await;
-    hub.act(&table, Seat::P1, Action::Commit(seal(&v, Seat::P1, "3", N1)))
-        .await
-        .unwrap();
-    hub.act(&table, Seat::P2, Action::Commit(seal(&v, Seat::P2, "2", N2)))
-        .await
-        .unwrap();
+    hub.act(
+        &table,
+        Seat::P1,
+        Action::Commit(seal(&v, Seat::P1, "3", N1)),
+    )
+    .await
+    .unwrap();
+    hub.act(
+        &table,
+        Seat::P2,
+        Action::Commit(seal(&v, Seat::P2, "2", N2)),
+    )
+    .await
+    .unwrap();
     drop(table);
     drop(hub);
     // The stored log holds commitments only.
@@ -494,7 +514,12 @@ async fn a_bot_commits_at_once_when_timed_and_after_the_other_seat_when_untimed(
         }
         let v = s.state(&id, None).await;
         let (st, v) = s
-            .act(&id, "commit", &t1, json!({"hash": seal(&v, Seat::P1, "2", N1)}))
+            .act(
+                &id,
+                "commit",
+                &t1,
+                json!({"hash": seal(&v, Seat::P1, "2", N1)}),
+            )
             .await;
         assert_eq!(st, StatusCode::OK, "{v}");
         let v = wait_for(|v| v["match"]["seats"]["p2"]["opened"] == true).await;

@@ -49,7 +49,11 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
 
     let d = live["decision"].clone();
     assert!(d.is_u64(), "{live}");
-    send(&mut p1, json!({"type": "submit", "move": "2", "decision": d})).await;
+    send(
+        &mut p1,
+        json!({"type": "submit", "move": "2", "decision": d}),
+    )
+    .await;
     let ok = until(&mut p1, |v| v["type"] == "ok" && v["to"] == "submit").await;
     assert_eq!(ok["to"], "submit");
     // p2 and the spectator learn that p1 submitted, not what.
@@ -59,7 +63,11 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
         assert!(!v.to_string().contains("\"submission\""), "{v}");
     }
     // p2 submits: everyone sees the reveal.
-    send(&mut p2, json!({"type": "submit", "move": "1", "decision": d})).await;
+    send(
+        &mut p2,
+        json!({"type": "submit", "move": "1", "decision": d}),
+    )
+    .await;
     let mut d = Value::Null;
     for ws in [&mut p1, &mut p2, &mut watcher] {
         let v = until(ws, |v| {
@@ -73,7 +81,11 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
         assert_eq!(v["match"]["view"]["turns"][0]["p2"], 1);
     }
     // A spectator cannot act; a malformed message gets an explanation; ping gets pong.
-    send(&mut watcher, json!({"type": "submit", "move": "1", "decision": d})).await;
+    send(
+        &mut watcher,
+        json!({"type": "submit", "move": "1", "decision": d}),
+    )
+    .await;
     let e = until(&mut watcher, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "forbidden");
     watcher
@@ -86,7 +98,11 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
     send(&mut watcher, json!({"type": "ping"})).await;
     until(&mut watcher, |v| v["type"] == "pong").await;
     // An illegal move: refused with the game's reason, to that seat.
-    send(&mut p1, json!({"type": "submit", "move": "2", "decision": d})).await;
+    send(
+        &mut p1,
+        json!({"type": "submit", "move": "2", "decision": d}),
+    )
+    .await;
     let e = until(&mut p1, |v| v["type"] == "error").await;
     assert_eq!(e["error"]["code"], "illegal_move", "{e}");
     // An oversized message closes the connection; the match is untouched.
