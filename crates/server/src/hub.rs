@@ -356,12 +356,16 @@ pub struct Hub<S: Store> {
     /// Whether this node hears the others' notices now (`Hub::listening`): only then may the
     /// lobby keep its list between changes.
     hearing: std::sync::atomic::AtomicBool,
-    /// The shared store's unfinished matches as last read, with `changes` before the read.
-    open_cache: tokio::sync::Mutex<Option<(u64, Arc<Vec<StoredMatch>>)>>,
+    /// The last lobby page read from the shared store: `changes` before the read, the
+    /// waiting matches' cutoff, the offset and limit, and the page with the number listed.
+    open_cache: tokio::sync::Mutex<Option<((u64, u64, usize, usize), OpenPage)>>,
     /// This node's open matches in the lobby's order, kept as they change (`crate::lobby`),
     /// the light waiting matches (no `Table` until asked for) among them.
     lobby: crate::lobby::Lobby,
 }
+
+/// A lobby page read from a shared store: the open matches and how many there are in all.
+type OpenPage = Arc<(Vec<StoredMatch>, usize)>;
 
 /// What a match's announcer may post since its last look: all of it from the spectator's
 /// side ([`Hub::spectator_news`]).
@@ -838,14 +842,6 @@ impl<S: Store> Hub<S> {
             && self.clock.now_ms().saturating_sub(meta.created_at) >= self.limits.waiting_expiry_ms
     }
 
-    /// Whether `meta` is a waiting match older than `Limits::lobby_waiting_ms`: it leaves the
-    /// lobby's public list (its links still work until it expires).
-    fn stale_waiting(&self, meta: &StoredMatch) -> bool {
-        meta.started_at.is_none()
-            && !meta.finished()
-            && self.clock.now_ms().saturating_sub(meta.created_at) >= self.limits.lobby_waiting_ms
-    }
-
     fn expired_error(&self) -> ApiError {
         ApiError::new(
             ErrorCode::Expired,
@@ -877,7 +873,8 @@ impl<S: Store> Hub<S> {
     }
 
     /// Where the lobby's list of waiting matches starts now: a waiting match created before
-    /// it is stale (`Hub::stale_waiting`).
+    /// it is at least `Limits::lobby_waiting_ms` old and leaves the lobby's public list (its
+    /// links still work until it expires).
     fn list_cutoff(&self) -> u64 {
         (self.clock.now_ms() + 1).saturating_sub(self.limits.lobby_waiting_ms)
     }
@@ -1330,33 +1327,36 @@ impl<S: Store> Hub<S> {
         self.hearing.store(on, Ordering::SeqCst);
     }
 
-    /// The unfinished matches of a shared store, newest first: from the last read while no
-    /// change was heard of since, else read again.
-    async fn open_matches(&self) -> Result<Arc<Vec<StoredMatch>>, ApiError> {
+    /// A page of the open matches of a shared store (live, and waiting ones younger than the
+    /// lobby lists), newest first, and how many there are: the last page read again while no
+    /// change was heard of since (within the same second), else read from the store's indexes
+    /// (`Store::open_page`: the page's rows only).
+    async fn open_page(&self, offset: usize, limit: usize) -> Result<OpenPage, ApiError> {
         let mut cache = self.open_cache.lock().await;
         let changes = self.changes.load(Ordering::SeqCst);
-        if self.hearing.load(Ordering::SeqCst) {
-            if let Some((at, list)) = cache.as_ref() {
-                if *at == changes {
-                    return Ok(list.clone());
-                }
-            }
-        }
-        // Waiting matches older than the lobby lists (or than their expiry) are left out by the
-        // query; the list kept between changes ages, so the lobby checks each entry again.
         let window = self
             .limits
             .lobby_waiting_ms
             .min(self.limits.waiting_expiry_ms);
-        let since = self.clock.now_ms().saturating_sub(window);
-        let list = Arc::new(
+        // Listed while younger than the window (`Hub::list_cutoff`, `Hub::expired`), to
+        // the second when a page is kept.
+        let since = (self.clock.now_ms() + 1).saturating_sub(window);
+        let key = (changes, since / 1_000, offset, limit);
+        if self.hearing.load(Ordering::SeqCst) {
+            if let Some((at, page)) = cache.as_ref() {
+                if *at == key {
+                    return Ok(page.clone());
+                }
+            }
+        }
+        let page = Arc::new(
             self.store
-                .open_matches(since)
+                .open_page(since, offset, limit)
                 .await
                 .map_err(|e| ApiError::internal("listing matches", e))?,
         );
-        *cache = Some((changes, list.clone()));
-        Ok(list)
+        *cache = Some((key, page.clone()));
+        Ok(page)
     }
 
     /// Claims tournament `id` for this process (`crate::tournaments`: the process holding it
@@ -2923,20 +2923,9 @@ impl<S: Store> Hub<S> {
         self.sweep_expired().await;
         let limit = limit.clamp(1, self.limits.lobby_page_max.max(1));
         let (open, total) = if self.shared() {
-            // Every node's matches, as the shared store has them.
-            let mut open = Vec::new();
-            for meta in self.open_matches().await?.iter() {
-                if !self.expired(meta) && !self.stale_waiting(meta) {
-                    open.push((meta.created_at, summary(meta)));
-                }
-            }
-            open.sort_by(|a, b| {
-                b.0.cmp(&a.0)
-                    .then_with(|| a.1["id"].as_str().cmp(&b.1["id"].as_str()))
-            });
-            let total = open.len();
-            let page = open.into_iter().skip(offset).take(limit).map(|(_, s)| s);
-            (page.collect::<Vec<_>>(), total)
+            // Every node's matches, as the shared store has them: the page only.
+            let page = self.open_page(offset, limit).await?;
+            (page.0.iter().map(summary).collect::<Vec<_>>(), page.1)
         } else {
             // This node's, from the index kept as they change: the page only is read.
             let page = self.lobby.page(self.list_cutoff(), offset, limit);

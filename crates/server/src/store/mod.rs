@@ -285,6 +285,22 @@ pub trait Store:
         &self,
         waiting_since: u64,
     ) -> impl Future<Output = Result<Vec<StoredMatch>, StoreError>> + Send;
+    /// A page of [`Store::open_matches`]: up to `limit` of them from `offset` on, in the same
+    /// order, and how many there are in all (the lobby's list on a store several processes
+    /// share). PostgreSQL reads the page's rows only, through indexes (a page costs about
+    /// `offset + limit` index entries and `limit` rows); by default the whole list is read.
+    fn open_page(
+        &self,
+        waiting_since: u64,
+        offset: usize,
+        limit: usize,
+    ) -> impl Future<Output = Result<(Vec<StoredMatch>, usize), StoreError>> + Send {
+        async move {
+            let all = self.open_matches(waiting_since).await?;
+            let total = all.len();
+            Ok((all.into_iter().skip(offset).take(limit).collect(), total))
+        }
+    }
     /// Tells every process on the store (this one's listener included) that something
     /// happened: `payload` on the channel [`NOTICES`] (PostgreSQL's NOTIFY, called after the
     /// change is committed; the store sends the notices queued within a few milliseconds in one
@@ -432,6 +448,17 @@ impl Store for AnyStore {
         match self {
             AnyStore::Sqlite(s) => s.open_matches(waiting_since).await,
             AnyStore::Postgres(s) => s.open_matches(waiting_since).await,
+        }
+    }
+    async fn open_page(
+        &self,
+        waiting_since: u64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(Vec<StoredMatch>, usize), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.open_page(waiting_since, offset, limit).await,
+            AnyStore::Postgres(s) => s.open_page(waiting_since, offset, limit).await,
         }
     }
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {

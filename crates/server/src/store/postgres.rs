@@ -121,10 +121,25 @@ async fn kept(
 /// PostgreSQL's own migrations, after the shared ones: each match records the session (its
 /// backend pid) that claimed it last, so that who serves a match is known without reading the
 /// lock table ([`Store::serving`]).
-const PG_MIGRATIONS: &[(i64, &str)] = &[(
-    1501,
-    "ALTER TABLE matches ADD COLUMN IF NOT EXISTS owner_pid INTEGER",
-)];
+///
+/// 1502: the lobby's pages (`Store::open_page`): whether a match started, kept by PostgreSQL
+/// from its metadata, and an index each for the live and the waiting open matches in the
+/// lobby's order, so that a page reads its own rows only.
+const PG_MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1501,
+        "ALTER TABLE matches ADD COLUMN IF NOT EXISTS owner_pid INTEGER",
+    ),
+    (
+        1502,
+        "ALTER TABLE matches ADD COLUMN IF NOT EXISTS started BOOLEAN
+            GENERATED ALWAYS AS ((meta::jsonb ->> 'started_at') IS NOT NULL) STORED;
+         CREATE INDEX IF NOT EXISTS matches_open_live ON matches (created_at DESC, id)
+            WHERE NOT finished AND started;
+         CREATE INDEX IF NOT EXISTS matches_open_waiting ON matches (created_at DESC, id)
+            WHERE NOT finished AND NOT started;",
+    ),
+];
 
 /// Loads matches and their logs, one row a match: its meta and its entries in order, read in
 /// one statement (one snapshot).
@@ -723,6 +738,55 @@ impl Store for PostgresStore {
             .iter()
             .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
             .collect())
+    }
+
+    async fn open_page(
+        &self,
+        waiting_since: u64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(Vec<StoredMatch>, usize), StoreError> {
+        // The page's ids from the two indexes (live, and waiting since `waiting_since`) merged
+        // in order, then those rows only; the count from the same indexes.
+        let reach = as_i64(offset.saturating_add(limit));
+        let rows = self
+            .reader()
+            .query(
+                "WITH page AS (
+                    SELECT id, created_at FROM (
+                        (SELECT id, created_at FROM matches WHERE NOT finished AND started
+                         ORDER BY created_at DESC, id LIMIT $2)
+                        UNION ALL
+                        (SELECT id, created_at FROM matches WHERE NOT finished AND NOT started
+                           AND created_at >= $1
+                         ORDER BY created_at DESC, id LIMIT $2)
+                    ) AS open ORDER BY created_at DESC, id LIMIT $3 OFFSET $4
+                 )
+                 SELECT m.id, m.meta FROM page JOIN matches m ON m.id = page.id
+                 ORDER BY page.created_at DESC, page.id",
+                &[
+                    &ms_i64(waiting_since),
+                    &reach,
+                    &as_i64(limit),
+                    &as_i64(offset),
+                ],
+            )
+            .await?;
+        let total: i64 = self
+            .reader()
+            .query_one(
+                "SELECT (SELECT count(*) FROM matches WHERE NOT finished AND started)
+                      + (SELECT count(*) FROM matches WHERE NOT finished AND NOT started
+                           AND created_at >= $1)",
+                &[&ms_i64(waiting_since)],
+            )
+            .await?
+            .get(0);
+        let page = rows
+            .iter()
+            .filter_map(|r| readable(from_json(r.get::<_, &str>(0), r.get::<_, &str>(1))))
+            .collect();
+        Ok((page, usize::try_from(total).unwrap_or(0)))
     }
 
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {
