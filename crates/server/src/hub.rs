@@ -787,12 +787,15 @@ impl<S: Store> Hub<S> {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
         let permit = self.pool.acquire(share, kind).await?;
-        tokio::task::spawn_blocking(move || {
+        let job = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             work()
-        })
-        .await
-        .ok()
+        });
+        // The server stops: the job is not waited for (its result is dropped).
+        tokio::select! {
+            done = job => done.ok(),
+            () = self.pool.closed() => None,
+        }
     }
 
     /// Holds (`hold`) or frees a bot seat's clock for decision `key` while its search waits for
@@ -2420,7 +2423,7 @@ impl<S: Store> Hub<S> {
                 }
                 let game = record.game.clone();
                 let (max_ms, max_iters) = (hub.limits.bot_max_ms, hub.limits.bot_max_iters);
-                let chosen = tokio::task::spawn_blocking(move || {
+                let search = tokio::task::spawn_blocking(move || {
                     // The slot is free once the search is done.
                     let _permit = permit;
                     let spec = check_bot_level_within(&game, &level, max_ms, max_iters)
@@ -2433,8 +2436,13 @@ impl<S: Store> Hub<S> {
                         player.observe(step).map_err(|e| e.to_string())?;
                     }
                     Ok::<String, String>(player.choose(seat))
-                })
-                .await;
+                });
+                // The server stops: the move is not made (it is chosen again when the match is
+                // resumed).
+                let chosen = tokio::select! {
+                    chosen = search => chosen,
+                    () = hub.pool.closed() => return,
+                };
                 let mv = match chosen {
                     Ok(Ok(mv)) => mv,
                     Ok(Err(e)) => {

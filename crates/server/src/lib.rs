@@ -281,11 +281,15 @@ pub async fn serve(
     let hub = state.hub.clone();
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .context("listening for SIGTERM")?;
+    let stopper = hub.clone();
     serve_on(listener, state, async move {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = terminate.recv() => {}
         }
+        // Bot searches, analyses and verifies are not waited for: waiting requests are
+        // answered at once and the process exits without the jobs (`Hub::stop_work`).
+        stopper.stop_work();
     })
     .await?;
     // Stopped on a signal: with other nodes, hand them this one's matches at once.

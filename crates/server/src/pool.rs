@@ -86,6 +86,8 @@ pub struct Pool {
     peak: AtomicUsize,
     /// Mixed into the public labels of shares, fresh in every process.
     salt: String,
+    /// Told `true` when the pool closes.
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 /// A slot held: the job runs while it lives; dropped, the slot goes to the next share in turn.
@@ -144,6 +146,7 @@ impl Pool {
             state: Mutex::new(State::default()),
             peak: AtomicUsize::new(0),
             salt: crate::hub::random_hex(16),
+            closing: tokio::sync::watch::channel(false).0,
         })
     }
 
@@ -232,6 +235,7 @@ impl Pool {
     /// Closes the pool: every waiting job is told `None`, and no job starts any more (the
     /// server stops; the ones running are not waited for).
     pub fn close(&self) {
+        self.closing.send_replace(true);
         let mut st = self.state();
         st.closed = true;
         st.order.clear();
@@ -241,6 +245,13 @@ impl Pool {
                 Self::unqueue(&mut st, &share, w.kind);
             }
         }
+    }
+
+    /// Resolves once the pool is closed (at once if it is): a job's waiter stops waiting for
+    /// its result then (the job runs on, detached, and its result is dropped).
+    pub async fn closed(&self) {
+        let mut rx = self.closing.subscribe();
+        let _ = rx.wait_for(|c| *c).await;
     }
 
     /// The pool now.
