@@ -338,8 +338,9 @@ struct ServeLimits {
     /// The most chat messages one match keeps (both channels).
     #[arg(long, default_value_t = 1000)]
     chat_max_lines: usize,
-    /// Open connections (WebSockets included) allowed per client address.
-    #[arg(long, default_value_t = 32)]
+    /// Open connections (WebSockets included) allowed per client address (a browser opens six
+    /// to load a page; many people may share an address).
+    #[arg(long, default_value_t = 256)]
     max_connections_per_ip: usize,
     /// Matches one address may create a minute (burst: twice as many).
     #[arg(long, default_value_t = 10.0)]
@@ -388,6 +389,16 @@ struct ServeLimits {
     /// proxy's own connections are not capped per address.
     #[arg(long, value_name = "CIDR")]
     trusted_proxy: Vec<colosseum_server::forward::Cidr>,
+    /// Webhook hosts allowed beside Discord's and Slack's (discord.com, discordapp.com,
+    /// ptb.discord.com, canary.discord.com, hooks.slack.com): HOST (any port) or HOST:PORT,
+    /// comma-separated or repeated. Their addresses must still be public.
+    #[arg(long, value_name = "HOST[,HOST...]", value_delimiter = ',', value_parser = webhook_host)]
+    webhook_hosts: Vec<String>,
+    /// DANGEROUS: let webhooks reach private, loopback, link-local and other non-public
+    /// addresses, and use http://. Whoever may set a webhook (the admin, tournament hosts) can
+    /// then make this server send requests into its own network. For tests and a trusted LAN.
+    #[arg(long)]
+    webhook_allow_private: bool,
     /// With --postgres: how often, in seconds, this node looks for matches and tournaments no
     /// node serves (their node died) and takes them over.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -439,6 +450,9 @@ impl ServeLimits {
             takeover_every: Duration::from_secs(self.takeover_secs),
             commit_window: Duration::from_micros(self.commit_window_us),
             ..limits
+            // Read once per process, as the proxies below.
+            webhook_hosts: Box::leak(self.webhook_hosts.clone().into_boxed_slice()),
+            webhook_allow_private: self.webhook_allow_private,
         }
     }
 }
@@ -448,6 +462,39 @@ impl ServeLimits {
 ///
 /// Exit codes: 0 success; 1 a record that does not replay, or a game abandoned; 2 bad usage or
 /// input that cannot be read.
+/// A `--webhook-hosts` entry: a host name or address, with an optional `:PORT`.
+fn webhook_host(s: &str) -> Result<String, String> {
+    let s = s.trim().to_ascii_lowercase();
+    let (host, port) = if let Some(rest) = s.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((v6, tail)) if v6.parse::<std::net::Ipv6Addr>().is_ok() => {
+                ("v6".to_string(), tail.strip_prefix(':').map(str::to_string))
+            }
+            _ => (String::new(), None),
+        }
+    } else if s.parse::<std::net::Ipv6Addr>().is_ok() {
+        ("v6".to_string(), None)
+    } else {
+        match s.split_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p.to_string())),
+            None => (s.clone(), None),
+        }
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p > 0));
+    if host_ok && port_ok {
+        Ok(s)
+    } else {
+        Err(format!(
+            "`{s}` is not a host: give a name or address, with :PORT if only that port \
+             (e.g. hooks.example.org or hooks.example.org:8443)"
+        ))
+    }
+}
+
 pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Result<ExitCode> {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -845,3 +892,31 @@ mod serve_flags {
         }
     }
 }
+
+    #[test]
+    fn webhook_hosts_and_private_addresses_are_the_operators_choice_off_by_default() {
+        let d = limits(&[]).unwrap();
+        assert!(d.webhook_hosts.is_empty());
+        assert!(!d.webhook_allow_private);
+        let l = limits(&[
+            "--webhook-hosts",
+            "Hooks.Example.org,chat.example.net:8443",
+            "--webhook-hosts",
+            "[2001:db8::1]:9000",
+            "--webhook-allow-private",
+        ])
+        .unwrap();
+        assert_eq!(
+            l.webhook_hosts,
+            [
+                "hooks.example.org",
+                "chat.example.net:8443",
+                "[2001:db8::1]:9000"
+            ]
+        );
+        assert!(l.webhook_allow_private);
+        for bad in ["https://x.org/", "a b", "x.org:http", "user@x.org", ""] {
+            let e = limits(&["--webhook-hosts", bad]).unwrap_err();
+            assert!(e.contains("is not a host"), "{bad}: {e}");
+        }
+    }

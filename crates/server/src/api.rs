@@ -69,7 +69,9 @@ pub struct Limits {
     pub chat_max_lines: usize,
     /// The most lobby entries one `GET /api/matches` answers (`?limit=`).
     pub lobby_page_max: usize,
-    /// Open TCP connections (WebSockets included) per client address.
+    /// Open TCP connections (WebSockets included) per client address. Generous (256): a
+    /// browser opens six connections to load a page, and many people may share one address (a
+    /// LAN event, a school, a carrier's NAT).
     pub connections_per_ip: usize,
     /// Matches one client address may create a minute, sustained.
     pub creates_per_minute: f64,
@@ -114,6 +116,13 @@ pub struct Limits {
     /// its transaction (`--commit-window-us`; zero commits at once). Never acknowledged before
     /// its commit.
     pub commit_window: Duration,
+    /// Webhook hosts allowed beside Discord's and Slack's (`--webhook-hosts`; `HOST` any port,
+    /// `HOST:PORT` that port); `crate::webhooks::guard`.
+    pub webhook_hosts: &'static [String],
+    /// Webhooks may reach private, loopback and other non-public addresses, and use `http`
+    /// (`--webhook-allow-private`). Off by default; dangerous on a public server: whoever may
+    /// set a webhook can then reach the server's own network.
+    pub webhook_allow_private: bool,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -143,7 +152,7 @@ impl Default for Limits {
             chat_burst: 5.0,
             chat_max_lines: 1000,
             lobby_page_max: 200,
-            connections_per_ip: 32,
+            connections_per_ip: 256,
             creates_per_minute: 10.0,
             creates_burst: 20.0,
             header_timeout: Duration::from_secs(15),
@@ -160,6 +169,8 @@ impl Default for Limits {
             trusted_proxies: &[],
             takeover_every: crate::TAKEOVER_EVERY,
             commit_window: crate::COMMIT_WINDOW,
+            webhook_hosts: &[],
+            webhook_allow_private: false,
         }
     }
 }
@@ -668,9 +679,26 @@ async fn create<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     headers: HeaderMap,
     extensions: axum::http::Extensions,
-    Body(req): Body<CreateMatch>,
+    Body(mut req): Body<CreateMatch>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     // The match's bot searches run in its creator's share of the bot pool (`crate::pool`).
+    if let Some(hook) = req.webhook.take() {
+        // A webhook makes the server send requests where its setter says: never for an
+        // anonymous creator (`crate::webhooks::guard`).
+        let admin = state
+            .admin_token
+            .as_deref()
+            .zip(bearer(&headers))
+            .is_some_and(|(admin, t)| crate::hub::same_secret(t, admin));
+        if !admin {
+            return Err(ApiError::forbidden(
+                "only the server's admin may give a match a `webhook` (send the admin token as \
+                 `Authorization: Bearer TOKEN`); a tournament's host sets its matches' webhook \
+                 with the tournament (`POST /api/tournaments/{id}/webhook`)",
+            ));
+        }
+        req.webhook = Some(state.hub.webhooks().check(hook).await?);
+    }
     let share = crate::pool::share_of(&client_of(&state, &headers, &extensions));
     let created = state.hub.create_for(req, Some(share)).await?;
     Ok((StatusCode::CREATED, Json(json!(created))))

@@ -1655,10 +1655,16 @@ impl<S: Store> Hub<S> {
             bot.check()
                 .map_err(|e| ApiError::bad_request(format!("race_bot: {e}")))?;
         }
-        let webhook = req
-            .webhook
-            .map(crate::webhooks::WebhookConfig::checked)
-            .transpose()?;
+        // Who may set a webhook is the router's business (`api::create`: the admin token) or
+        // the tournament's (its host); here it is checked against the policy. A tournament's
+        // webhook the policy refuses now (the operator narrowed it) is dropped, not its match.
+        let webhook = match req.webhook.map(|h| h.checked(&self.limits)) {
+            Some(Err(e)) if req.tournament.is_some() => {
+                tracing::warn!("a tournament's webhook is not allowed now: {}", e.message);
+                None
+            }
+            other => other.transpose()?,
+        };
         let is_bot = |i: usize| matches!(seats[i], Player::Bot { .. });
         // Chance: a practice seed from the creator, or a server seed committed to now and mixed
         // with the seats' client seeds when both have joined. Until then the match runs on a

@@ -21,9 +21,19 @@
 //! * `/s` and `/s/{id}`: seasons (`seasons.js`): the list and the create form; a season's
 //!   roster, ratings per game, tournaments and rated matches, with the host's forms for
 //!   `#admin=TOKEN` and a player's rated matches for `#player=TOKEN`.
+//!
+//! Caching: every page and asset carries a strong `ETag` (the SHA-256 of its bytes, computed
+//! once) and `Cache-Control: no-cache`, so a browser keeps its copy and revalidates it on each
+//! use: an unchanged file is answered `304 Not Modified` without its body, and a new server
+//! version is seen at once (the URLs carry no version, so nothing is cached without asking).
+//! These routes are outside the API's per-address request rate (`crate::api::app`), so a full
+//! page load, or ten of them from one address, never meets a 429 from it.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use axum::extract::Path;
-use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -69,37 +79,88 @@ const ASSETS: &[Asset] = &[
 /// The pages' routes; [`crate::api::app`] merges them beside the API.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
-        .route("/", get(|| async { shell("Colosseum", "lobby") }))
+        .route(
+            "/",
+            get(|h: HeaderMap| async move { shell(&h, "Colosseum", "lobby") }),
+        )
         .route(
             "/m/{id}",
-            get(|| async { shell("Table · Colosseum", "table") }),
+            get(|h: HeaderMap| async move { shell(&h, "Table · Colosseum", "table") }),
         )
         .route(
             "/replay/{id}",
-            get(|| async { shell("Replay · Colosseum", "replay") }),
+            get(|h: HeaderMap| async move { shell(&h, "Replay · Colosseum", "replay") }),
         )
         .route(
             "/rules/{game}",
-            get(|| async { shell("Rules · Colosseum", "rules") }),
+            get(|h: HeaderMap| async move { shell(&h, "Rules · Colosseum", "rules") }),
         )
         .route(
             "/t",
-            get(|| async { shell("Tournaments · Colosseum", "tournaments") }),
+            get(|h: HeaderMap| async move { shell(&h, "Tournaments · Colosseum", "tournaments") }),
         )
         .route(
             "/t/{id}",
-            get(|| async { shell("Tournament · Colosseum", "tournaments") }),
+            get(|h: HeaderMap| async move { shell(&h, "Tournament · Colosseum", "tournaments") }),
         )
         .route(
             "/s",
-            get(|| async { shell("Seasons · Colosseum", "seasons") }),
+            get(|h: HeaderMap| async move { shell(&h, "Seasons · Colosseum", "seasons") }),
         )
         .route(
             "/s/{id}",
-            get(|| async { shell("Season · Colosseum", "seasons") }),
+            get(|h: HeaderMap| async move { shell(&h, "Season · Colosseum", "seasons") }),
         )
         .route("/assets/{file}", get(asset))
         .route("/assets/games/{file}", get(game_asset))
+}
+
+/// A strong entity tag for `body`: part of its SHA-256, quoted.
+fn etag_of(body: &str) -> String {
+    format!(
+        "\"{}\"",
+        &colosseum_engine::fair::sha256_hex(body.as_bytes())[..32]
+    )
+}
+
+/// The entity tags of the embedded assets and of each game's module and stylesheet, computed
+/// once (by name: `lobby.js`, `games/ID.js`, `games/ID.css`).
+static ETAGS: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+    let mut tags: HashMap<String, String> = ASSETS
+        .iter()
+        .map(|a| (a.name.to_string(), etag_of(a.body)))
+        .collect();
+    for g in colosseum_games::registry() {
+        tags.insert(format!("games/{}.js", g.id), etag_of(g.browser.module));
+        tags.insert(format!("games/{}.css", g.id), etag_of(g.browser.style));
+    }
+    tags
+});
+
+/// Whether `If-None-Match` in `headers` names `etag` (or is `*`); weak tags compare by their
+/// value, as RFC 9110 says for this header.
+fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag)
+}
+
+/// `body` as `mime` with its `etag`, or `304 Not Modified` when the client holds it already.
+fn cached(headers: &HeaderMap, mime: &'static str, body: String, etag: &str) -> Response {
+    let mut res = if not_modified(headers, etag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, mime)], body).into_response()
+    };
+    secure_headers(&mut res);
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        res.headers_mut().insert(header::ETAG, v);
+    }
+    res
 }
 
 /// Unknown paths: a JSON error under `/api`, a plain page elsewhere.
@@ -124,11 +185,29 @@ fn not_found_page() -> String {
         .to_string()
 }
 
-/// A page: the shell that loads `/assets/{script}.js`. Its Rules link opens the first game's
-/// page (each rules page links to the others).
-fn shell(title: &str, script: &str) -> Response {
+/// A page: the shell that loads `/assets/{script}.js` (with its entity tag, computed once per
+/// page).
+fn shell(headers: &HeaderMap, title: &'static str, script: &'static str) -> Response {
+    static SHELLS: LazyLock<std::sync::Mutex<HashMap<&'static str, (String, String)>>> =
+        LazyLock::new(Default::default);
+    let (body, etag) = SHELLS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry(title)
+        .or_insert_with(|| {
+            let body = shell_html(title, script);
+            let etag = etag_of(&body);
+            (body, etag)
+        })
+        .clone();
+    cached(headers, "text/html; charset=utf-8", body, &etag)
+}
+
+/// A page's HTML. Its Rules link opens the first game's page (each rules page links to the
+/// others).
+fn shell_html(title: &str, script: &str) -> String {
     let first = colosseum_games::registry()[0].id;
-    html(format!(
+    format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title}</title>\
@@ -140,7 +219,7 @@ fn shell(title: &str, script: &str) -> Response {
          <main id=\"app\"><p>Loading…</p>\
          <noscript><p class=\"notice error\">This page needs JavaScript.</p></noscript></main>\
          </body></html>\n"
-    ))
+    )
 }
 
 fn html(body: String) -> Response {
@@ -170,23 +249,24 @@ fn secure_headers(res: &mut Response) {
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
 }
 
-async fn asset(Path(file): Path<String>) -> Response {
+async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
     let Some(a) = ASSETS.iter().find(|a| a.name == file) else {
         return fallback(Uri::from_static("/assets")).await;
     };
-    let body = match std::env::var_os("COLOSSEUM_ASSETS") {
-        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(a.name))
-            .unwrap_or_else(|_| a.body.to_string()),
-        None => a.body.to_string(),
-    };
-    let mut res = ([(header::CONTENT_TYPE, a.mime)], body).into_response();
-    secure_headers(&mut res);
-    res
+    match std::env::var_os("COLOSSEUM_ASSETS") {
+        Some(dir) => {
+            let body = std::fs::read_to_string(std::path::Path::new(&dir).join(a.name))
+                .unwrap_or_else(|_| a.body.to_string());
+            let etag = etag_of(&body);
+            cached(&headers, a.mime, body, &etag)
+        }
+        None => cached(&headers, a.mime, a.body.to_string(), &ETAGS[a.name]),
+    }
 }
 
 /// A game's browser module (`ID.js`) or stylesheet (`ID.css`), from the registry: every game in
 /// it has both (empty for a game without browser code), any other file is not found.
-async fn game_asset(Path(file): Path<String>) -> Response {
+async fn game_asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
     let found = colosseum_games::registry().iter().find_map(|g| {
         if file.strip_suffix(".js") == Some(g.id) {
             Some(("text/javascript; charset=utf-8", g.browser.module))
@@ -200,14 +280,20 @@ async fn game_asset(Path(file): Path<String>) -> Response {
         return fallback(Uri::from_static("/assets/games")).await;
     };
     // While editing: `COLOSSEUM_GAME_ASSETS=crates/games/assets` reads the file on each request.
-    let body = match std::env::var_os("COLOSSEUM_GAME_ASSETS") {
-        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(&file))
-            .unwrap_or_else(|_| body.to_string()),
-        None => body.to_string(),
-    };
-    let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
-    secure_headers(&mut res);
-    res
+    match std::env::var_os("COLOSSEUM_GAME_ASSETS") {
+        Some(dir) => {
+            let body = std::fs::read_to_string(std::path::Path::new(&dir).join(&file))
+                .unwrap_or_else(|_| body.to_string());
+            let etag = etag_of(&body);
+            cached(&headers, mime, body, &etag)
+        }
+        None => cached(
+            &headers,
+            mime,
+            body.to_string(),
+            &ETAGS[format!("games/{file}").as_str()],
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -1172,7 +1172,10 @@ impl<S: Store> Tournaments<S> {
             registration_token: req.registration.then(random_token),
             created_at: now,
             seed: u64::from_str_radix(&random_token()[..16], 16).unwrap_or(0),
-            webhook: req.webhook.map(WebhookConfig::checked).transpose()?,
+            webhook: match req.webhook {
+                Some(hook) => Some(self.hub.webhooks().check(hook).await?),
+                None => None,
+            },
             season: req.season.clone(),
         };
         // Claimed before it is stored: another process looking for tournaments nobody runs
@@ -1594,13 +1597,14 @@ impl<S: Store> Tournaments<S> {
                 let webhook = match field("webhook") {
                     Value::Null => None,
                     v => Some(
-                        serde_json::from_value::<WebhookConfig>(v)
-                            .map_err(|e| {
+                        self.hub
+                            .webhooks()
+                            .check(serde_json::from_value::<WebhookConfig>(v).map_err(|e| {
                                 ApiError::bad_request(format!(
                                     "`webhook` is {{\"url\": \"https://...\", \"format\": \"discord\" or \"slack\"}} or null: {e}"
                                 ))
-                            })?
-                            .checked()?,
+                            })?)
+                            .await?,
                     ),
                 };
                 // The running games are announced there too, from their next event.

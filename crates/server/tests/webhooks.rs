@@ -3,9 +3,19 @@
 //! the match record), 429's `retry_after` honoured, and play unaffected when the receiver is
 //! down or slow. Also: bad webhook URLs are refused, and the URL is shown to nobody but the
 //! tournament's host.
+//!
+//! And webhooks cannot be aimed inward (server-side request forgery): only the admin sets a
+//! match's webhook; only `https` to Discord's and Slack's hosts (or the operator's
+//! `webhook_hosts`); whatever the name, an address that is not public is refused, at creation
+//! and again at the connection (names resolved by a resolver the test points; nothing but
+//! loopback is ever contacted). The receivers on loopback are reached only because these
+//! servers set `webhook_allow_private` explicitly.
 
 mod common;
 
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,9 +25,114 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::post;
 use axum::Router;
-use colosseum_server::Limits;
-use common::{open_limits, server_with, Server};
+use colosseum_server::webhooks::guard::Resolve;
+use colosseum_server::{app, AppState, Hub, Limits, ManualClock, SqliteStore};
+use common::{open_limits, Server};
 use serde_json::{json, Value};
+
+/// The admin token of these servers: the one that may give a match a webhook.
+const ADMIN: &str = "webhook-tests-admin-token";
+
+/// A server with `limits` and the admin token [`ADMIN`], without timer tasks.
+fn server_with(limits: Limits) -> Server {
+    let clock = Arc::new(ManualClock::at(common::T0));
+    let hub = Hub::with_limits(
+        SqliteStore::in_memory().unwrap(),
+        clock.clone(),
+        false,
+        limits,
+    );
+    let state = AppState::with_admin(hub.clone(), limits, Some(ADMIN.to_string()));
+    Server {
+        router: app(state.clone()),
+        state,
+        hub,
+        clock,
+    }
+}
+
+/// Creates a match with a webhook, as the admin; its id.
+async fn create_hooked(s: &Server, body: Value) -> String {
+    let (status, created) = s
+        .call("POST", "/api/matches", Some(ADMIN), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    created["id"].as_str().unwrap().to_string()
+}
+
+/// A resolver the test points: each name's answers in turn (the last one repeated), and how
+/// many times it was asked.
+#[derive(Default)]
+struct Pointed {
+    answers: Mutex<HashMap<String, Vec<Vec<IpAddr>>>>,
+    asked: AtomicUsize,
+}
+
+impl Pointed {
+    fn new(names: &[(&str, &[&str])]) -> Arc<Self> {
+        let p = Pointed::default();
+        for (name, ips) in names {
+            p.answer(name, ips);
+        }
+        Arc::new(p)
+    }
+
+    /// Adds `ips` as `name`'s next answer.
+    fn answer(&self, name: &str, ips: &[&str]) {
+        self.answers
+            .lock()
+            .unwrap()
+            .entry(name.to_string())
+            .or_default()
+            .push(ips.iter().map(|ip| ip.parse().unwrap()).collect());
+    }
+}
+
+impl Resolve for Pointed {
+    fn resolve<'a>(
+        &'a self,
+        host: &'a str,
+        _port: u16,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>,
+    > {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let mut answers = self.answers.lock().unwrap();
+        let answer = match answers.get_mut(host) {
+            Some(list) if list.len() > 1 => Ok(list.remove(0)),
+            Some(list) => Ok(list[0].clone()),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("{host}: not pointed"),
+            )),
+        };
+        Box::pin(async move { answer })
+    }
+}
+
+/// A loopback listener that counts the connections it is offered (and answers none).
+async fn watcher() -> (u16, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((_tcp, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    (port, seen)
+}
+
+/// A `&'static` list of hosts for `Limits::webhook_hosts`.
+fn hosts(list: &[&str]) -> &'static [String] {
+    Box::leak(
+        list.iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
+}
 
 /// One request the receiver got.
 #[derive(Clone, Debug)]
@@ -146,13 +261,25 @@ async fn receiver(mode: Mode) -> (String, Arc<Mutex<Vec<Received>>>) {
     (format!("http://{addr}/hook"), got)
 }
 
-/// Fast retries for tests.
+/// Fast retries for tests, and the loopback receiver allowed: explicitly, as an operator on a
+/// LAN would (`--webhook-hosts 127.0.0.1 --webhook-allow-private`).
 fn limits() -> Limits {
     Limits {
         webhook_backoff_ms: 20,
         webhook_attempts: 3,
         webhook_timeout_ms: 2_000,
+        webhook_hosts: hosts(&["127.0.0.1"]),
+        webhook_allow_private: true,
         ..open_limits()
+    }
+}
+
+/// The limits of a public server (no private addresses, no `http`), fast retries.
+fn public_limits(extra_hosts: &[&str]) -> Limits {
+    Limits {
+        webhook_hosts: hosts(extra_hosts),
+        webhook_allow_private: false,
+        ..limits()
     }
 }
 
@@ -271,14 +398,16 @@ async fn a_matchs_start_reveals_and_result_arrive_in_order_with_png_boards() {
         ("thwart-omega", json!({"size": "5"})),
     ] {
         got.lock().unwrap().clear();
-        let (id, _) = s
-            .create(json!({
+        let id = create_hooked(
+            &s,
+            json!({
                 "game": game,
                 "options": options,
                 "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
                 "webhook": {"url": url, "format": "discord"},
-            }))
-            .await;
+            }),
+        )
+        .await;
         finish(&s, &id, Duration::from_secs(20)).await;
         let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
         let (status, records) = s
@@ -307,14 +436,16 @@ async fn a_matchs_start_reveals_and_result_arrive_in_order_with_png_boards() {
 async fn slack_posts_are_json_text_without_a_board() {
     let s = server_with(limits());
     let (url, got) = receiver(Mode::Ok).await;
-    let (id, _) = s
-        .create(json!({
+    let id = create_hooked(
+        &s,
+        json!({
             "game": "goofspiel",
             "options": {"cards": "4"},
             "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
             "webhook": {"url": url, "format": "slack"},
-        }))
-        .await;
+        }),
+    )
+    .await;
     finish(&s, &id, Duration::from_secs(20)).await;
     let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
     for p in &posts {
@@ -332,14 +463,16 @@ async fn slack_posts_are_json_text_without_a_board() {
 async fn a_429s_retry_after_is_honoured_and_order_kept() {
     let s = server_with(limits());
     let (url, got) = receiver(Mode::LimitedOnce(0.4)).await;
-    let (id, _) = s
-        .create(json!({
+    let id = create_hooked(
+        &s,
+        json!({
             "game": "goofspiel",
             "options": {"cards": "3"},
             "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
             "webhook": {"url": url},
-        }))
-        .await;
+        }),
+    )
+    .await;
     finish(&s, &id, Duration::from_secs(20)).await;
     let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
     // The first post came twice: refused with 429, then again after `retry_after`.
@@ -386,14 +519,16 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
             .await
             .0;
         let without = finish(&s, &plain, Duration::from_secs(20)).await;
-        let (id, _) = s
-            .create(json!({
+        let id = create_hooked(
+            &s,
+            json!({
                 "game": "goofspiel",
                 "options": {"cards": "13"},
                 "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
                 "webhook": {"url": url},
-            }))
-            .await;
+            }),
+        )
+        .await;
         let with = finish(&s, &id, Duration::from_secs(20)).await;
         assert!(
             with < without + Duration::from_secs(3),
@@ -432,31 +567,264 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_webhook_urls_are_refused_with_what_is_allowed() {
-    let s = server_with(limits());
+    let s = server_with(public_limits(&[]));
     for (hook, says) in [
         (
             json!({"url": "ftp://example.org/hook"}),
-            "scheme other than http or https",
+            "scheme other than https",
         ),
         (json!({"url": "example.org/hook"}), "URL"),
         (json!({"url": ""}), "is empty"),
         (json!({"url": "https://x/ y"}), "spaces"),
+        (
+            json!({"url": "http://discord.com/api/webhooks/1/a"}),
+            "over https:// only",
+        ),
+        (
+            json!({"url": "https://evil.example.org/hook"}),
+            "host `evil.example.org`",
+        ),
+        (
+            json!({"url": "https://discord.com:8443/api/webhooks/1/a"}),
+            "(port 8443), which is not allowed",
+        ),
+        (
+            json!({"url": "https://discord.com@127.0.0.1/api/webhooks/1/a"}),
+            "user name or password",
+        ),
     ] {
         let body = json!({"game": "goofspiel", "webhook": hook});
-        let (status, v) = s.call("POST", "/api/matches", None, Some(body)).await;
+        let (status, v) = s
+            .call("POST", "/api/matches", Some(ADMIN), Some(body))
+            .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         let m = v["error"]["message"].as_str().unwrap();
-        assert!(m.contains(says) && m.contains("http:// or https://"), "{m}");
+        assert!(m.contains(says), "{says}: {m}");
+        for allowed in [
+            "https://",
+            "discord.com",
+            "discordapp.com",
+            "ptb.discord.com",
+            "canary.discord.com",
+            "hooks.slack.com",
+            "--webhook-hosts",
+        ] {
+            assert!(m.contains(allowed), "{allowed}: {m}");
+        }
         let body = json!({"name": "T", "game": "goofspiel", "format": {"kind": "round_robin"}, "players": [{"name": "a"}, {"name": "b"}], "webhook": hook});
         let (status, v) = s.call("POST", "/api/tournaments", None, Some(body)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     }
     let body = json!({"game": "goofspiel", "webhook": {"url": "https://x/y", "format": "teams"}});
-    let (status, v) = s.call("POST", "/api/matches", None, Some(body)).await;
+    let (status, v) = s
+        .call("POST", "/api/matches", Some(ADMIN), Some(body))
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
         v.to_string().contains("discord") && v.to_string().contains("slack"),
         "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_admin_gives_a_match_a_webhook() {
+    let s = server_with(public_limits(&[]));
+    s.hub
+        .webhooks()
+        .set_resolver(Pointed::new(&[("discord.com", &["162.159.135.232"])]));
+    let body = json!({
+        "game": "goofspiel",
+        "webhook": {"url": "https://discord.com/api/webhooks/1/abc"},
+    });
+    for token in [None, Some("not-the-admin-token-at-all")] {
+        let (status, v) = s
+            .call("POST", "/api/matches", token, Some(body.clone()))
+            .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
+        assert_eq!(v["error"]["code"], "forbidden");
+        let m = v["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("admin") && m.contains("/api/tournaments/{id}/webhook"),
+            "{m}"
+        );
+    }
+    // A server without an admin token gives no match a webhook.
+    let no_admin = common::server_with(public_limits(&[]));
+    let (status, v) = no_admin
+        .call("POST", "/api/matches", Some(ADMIN), Some(body.clone()))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
+    // The admin may (two humans: nothing starts, nothing is posted).
+    let id = create_hooked(&s, body).await;
+    // Nobody else's answer carries the webhook or its delivery counts.
+    let (_, v) = s
+        .call("GET", &format!("/api/matches/{id}"), None, None)
+        .await;
+    let text = v.to_string();
+    assert!(
+        !text.contains("discord.com/api")
+            && !text.contains("delivery")
+            && !text.contains("dropped_"),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inward_webhooks_are_refused_and_nothing_is_sent() {
+    // The only thing that could be contacted: a loopback listener this test owns.
+    let (port, seen) = watcher().await;
+    let inward = |scheme: &str| {
+        [
+            format!("{scheme}://127.0.0.1:{port}/hook"),
+            format!("{scheme}://localhost:{port}/hook"),
+            format!("{scheme}://[::1]:{port}/hook"),
+            format!("{scheme}://[::ffff:127.0.0.1]:{port}/hook"),
+            format!("{scheme}://0.0.0.0:{port}/hook"),
+            format!("{scheme}://2130706433:{port}/hook"),
+            format!("{scheme}://0177.0.0.1:{port}/hook"),
+            format!("{scheme}://0x7f.1:{port}/hook"),
+        ]
+    };
+    let pointed = || {
+        Pointed::new(&[
+            ("localhost", &["127.0.0.1"]),
+            ("discord.com", &["127.0.0.1"]),
+            ("hooks.slack.com", &["10.0.0.1"]),
+            ("canary.discord.com", &["169.254.169.254"]),
+            ("discordapp.com", &["::ffff:192.168.1.1"]),
+            ("ptb.discord.com", &["162.159.135.232", "127.0.0.1"]),
+            ("hooks.example.test", &["127.0.0.1"]),
+        ])
+    };
+    // 1. A public server as it starts: none of these is an https URL on an allowed host.
+    let s = server_with(public_limits(&[]));
+    s.hub.webhooks().set_resolver(pointed());
+    let mut urls: Vec<String> = inward("http").into();
+    urls.extend(inward("https"));
+    for url in &urls {
+        let body = json!({"game": "goofspiel", "webhook": {"url": url}});
+        let (status, v) = s
+            .call("POST", "/api/matches", Some(ADMIN), Some(body))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {v}");
+    }
+    // 2. The operator allowed those hosts on that port, but not private addresses: every one
+    // is refused for the address it is or resolves to, and so are the chat platforms' names
+    // the resolver points inward (one inward answer among public ones is enough).
+    let s = server_with(public_limits(&[
+        "127.0.0.1",
+        "localhost",
+        "[::1]",
+        "::ffff:127.0.0.1",
+        "0.0.0.0",
+        "2130706433",
+        "0177.0.0.1",
+        "0x7f.1",
+        "hooks.example.test",
+    ]));
+    s.hub.webhooks().set_resolver(pointed());
+    let mut urls: Vec<String> = inward("https").into();
+    urls.extend([
+        format!("https://hooks.example.test:{port}/hook"),
+        "https://discord.com/api/webhooks/1/a".to_string(),
+        "https://hooks.slack.com/services/T/B/x".to_string(),
+        "https://canary.discord.com/api/webhooks/1/a".to_string(),
+        "https://discordapp.com/api/webhooks/1/a".to_string(),
+        "https://ptb.discord.com/api/webhooks/1/a".to_string(),
+    ]);
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            None,
+            Some(
+                json!({"name": "T", "game": "goofspiel", "format": {"kind": "round_robin"},
+                        "players": [{"name": "a"}, {"name": "b"}], "start": false}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let tid = created["id"].as_str().unwrap();
+    let host = created["links"]["admin"]
+        .as_str()
+        .unwrap()
+        .split("admin=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    for url in &urls {
+        let body = json!({"game": "goofspiel", "webhook": {"url": url}});
+        let (status, v) = s
+            .call("POST", "/api/matches", Some(ADMIN), Some(body))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {v}");
+        let m = v["error"]["message"].as_str().unwrap();
+        assert!(
+            ["loopback", "private", "link-local", "unspecified"]
+                .iter()
+                .any(|w| m.contains(w)),
+            "{url}: {m}"
+        );
+        let body = json!({"name": "T", "game": "goofspiel", "format": {"kind": "round_robin"},
+                          "players": [{"name": "a"}, {"name": "b"}], "webhook": {"url": url}});
+        let (status, v) = s.call("POST", "/api/tournaments", None, Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {v}");
+        let (status, v) = s
+            .call(
+                "POST",
+                &format!("/api/tournaments/{tid}/webhook"),
+                Some(&host),
+                Some(json!({"webhook": {"url": url}})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {v}");
+    }
+    // 3. DNS rebinding: a name public when the webhook is set (only resolved, never
+    // contacted), loopback when a post is sent: the connection is refused, the post dropped.
+    let s = server_with(public_limits(&["rebind.example.test"]));
+    let resolver = Pointed::new(&[("rebind.example.test", &["162.159.135.232"])]);
+    resolver.answer("rebind.example.test", &["127.0.0.1"]);
+    s.hub.webhooks().set_resolver(resolver.clone());
+    let url = format!("https://rebind.example.test:{port}/hook");
+    let id = create_hooked(
+        &s,
+        json!({
+            "game": "goofspiel",
+            "options": {"cards": "3"},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+            "webhook": {"url": url},
+        }),
+    )
+    .await;
+    finish(&s, &id, Duration::from_secs(20)).await;
+    let hook = colosseum_server::webhooks::WebhookConfig {
+        url: url.clone(),
+        format: Default::default(),
+    };
+    let mut stats = Value::Null;
+    for _ in 0..400 {
+        stats = s.hub.webhooks().stats(&hook);
+        if stats["dropped_refused_address"].as_u64().unwrap() >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(
+        stats["dropped_refused_address"].as_u64().unwrap() >= 3,
+        "{stats}"
+    );
+    assert_eq!(stats["sent"], 0, "{stats}");
+    assert_eq!(
+        stats["retried"], 0,
+        "a refused address is not retried: {stats}"
+    );
+    assert!(resolver.asked.load(Ordering::SeqCst) >= 2);
+    // Nothing ever reached the loopback listener.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        0,
+        "a connection reached loopback"
     );
 }
 
@@ -561,6 +929,11 @@ async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() 
         .call("GET", &format!("/api/tournaments/{id}"), None, None)
         .await;
     assert!(!public.to_string().contains(&url), "{public}");
+    // Nor the delivery counts (whether the receiver answers): they are the host's.
+    assert!(
+        !public.to_string().contains("delivery") && !public.to_string().contains("dropped_"),
+        "{public}"
+    );
     let (_, host) = s
         .call("GET", &format!("/api/tournaments/{id}"), Some(&admin), None)
         .await;

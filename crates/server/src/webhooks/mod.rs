@@ -12,13 +12,18 @@
 //! [`crate::Limits::webhook_attempts`] attempts, or at once when the queue is full; drops are
 //! counted and logged. The board is rendered on the blocking pool by that task. A webhook URL
 //! is a secret: it is never shown to seats or spectators and never logged (only its host).
+//!
+//! Where a webhook may post is checked by [`guard`]: `https` to Discord's and Slack's webhook
+//! hosts (others only by the operator's `--webhook-hosts`), every address the name resolves to
+//! public, the connection made to the checked address, no redirects.
 
 pub mod announce;
+pub mod guard;
 pub mod png;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
@@ -58,7 +63,7 @@ pub enum WebhookFormat {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookConfig {
-    /// The webhook's URL (`http://` or `https://`): a secret.
+    /// The webhook's URL (`https://`, on an allowed host: [`guard`]): a secret.
     pub url: String,
     /// `discord` (the default) or `slack`.
     #[serde(default)]
@@ -66,19 +71,22 @@ pub struct WebhookConfig {
 }
 
 impl WebhookConfig {
-    /// The webhook, checked: an `http` or `https` URL with a host, at most [`MAX_URL`] bytes,
-    /// no spaces.
+    /// The webhook, checked against `limits`' webhook policy ([`guard::Policy`]): an `https`
+    /// URL (`http` too with `webhook_allow_private`) on an allowed host and port, no user
+    /// information, a host written as an address public, at most [`MAX_URL`] bytes, no spaces.
+    /// The addresses a name resolves to are checked by [`Webhooks::check`] and at every
+    /// connection.
     ///
     /// # Errors
     /// 400 `bad_request` saying what is wrong and what is allowed.
-    pub fn checked(mut self) -> Result<Self, ApiError> {
+    pub fn checked(self, limits: &Limits) -> Result<Self, ApiError> {
+        self.checked_by(&guard::Policy::of(limits))
+    }
+
+    fn checked_by(mut self, policy: &guard::Policy) -> Result<Self, ApiError> {
         self.url = self.url.trim().to_string();
-        let refuse = |why: &str| {
-            ApiError::bad_request(format!(
-                "`webhook.url` {why}: give the http:// or https:// URL of a Discord or Slack \
-                 webhook (at most {MAX_URL} bytes)"
-            ))
-        };
+        let refuse =
+            |why: &str| ApiError::bad_request(format!("`webhook.url` {why}: {}", policy.allowed()));
         if self.url.is_empty() {
             return Err(refuse("is empty"));
         }
@@ -93,14 +101,7 @@ impl WebhookConfig {
             return Err(refuse("has spaces or control characters"));
         }
         let uri: Uri = self.url.parse().map_err(|_| refuse("is not a URL"))?;
-        match uri.scheme_str() {
-            Some("http" | "https") => {}
-            Some(_) => return Err(refuse("has a scheme other than http or https")),
-            None => return Err(refuse("is not an absolute URL")),
-        }
-        if uri.host().is_none_or(str::is_empty) {
-            return Err(refuse("has no host"));
-        }
+        policy.check_url(&uri).map_err(|why| refuse(&why))?;
         Ok(self)
     }
 
@@ -228,6 +229,9 @@ pub struct Stats {
     pub dropped_full: AtomicU64,
     /// Posts dropped after the last attempt failed.
     pub dropped_failed: AtomicU64,
+    /// Posts dropped at once because the webhook's name resolved to a refused address
+    /// ([`guard::refused_address`]).
+    pub dropped_refused: AtomicU64,
 }
 
 impl Stats {
@@ -239,14 +243,12 @@ impl Stats {
             "retried": self.retried.load(Ordering::Relaxed),
             "dropped_queue_full": self.dropped_full.load(Ordering::Relaxed),
             "dropped_after_retries": self.dropped_failed.load(Ordering::Relaxed),
+            "dropped_refused_address": self.dropped_refused.load(Ordering::Relaxed),
         })
     }
 }
 
-type HttpsClient = Client<
-    hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
-    Full<Bytes>,
->;
+type HttpsClient = Client<hyper_rustls::HttpsConnector<guard::GuardedConnector>, Full<Bytes>>;
 
 /// The delivery settings, from [`Limits`].
 #[derive(Clone, Copy, Debug)]
@@ -263,6 +265,8 @@ type Queue = (mpsc::Sender<Post>, Arc<Stats>);
 /// The server's webhooks: a queue and a delivery task per webhook URL.
 pub struct Webhooks {
     settings: Settings,
+    policy: guard::Policy,
+    resolver: guard::ResolverCell,
     client: OnceLock<HttpsClient>,
     queues: Mutex<HashMap<WebhookConfig, Queue>>,
 }
@@ -278,19 +282,79 @@ impl Webhooks {
                 backoff: Duration::from_millis(limits.webhook_backoff_ms),
                 timeout: Duration::from_millis(limits.webhook_timeout_ms.max(1)),
             },
+            policy: guard::Policy::of(limits),
+            resolver: Arc::new(RwLock::new(Arc::new(guard::SystemResolver))),
             client: OnceLock::new(),
             queues: Mutex::new(HashMap::new()),
         }
     }
 
+    /// Resolves webhook names through `resolver` from now on (the system's by default; tests
+    /// point their own).
+    pub fn set_resolver(&self, resolver: Arc<dyn guard::Resolve>) {
+        *self
+            .resolver
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = resolver;
+    }
+
+    /// `hook` checked as [`WebhookConfig::checked`] does, and then the addresses its name
+    /// resolves to now: one refused address refuses it (the connection checks them again, so
+    /// a name that changes its answers later still reaches no refused address). A name that
+    /// does not resolve now is taken (its posts are dropped while it does not).
+    ///
+    /// # Errors
+    /// 400 `bad_request` saying what is wrong and what is allowed.
+    pub async fn check(&self, hook: WebhookConfig) -> Result<WebhookConfig, ApiError> {
+        let hook = hook.checked_by(&self.policy)?;
+        if self.policy.allow_private {
+            return Ok(hook);
+        }
+        let Ok(uri) = hook.url.parse::<Uri>() else {
+            return Ok(hook);
+        };
+        let host = uri.host().unwrap_or_default().to_string();
+        let port = uri.port_u16().unwrap_or(443);
+        let resolver = self
+            .resolver
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        let resolved = tokio::time::timeout(
+            self.settings.timeout,
+            guard::checked_addresses(&*resolver, false, &host, port),
+        )
+        .await;
+        match resolved {
+            Ok(Err(e)) => {
+                if let Some(why) = guard::refusal(&e) {
+                    return Err(ApiError::bad_request(format!(
+                        "`webhook.url`: {why}; {}",
+                        self.policy.allowed()
+                    )));
+                }
+                tracing::warn!(host = %host, "a webhook's host does not resolve now: {e}");
+            }
+            Err(_) => tracing::warn!(host = %host, "a webhook's host did not resolve in time"),
+            Ok(Ok(_)) => {}
+        }
+        Ok(hook)
+    }
+
     fn client(&self) -> HttpsClient {
         self.client
             .get_or_init(|| {
+                let connector = guard::GuardedConnector {
+                    resolver: self.resolver.clone(),
+                    allow_private: self.policy.allow_private,
+                };
+                // `http` reaches the connector, which refuses it unless private addresses are
+                // allowed (a refusal, not a failure to retry).
                 let https = hyper_rustls::HttpsConnectorBuilder::new()
                     .with_webpki_roots()
                     .https_or_http()
                     .enable_http1()
-                    .build();
+                    .wrap_connector(connector);
                 Client::builder(TokioExecutor::new()).build(https)
             })
             .clone()
@@ -325,7 +389,7 @@ impl Webhooks {
                     rx,
                     hook.clone(),
                     self.client(),
-                    self.settings,
+                    (self.settings, self.policy),
                     stats.clone(),
                 ));
                 (tx, stats)
@@ -347,6 +411,8 @@ impl Webhooks {
 /// How one attempt went.
 enum Attempt {
     Sent,
+    /// The address checks refused the webhook's host: dropped at once, never retried.
+    Refused(String),
     /// Failed; wait this long (a 429's `retry_after`) or the backoff.
     Failed(String, Option<Duration>),
 }
@@ -356,11 +422,18 @@ async fn deliver(
     mut rx: mpsc::Receiver<Post>,
     hook: WebhookConfig,
     client: HttpsClient,
-    settings: Settings,
+    (settings, policy): (Settings, guard::Policy),
     stats: Arc<Stats>,
 ) {
     let host = hook.host();
     while let Some(post) = rx.recv().await {
+        // A webhook stored before the policy changed (or set under another one) is checked
+        // again: nothing is sent where it is not allowed now.
+        if let Err(e) = hook.clone().checked_by(&policy) {
+            stats.dropped_refused.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(host = %host, kind = post.kind, "webhook post dropped: {}", e.message);
+            continue;
+        }
         let png = match (&post.board, hook.format) {
             (Some((game, view)), WebhookFormat::Discord) => {
                 let (game, view) = (game.clone(), view.clone());
@@ -397,6 +470,15 @@ async fn deliver(
                     stats.sent.fetch_add(1, Ordering::Relaxed);
                     break;
                 }
+                Attempt::Refused(why) => {
+                    stats.dropped_refused.fetch_add(1, Ordering::Relaxed);
+                    tracing::warn!(
+                        host = %host,
+                        kind = post.kind,
+                        "webhook post dropped: {why}"
+                    );
+                    break;
+                }
                 Attempt::Failed(why, retry_after) => {
                     if attempt >= settings.attempts {
                         stats.dropped_failed.fetch_add(1, Ordering::Relaxed);
@@ -431,7 +513,12 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
     };
     let response = match client.request(request).await {
         Ok(r) => r,
-        Err(e) => return Attempt::Failed(format!("no connection: {e}"), None),
+        Err(e) => {
+            if let Some(why) = guard::refusal(&e) {
+                return Attempt::Refused(why);
+            }
+            return Attempt::Failed(format!("no connection: {e}"), None);
+        }
     };
     let status = response.status();
     if status.is_success() {
@@ -465,34 +552,91 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
 mod tests {
     use super::*;
 
-    fn hook(url: &str) -> Result<WebhookConfig, ApiError> {
+    fn hook_under(url: &str, limits: &Limits) -> Result<WebhookConfig, ApiError> {
         WebhookConfig {
             url: url.into(),
             format: WebhookFormat::Discord,
         }
-        .checked()
+        .checked(limits)
+    }
+
+    fn hook(url: &str) -> Result<WebhookConfig, ApiError> {
+        hook_under(url, &Limits::default())
     }
 
     #[test]
-    fn only_http_and_https_urls_with_a_host_are_taken() {
-        assert!(hook("https://discord.com/api/webhooks/1/abc").is_ok());
-        assert!(hook(" http://127.0.0.1:9/hook ").is_ok());
-        for bad in [
-            "ftp://x/y",
-            "file:///etc/passwd",
-            "discord.com/api",
-            "",
-            "https://",
-            "http://a b/",
+    fn only_https_urls_to_the_chat_platforms_hosts_are_taken_by_default() {
+        for good in [
+            "https://discord.com/api/webhooks/1/abc",
+            " https://discordapp.com/api/webhooks/1/abc ",
+            "https://ptb.discord.com/api/webhooks/1/abc",
+            "https://canary.discord.com:443/api/webhooks/1/abc",
+            "https://hooks.slack.com/services/T/B/x",
+            "https://Discord.com/api/webhooks/1/abc",
+        ] {
+            assert!(hook(good).is_ok(), "{good}: {:?}", hook(good));
+        }
+        for (bad, says) in [
+            ("ftp://x/y", "scheme other than https"),
+            ("file:///etc/passwd", "URL"),
+            ("discord.com/api", "URL"),
+            ("", "is empty"),
+            ("https://", "not a URL"),
+            ("http://a b/", "spaces"),
+            ("http://127.0.0.1:9/hook", "https:// only"),
+            ("http://discord.com/api/webhooks/1/a", "https:// only"),
+            ("https://127.0.0.1:9/hook", "host `127.0.0.1`"),
+            ("https://localhost/hook", "host `localhost`"),
+            ("https://discord.com.evil.org/api", "not allowed"),
+            ("https://discord.com:22/api", "(port 22)"),
+            ("https://x@discord.com/api", "user name or password"),
         ] {
             let e = hook(bad).expect_err(bad);
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
             assert!(
-                e.message.contains("http:// or https://"),
+                e.message.contains("https://")
+                    && e.message.contains("hooks.slack.com")
+                    && e.message.contains("--webhook-hosts"),
                 "{bad}: {}",
                 e.message
             );
         }
-        assert!(hook(&format!("https://x/{}", "a".repeat(MAX_URL))).is_err());
+        assert!(hook(&format!("https://discord.com/{}", "a".repeat(MAX_URL))).is_err());
+    }
+
+    #[test]
+    fn operator_hosts_are_taken_but_never_an_inward_address_unless_private_is_allowed() {
+        let hosts: &'static [String] = Box::leak(
+            vec![
+                "hooks.example.org".to_string(),
+                "127.0.0.1".to_string(),
+                "2130706433".to_string(),
+                "[::1]:9000".to_string(),
+            ]
+            .into_boxed_slice(),
+        );
+        let operator = Limits {
+            webhook_hosts: hosts,
+            ..Limits::default()
+        };
+        assert!(hook_under("https://hooks.example.org:8443/x", &operator).is_ok());
+        for bad in [
+            "https://127.0.0.1/x",
+            "https://2130706433/x",
+            "https://[::1]:9000/x",
+        ] {
+            let e = hook_under(bad, &operator).expect_err(bad);
+            assert!(e.message.contains("loopback"), "{bad}: {}", e.message);
+        }
+        assert!(hook_under("http://hooks.example.org/x", &operator).is_err());
+        let lan = Limits {
+            webhook_allow_private: true,
+            ..operator
+        };
+        assert!(hook_under(" http://127.0.0.1:9/hook ", &lan).is_ok());
+        assert!(hook_under("https://[::1]:9000/x", &lan).is_ok());
+        // Allowing private addresses does not allow every host.
+        assert!(hook_under("http://10.0.0.1/x", &lan).is_err());
     }
 
     #[test]
