@@ -155,7 +155,17 @@ function renderFairness() {
       parts.push(h('p', {}, link, page.verified && !page.verified.pending ? h('span', { 'data-testid': 'verified', class: page.verified.ok ? 'ok' : 'bad' }, page.verified.ok ? ' \u2014 verified: every chance step is what the seeds give.' : ` \u2014 NOT verified: ${page.verified.failure || page.verified.games?.find((g) => g.failure)?.failure}`) : ''));
       if (!page.verified) {
         page.verified = { pending: true };
-        fetch(f.verify).then((r) => r.json()).then((v) => { page.verified = v; renderFairness(); }).catch(() => { page.verified = null; });
+        // The check runs in the server's bot pool: 202 (being computed) or 503 (busy) say
+        // when to ask again (Retry-After); the panel shows "checking" meanwhile.
+        const ask = () => fetch(f.verify).then(async (r) => {
+          if (r.status === 202 || r.status === 503) {
+            setTimeout(ask, Math.min(60, Number(r.headers.get('retry-after')) || 5) * 1000);
+            return;
+          }
+          page.verified = await r.json();
+          renderFairness();
+        }).catch(() => { page.verified = null; });
+        ask();
       }
     } else {
       parts.push(h('p', { class: 'muted' }, 'The server seed is revealed when the match ends; then anyone can check every chance step.'));
