@@ -81,12 +81,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Check a hosted match's record: the server seed against its commitment, every chance step
-    /// and every bot move against the seeds. Exits 1 naming what does not fit.
+    /// Check a hosted match's record: the commitment against the setup and the server seed, the
+    /// seats and bots against the committed setup, every chance step, every move made at a
+    /// timeout and every bot move against the seeds. Exits 1 naming what does not fit.
     Verify {
         /// The record (JSON) as `GET /api/matches/ID/record` gives it (`{"records": [...]}`),
         /// one record, or a list of records; `-` reads standard input.
         file: PathBuf,
+        /// The commitment you were shown before the match started (the state's
+        /// `fairness.commitment`, 64 hex digits): the record must carry this one.
+        #[arg(long, value_name = "HEX")]
+        commitment: Option<String>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -518,7 +523,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { file, json } => replay_command(&file, json, out),
-        Command::Verify { file, json } => verify_command(&file, json, out),
+        Command::Verify {
+            file,
+            commitment,
+            json,
+        } => verify_command(&file, commitment.as_deref(), json, out),
         Command::Play {
             game,
             vs,
@@ -721,7 +730,19 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-fn verify_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -> Result<ExitCode> {
+fn verify_command(
+    file: &std::path::Path,
+    commitment: Option<&str>,
+    as_json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    if let Some(c) = commitment {
+        if !colosseum_engine::fair::is_sha256_hex(&c.trim().to_ascii_lowercase()) {
+            anyhow::bail!(
+                "--commitment is the commitment you were shown (the state's fairness.commitment): 64 hex digits; got `{c}`"
+            );
+        }
+    }
     let text = read_input(file)?;
     let value: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", file.display()))?;
@@ -736,7 +757,7 @@ fn verify_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -
             file.display()
         )
     })?;
-    let report = colosseum_server::verify::verify(&records);
+    let report = colosseum_server::verify::verify_against(&records, commitment);
     if as_json {
         writeln!(out, "{}", json!(report))?;
     } else {

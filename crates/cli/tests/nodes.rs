@@ -99,13 +99,7 @@ fn a_killed_node_s_match_is_taken_over_and_finished_by_another() {
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["tokens"][0].as_str().unwrap().to_string();
-    let (status, joined) = post(
-        &a.base,
-        &format!("/api/matches/{id}/join"),
-        Some(&token),
-        &json!({}),
-    );
-    assert_eq!(status, 200, "{joined}");
+    common::join_fair(&a.base, &id, &[(&token, None)]);
 
     // B forwards to A: the match is A's.
     let through_b = get(&b.base, &format!("/api/matches/{id}"), None);
@@ -215,6 +209,15 @@ fn act(ws: &mut Ws, message: serde_json::Value) {
     }
 }
 
+/// Joins over `ws` as `name`, committing to the client seed of `token` ([`common::token_seed`]).
+fn join_over(ws: &mut Ws, name: &str, token: &str) {
+    let hash = colosseum_engine::fair::client_seed_hash(&common::token_seed(token));
+    act(
+        ws,
+        json!({"type": "join", "name": name, "client_seed_hash": hash}),
+    );
+}
+
 /// Reads states on `ws` until one has `steps` steps; returns it.
 fn state_at(ws: &mut Ws, steps: u64) -> serde_json::Value {
     loop {
@@ -227,15 +230,11 @@ fn state_at(ws: &mut Ws, steps: u64) -> serde_json::Value {
 
 /// Ann and Bo take the match's two seats over HTTP on `base`.
 fn join_both(base: &str, id: &str, tokens: &[String; 2]) {
-    for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        let (status, v) = post(
-            base,
-            &format!("/api/matches/{id}/join"),
-            Some(&tokens[i]),
-            &json!({"name": name}),
-        );
-        assert_eq!(status, 200, "{v}");
-    }
+    common::join_fair(
+        base,
+        id,
+        &[(&tokens[0], Some("Ann")), (&tokens[1], Some("Bo"))],
+    );
 }
 
 /// A Goofspiel with 3 prizes in ascending order (no chance steps: step k is bid k), two
@@ -285,7 +284,12 @@ fn a_whole_match_is_played_over_websockets_through_the_node_that_does_not_own_it
         let first = next(&mut ws[i]).unwrap();
         assert_eq!(first["type"], "state", "{first}");
         assert_eq!(first["you"], ["p1", "p2"][i], "{first}");
-        act(&mut ws[i], json!({"type": "join", "name": name}));
+        join_over(&mut ws[i], name, &t[i]);
+    }
+    // Both committed: each reveals its client seed.
+    for i in 0..2 {
+        let seed = common::token_seed(&t[i]);
+        act(&mut ws[i], json!({"type": "reveal", "client_seed": seed}));
     }
     // The sockets are A's: B only pipes them.
     assert_eq!(metrics(&a.base)("colosseum_websockets"), 2.0);
@@ -411,7 +415,12 @@ fn a_killed_node_s_websocket_players_reconnect_to_another_node_and_finish() {
     // Both play the first prize over sockets opened on B (forwarded to A).
     let mut ws = [0, 1].map(|i| socket(&b.base, &id, &t[i]).unwrap());
     for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        act(&mut ws[i], json!({"type": "join", "name": name}));
+        join_over(&mut ws[i], name, &t[i]);
+    }
+    // Both committed: each reveals its client seed.
+    for i in 0..2 {
+        let seed = common::token_seed(&t[i]);
+        act(&mut ws[i], json!({"type": "reveal", "client_seed": seed}));
     }
     play_round(&mut ws, 0, [1, 2]);
     // Ann has her second bid in when A dies.
@@ -647,7 +656,12 @@ fn three_nodes_behind_nginx_play_a_match_through_one_address_and_lose_its_node()
     // Both seats connect through the proxy (to whichever node) and play the first prize.
     let mut ws = [0, 1].map(|i| socket(&front.base, &id, &t[i]).unwrap());
     for (i, name) in ["Ann", "Bo"].iter().enumerate() {
-        act(&mut ws[i], json!({"type": "join", "name": name}));
+        join_over(&mut ws[i], name, &t[i]);
+    }
+    // Both committed: each reveals its client seed.
+    for i in 0..2 {
+        let seed = common::token_seed(&t[i]);
+        act(&mut ws[i], json!({"type": "reveal", "client_seed": seed}));
     }
     play_round(&mut ws, 0, [1, 2]);
     // Every request through the one address sees the same match, whichever node answers.

@@ -230,15 +230,7 @@ fn serve_logs_json_lines_and_sets_a_broken_match_aside_without_exiting() {
         assert_eq!(status, 201, "{created}");
         let id = created["id"].as_str().unwrap().to_string();
         let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
-        for token in &t {
-            let (s, v) = post(
-                &server.base,
-                &format!("/api/matches/{id}/join"),
-                Some(token),
-                &json!({}),
-            );
-            assert_eq!(s, 200, "{v}");
-        }
+        common::join_fair(&server.base, &id, &[(&t[0], None), (&t[1], None)]);
         let (s, v) = submit(&server.base, &id, &t[0], "4");
         assert_eq!(s, 200, "{v}");
         ids.push(id);

@@ -295,6 +295,14 @@ pub struct MatchConfig {
     /// depends on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logged_answer_refusals: Option<u32>,
+    /// Whether the host draws each default move at a timeout from a generator of its own,
+    /// seeded from the match seed, the game, the step and the seat
+    /// ([`colosseum_engine::fair::default_move_seed`]), so that a verifier re-derives every one
+    /// from the record. Absent (`false`, configurations stored before): drawn in turn from the
+    /// host's one generator, as such a match was played, so it rebuilds as it was.
+    /// [`MatchConfig::new`] gives `true`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub step_defaults: bool,
 }
 
 /// The refusals logged per seat and decision in a new match ([`MatchConfig::logged_refusals`]).
@@ -321,6 +329,7 @@ impl MatchConfig {
             match_id: Some(String::new()),
             changes: Some(DEFAULT_CHANGES),
             logged_answer_refusals: Some(DEFAULT_LOGGED_REFUSALS),
+            step_defaults: true,
         }
     }
 

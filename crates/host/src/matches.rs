@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use colosseum_engine::fair::default_move_seed;
 use colosseum_engine::{
     seeded_rng, AnyGame, ChatChannel, ChatLine, OptionsError, Pending, RawOptions, Record, Seat,
     SeatPair, SeededRng, TextStep, Viewer,
@@ -230,6 +231,18 @@ struct Trivia {
     mirrored: usize,
     /// Whether the race's result has been given to the game.
     fed: bool,
+}
+
+/// The move a host makes for `seat` at a timeout in `game`: the game's default move drawn from
+/// `rng`, or its random legal move where the game has no default.
+///
+/// # Panics
+/// If `seat` has no move to make in `game` (the host calls it only for a seat that must act).
+#[must_use]
+pub fn default_move(game: &dyn AnyGame, seat: Seat, rng: &mut dyn rand::RngCore) -> String {
+    game.default_move(seat, rng)
+        .or_else(|| game.random_move(seat, rng))
+        .expect("a seat that must act has a default move")
 }
 
 /// Where a sealed simultaneous decision stands.
@@ -1816,11 +1829,17 @@ impl Match {
             self.log.push(LogEntry::TimedOut { at: t, seat });
             return true;
         }
-        let text = self
-            .game
-            .default_move(seat, &mut self.rng)
-            .or_else(|| self.game.random_move(seat, &mut self.rng))
-            .expect("a seat that must act has a default move");
+        let text = if self.config.step_defaults {
+            let mut rng = seeded_rng(default_move_seed(
+                self.config.seed,
+                self.earlier.len() + 1,
+                self.record.steps.len(),
+                seat,
+            ));
+            default_move(self.game.as_ref(), seat, &mut rng)
+        } else {
+            default_move(self.game.as_ref(), seat, &mut self.rng)
+        };
         self.log.push(LogEntry::DefaultApplied {
             at: t,
             seat,

@@ -67,8 +67,21 @@ fn benches(c: &mut Criterion) {
                 .unwrap();
         let created = memory.create(req).await.unwrap();
         let table = memory.table(&created.id).await.unwrap();
+        // Each seat commits to its client seed, then reveals it (provably fair chance).
+        let seed = |seat: Seat| format!("bench-client-seed-{seat}");
         for seat in Seat::BOTH {
-            memory.act(&table, seat, Action::Join(None)).await.unwrap();
+            let action = Action::JoinSeeded {
+                name: None,
+                client_seed: None,
+                client_seed_hash: Some(colosseum_engine::fair::client_seed_hash(&seed(seat))),
+            };
+            memory.act(&table, seat, action).await.unwrap();
+        }
+        for seat in Seat::BOTH {
+            memory
+                .act(&table, seat, Action::Reveal(seed(seat)))
+                .await
+                .unwrap();
         }
         for seat in Seat::BOTH {
             memory

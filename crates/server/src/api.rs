@@ -341,6 +341,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches", get(lobby::<S>).post(create::<S>))
         .route("/api/matches/{id}", get(match_state::<S>))
         .route("/api/matches/{id}/join", post(join::<S>))
+        .route("/api/matches/{id}/reveal", post(reveal::<S>))
         .route("/api/matches/{id}/submit", post(submit::<S>))
         .route("/api/matches/{id}/lock", post(lock::<S>))
         .route("/api/matches/{id}/commit", post(commit::<S>))
@@ -761,6 +762,14 @@ struct JoinBody {
     name: Option<String>,
     #[serde(default)]
     client_seed: Option<String>,
+    #[serde(default)]
+    client_seed_hash: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevealBody {
+    client_seed: String,
 }
 
 #[derive(Deserialize)]
@@ -799,16 +808,33 @@ async fn join<S: Store>(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<StateJson, ApiError> {
-    // The body is optional: empty, or {"name": ..., "client_seed": ...}.
+    // The body is optional: empty, or {"name": ..., "client_seed_hash": ...}.
     let body: JoinBody = optional_body(
         &body,
-        "empty or {\"name\": TEXT, \"client_seed\": 1-64 of A-Z a-z 0-9 _ . -}",
+        "empty or {\"name\": TEXT, \"client_seed_hash\": the SHA-256 of your client seed, 64 lowercase hex}",
     )?;
     let action = Action::JoinSeeded {
         name: body.name,
         client_seed: body.client_seed,
+        client_seed_hash: body.client_seed_hash,
     };
     act_and_answer(&state, &id, &headers, action, None).await
+}
+
+async fn reveal<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<RevealBody>,
+) -> Result<StateJson, ApiError> {
+    act_and_answer(
+        &state,
+        &id,
+        &headers,
+        Action::Reveal(body.client_seed),
+        None,
+    )
+    .await
 }
 
 async fn submit<S: Store>(
@@ -1199,6 +1225,11 @@ enum ClientMessage {
         name: Option<String>,
         #[serde(default)]
         client_seed: Option<String>,
+        #[serde(default)]
+        client_seed_hash: Option<String>,
+    },
+    Reveal {
+        client_seed: String,
     },
     Submit {
         #[serde(rename = "move")]
@@ -1523,9 +1554,20 @@ async fn handle_message<S: Store>(
                 Err(e) => error_message(&e, Some("chat")).into(),
             })
         }
-        ClientMessage::Join { name, client_seed } => {
-            (Action::JoinSeeded { name, client_seed }, "join", None)
-        }
+        ClientMessage::Join {
+            name,
+            client_seed,
+            client_seed_hash,
+        } => (
+            Action::JoinSeeded {
+                name,
+                client_seed,
+                client_seed_hash,
+            },
+            "join",
+            None,
+        ),
+        ClientMessage::Reveal { client_seed } => (Action::Reveal(client_seed), "reveal", None),
         ClientMessage::Submit { text, decision } => (Action::Submit(text), "submit", decision),
         ClientMessage::Lock { decision } => (Action::Lock, "lock", decision),
         ClientMessage::Commit { hash, decision } => (Action::Commit(hash), "commit", decision),

@@ -49,6 +49,12 @@ pub enum ErrorCode {
     ChatFull,
     /// `seed_fixed` (conflict).
     SeedFixed,
+    /// `seed_hash_required` (unprocessable entity).
+    SeedHashRequired,
+    /// `reveal_not_due` (conflict).
+    RevealNotDue,
+    /// `seed_mismatch` (unprocessable entity).
+    SeedMismatch,
     /// `elsewhere` (conflict).
     Elsewhere,
     /// `sealed` (conflict).
@@ -106,6 +112,9 @@ impl ErrorCode {
         ErrorCode::CommitmentReused,
         ErrorCode::ChatFull,
         ErrorCode::SeedFixed,
+        ErrorCode::SeedHashRequired,
+        ErrorCode::RevealNotDue,
+        ErrorCode::SeedMismatch,
         ErrorCode::Elsewhere,
         ErrorCode::Sealed,
         ErrorCode::NotSealed,
@@ -147,6 +156,9 @@ impl ErrorCode {
             ErrorCode::CommitmentReused => "commitment_reused",
             ErrorCode::ChatFull => "chat_full",
             ErrorCode::SeedFixed => "seed_fixed",
+            ErrorCode::SeedHashRequired => "seed_hash_required",
+            ErrorCode::RevealNotDue => "reveal_not_due",
+            ErrorCode::SeedMismatch => "seed_mismatch",
             ErrorCode::Elsewhere => "elsewhere",
             ErrorCode::Sealed => "sealed",
             ErrorCode::NotSealed => "not_sealed",
@@ -189,6 +201,9 @@ impl ErrorCode {
             ErrorCode::CommitmentReused => StatusCode::CONFLICT,
             ErrorCode::ChatFull => StatusCode::CONFLICT,
             ErrorCode::SeedFixed => StatusCode::CONFLICT,
+            ErrorCode::SeedHashRequired => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RevealNotDue => StatusCode::CONFLICT,
+            ErrorCode::SeedMismatch => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Elsewhere => StatusCode::CONFLICT,
             ErrorCode::Sealed => StatusCode::CONFLICT,
             ErrorCode::NotSealed => StatusCode::CONFLICT,

@@ -238,15 +238,25 @@ pub struct Created {
 /// Something a seat does.
 #[derive(Clone, Debug)]
 pub enum Action {
-    /// Takes the seat, with a display name; the server makes its client seed.
+    /// Takes the seat, with a display name and no commitment to a client seed: refused in a
+    /// provably fair match (`seed_hash_required`), where a human seat commits to one; fine in
+    /// a practice match.
     Join(Option<String>),
-    /// Takes the seat, with a display name and a client seed (absent: the server makes one).
+    /// Takes the seat, with a display name and the commitment to its client seed (the SHA-256,
+    /// lowercase hex, of the seed's text), which it reveals once both seats have committed
+    /// ([`Action::Reveal`]). A client seed sent in clear at a join is refused: the second to
+    /// join could aim chance with it.
     JoinSeeded {
         /// The display name.
         name: Option<String>,
-        /// The seat's client seed for provably fair chance.
+        /// A client seed in clear: refused in a provably fair match.
         client_seed: Option<String>,
+        /// The commitment to the seat's client seed.
+        client_seed_hash: Option<String>,
     },
+    /// Reveals the seat's client seed once both seats have committed to theirs: it must hash
+    /// to the seat's commitment. The match starts when every human seat has revealed.
+    Reveal(String),
     /// Submits (or changes) a move in notation.
     Submit(String),
     /// Locks the submission.
@@ -477,6 +487,69 @@ fn match_share(meta: &StoredMatch) -> String {
 }
 
 /// `bytes` bytes from the OS's random source, in hex: tokens, seeds and ids.
+/// Whether the bot `spec` thinks for a time (its moves cannot be repeated from the seeds).
+#[must_use]
+pub fn thinks_by_time(spec: &BotSpec) -> bool {
+    match spec {
+        BotSpec::Mcts(c) => matches!(c.budget, colosseum_ai::Budget::Time(_)),
+        BotSpec::Exploiter { search, target, .. } => {
+            matches!(search.budget, colosseum_ai::Budget::Time(_)) || thinks_by_time(target)
+        }
+        _ => false,
+    }
+}
+
+/// The public setup a match's commitment binds (fairness version 2): from its configuration,
+/// every default resolved (the time control in force, whether a draw is replayed), each bot with
+/// its full settings and whether it thinks for a time.
+#[must_use]
+pub fn public_setup(config: &MatchConfig) -> colosseum_engine::fair::Setup {
+    use colosseum_engine::fair::{SeatKind, SeatSetup, Setup};
+    let entry = colosseum_games::find(&config.game).ok();
+    let seat = |p: &Player| match p {
+        Player::Human { .. } => SeatSetup::human(),
+        Player::Bot { level } => {
+            let spec = level.parse::<BotSpec>().ok();
+            SeatSetup {
+                kind: SeatKind::Bot,
+                bot: Some(level.clone()),
+                settings: spec
+                    .as_ref()
+                    .map(|b| bots::canonical(&config.game, &config.options, b)),
+                time_budget: spec.as_ref().is_some_and(thinks_by_time),
+            }
+        }
+    };
+    let time = match entry {
+        Some(e) => config.time_control_of(e),
+        None => config.time_control(),
+    };
+    let trivia =
+        colosseum_host::races_decide(&config.game, &config.options).then(|| {
+            match config.trivia.as_ref().map(|t| &t.bank) {
+                Some(colosseum_host::BankSource::Toml(text)) => {
+                    format!(
+                        "sha256:{}",
+                        colosseum_engine::fair::sha256_hex(text.as_bytes())
+                    )
+                }
+                _ => "sample".to_string(),
+            }
+        });
+    Setup {
+        game: entry.map_or_else(|| config.game.clone(), |e| e.id.to_string()),
+        options: config.options.clone(),
+        p1: seat(&config.seats[0]),
+        p2: seat(&config.seats[1]),
+        time: serde_json::to_value(&time).unwrap_or(Value::Null),
+        sealed: config.sealed,
+        practice: false,
+        replay_on_draw: entry.is_some_and(|e| config.replays_on_draw_of(e)),
+        advantage: config.advantage,
+        trivia,
+    }
+}
+
 pub(crate) fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     rand::rngs::OsRng
@@ -1666,43 +1739,14 @@ impl<S: Store> Hub<S> {
             other => other.transpose()?,
         };
         let is_bot = |i: usize| matches!(seats[i], Player::Bot { .. });
-        // Chance: a practice seed from the creator, or a server seed committed to now and mixed
-        // with the seats' client seeds when both have joined. Until then the match runs on a
-        // throwaway seed (nothing is played or stored before the start).
         let practice = req.seed.is_some();
-        let fairness = (!practice).then(|| {
-            let server_seed = random_hex(32);
-            let mut fair = colosseum_engine::Fairness {
-                commitment: colosseum_engine::fair::commitment(&server_seed)
-                    .expect("64 hex digits"),
-                server_seed: Some(server_seed),
-                ..Default::default()
-            };
-            for seat in Seat::BOTH {
-                if let Player::Bot { level } = &seats[seat.index()] {
-                    fair.client_seeds.set(seat, Some(random_hex(16)));
-                    fair.bots.set(seat, Some(level.clone()));
-                    let settings = level
-                        .parse::<BotSpec>()
-                        .map(|b| bots::canonical(&req.game, &req.options, &b))
-                        .ok();
-                    fair.bot_settings.set(seat, settings);
-                }
-            }
-            fair
-        });
-        let seed = match (&req.seed, &fairness) {
-            (Some(seed), _) => *seed,
-            (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
-            _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
-        };
         // The id comes first: sealed commitments are bound to it.
         let id = random_hex(8);
         let mut config = MatchConfig {
             trivia: req.trivia,
             game: req.game.trim().to_string(),
             options: req.options,
-            seed,
+            seed: req.seed.unwrap_or(0),
             seats: seats.clone(),
             time: req.time,
             replay_on_draw: req.replay_on_draw,
@@ -1717,7 +1761,26 @@ impl<S: Store> Hub<S> {
             config.advantage = Some(seat);
         }
         // Refuse bad games, options and time controls before anything is stored.
-        let game = Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let mut game =
+            Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        // Chance: a practice seed from the creator, or a server seed committed to now, with the
+        // public setup (fairness version 2), and mixed with the human seats' client seeds once
+        // both have committed to theirs and revealed them. Until then the match runs on a
+        // throwaway seed (nothing is played or stored before the start). Bot seats have no
+        // client seed: the server makes none for anyone.
+        let fairness = (!practice).then(|| {
+            let server_seed = random_hex(32);
+            colosseum_engine::Fairness::committed(public_setup(&config), &server_seed)
+        });
+        let seed = match (&req.seed, &fairness) {
+            (Some(seed), _) => *seed,
+            (None, Some(fair)) if is_bot(0) && is_bot(1) => fair.match_seed().unwrap_or(0),
+            _ => rand::rngs::OsRng.try_next_u64().unwrap_or(0),
+        };
+        if seed != config.seed {
+            config.seed = seed;
+            game = Match::new(config.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        }
         let tokens = [0, 1].map(|i| (!is_bot(i)).then(|| random_hex(16)));
         let now = self.clock.now_ms();
         let joined = [is_bot(0), is_bot(1)];
@@ -2096,12 +2159,31 @@ impl<S: Store> Hub<S> {
             Action::Join(name) => Action::JoinSeeded {
                 name,
                 client_seed: None,
+                client_seed_hash: None,
             },
             other => other,
         };
         let result = match action {
             Action::Join(_) => unreachable!("made a JoinSeeded above"),
-            Action::JoinSeeded { name, client_seed } => {
+            Action::Reveal(seed) => {
+                self.reveal_client_seed(&mut st, seat, seed)?;
+                if st.meta.started_at.is_none() && self.ready_to_start(&st.meta) {
+                    st.meta.started_at = Some(self.clock.now_ms());
+                    self.start_with_fair_seed(&mut st)?;
+                    tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
+                }
+                self.store
+                    .update(&st.meta)
+                    .await
+                    .map_err(|e| ApiError::internal("storing a reveal", e))?;
+                self.tell("joined", &table.id).await;
+                Ok(())
+            }
+            Action::JoinSeeded {
+                name,
+                client_seed,
+                client_seed_hash,
+            } => {
                 let name = name.as_deref().map(check_name).transpose()?;
                 if let (Some(n), Some(theirs)) = (&name, &st.meta.names[seat.other().index()]) {
                     if same_name(n, theirs) {
@@ -2112,12 +2194,12 @@ impl<S: Store> Hub<S> {
                         )));
                     }
                 }
-                self.take_client_seed(&mut st, seat, client_seed)?;
+                self.take_client_seed(&mut st, seat, client_seed, client_seed_hash)?;
                 st.meta.joined[seat.index()] = true;
                 if name.is_some() {
                     st.meta.names[seat.index()] = name;
                 }
-                if st.meta.started_at.is_none() && st.meta.joined == [true, true] {
+                if st.meta.started_at.is_none() && self.ready_to_start(&st.meta) {
                     st.meta.started_at = Some(self.clock.now_ms());
                     self.start_with_fair_seed(&mut st)?;
                     tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
@@ -2209,7 +2291,9 @@ impl<S: Store> Hub<S> {
                         .map(|_| ())
                     }
                     Action::Resign => st.game.resign(seat, now),
-                    Action::Join(_) | Action::JoinSeeded { .. } => unreachable!("handled above"),
+                    Action::Join(_) | Action::JoinSeeded { .. } | Action::Reveal(_) => {
+                        unreachable!("handled above")
+                    }
                 }
             }
         };
@@ -2225,13 +2309,15 @@ impl<S: Store> Hub<S> {
         result.map_err(ApiError::from)
     }
 
-    /// Takes `seat`'s client seed at its join: checked, fixed once the match has started, made
-    /// by the server when the seat gives none.
+    /// Takes `seat`'s commitment to its client seed at its join (fairness version 2), or, in a
+    /// match stored before (version 1), its client seed as then: checked, fixed once the match
+    /// has started. The server never makes a seat's client seed.
     fn take_client_seed(
         &self,
         st: &mut TableState,
         seat: Seat,
         client_seed: Option<String>,
+        client_seed_hash: Option<String>,
     ) -> Result<(), ApiError> {
         let started = st.meta.started_at.is_some();
         // A practice match (the creator chose the seed) takes no client seeds: one sent
@@ -2239,24 +2325,147 @@ impl<S: Store> Hub<S> {
         let Some(fair) = st.meta.fairness.as_mut() else {
             return Ok(());
         };
-        if let Some(given) = &client_seed {
-            colosseum_engine::fair::check_client_seed(given)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        if fair.version < 2 {
+            // A match created before client seeds were committed: as it was then.
+            if let Some(given) = &client_seed {
+                colosseum_engine::fair::check_client_seed(given)
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            }
+            return match (fair.client_seeds.get(seat), client_seed) {
+                (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(
+                    ErrorCode::SeedFixed,
+                    "the match has started: your client seed is fixed (it is in the state's `fairness`)",
+                )),
+                (_, Some(given)) if !started => {
+                    fair.client_seeds.set(seat, Some(given));
+                    Ok(())
+                }
+                (None, _) => {
+                    fair.client_seeds.set(seat, Some(random_hex(16)));
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
         }
-        match (fair.client_seeds.get(seat), client_seed) {
-            (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(ErrorCode::SeedFixed,
-                "the match has started: your client seed is fixed (it is in the state's `fairness`)",
+        if fair.is_bot(seat) {
+            return Ok(());
+        }
+        if client_seed.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::SeedHashRequired,
+                "a client seed is not sent at the join, where the other seat (or the server) could \
+                 choose theirs knowing it: send `client_seed_hash`, the SHA-256 (64 lowercase hex \
+                 characters) of a random client seed of 16 to 64 characters of A-Z a-z 0-9 _ . -, \
+                 and reveal the seed (`reveal`) once both seats have committed",
+            ));
+        }
+        let had = fair.client_seed_hashes.get(seat).map(str::to_string);
+        match (had, client_seed_hash) {
+            (None, None) => Err(ApiError::new(
+                ErrorCode::SeedHashRequired,
+                "this match's chance is provably fair: join with `client_seed_hash`, the SHA-256 \
+                 (64 lowercase hex characters) of a random client seed of 16 to 64 characters of \
+                 A-Z a-z 0-9 _ . -, and reveal the seed (`reveal`) once both seats have committed",
             )),
-            (_, Some(given)) if !started => {
-                fair.client_seeds.set(seat, Some(given));
-                Ok(())
+            // Joining again (a reload) keeps the commitment.
+            (Some(_), None) => Ok(()),
+            (had, Some(hash)) => {
+                if !colosseum_engine::fair::is_sha256_hex(&hash) {
+                    return Err(ApiError::bad_request(format!(
+                        "`client_seed_hash` is the SHA-256 of your client seed in 64 lowercase hex \
+                         characters; got `{}`",
+                        truncate(&hash, 80)
+                    )));
+                }
+                let other = seat.other();
+                let other_in = fair.is_bot(other) || fair.client_seed_hashes.get(other).is_some();
+                match had {
+                    Some(h) if h == hash => Ok(()),
+                    // Once both are in, reveals may have begun: a commitment is binding.
+                    Some(_) if other_in || started => Err(ApiError::conflict(
+                        ErrorCode::SeedFixed,
+                        "both seats have committed to their client seeds: yours is fixed (its hash \
+                         is in the state's `fairness.client_seed_hashes`); reveal the seed it \
+                         commits to",
+                    )),
+                    _ => {
+                        fair.client_seed_hashes.set(seat, Some(hash));
+                        Ok(())
+                    }
+                }
             }
-            (None, _) => {
-                fair.client_seeds.set(seat, Some(random_hex(16)));
-                Ok(())
-            }
-            _ => Ok(()),
         }
+    }
+
+    /// Takes `seat`'s revealed client seed (fairness version 2): only once both seats have
+    /// joined and committed, and only the seed that hashes to its commitment.
+    fn reveal_client_seed(
+        &self,
+        st: &mut TableState,
+        seat: Seat,
+        seed: String,
+    ) -> Result<(), ApiError> {
+        let joined = st.meta.joined;
+        let Some(fair) = st.meta.fairness.as_mut().filter(|f| f.version >= 2) else {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "this match takes no client seed reveals (a practice match, or one created \
+                 before client seeds were committed)",
+            ));
+        };
+        if fair.is_bot(seat) {
+            return Err(ApiError::bad_request("a bot seat has no client seed"));
+        }
+        let Some(committed) = fair.client_seed_hashes.get(seat).map(str::to_string) else {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "join with `client_seed_hash` first: a reveal opens that commitment",
+            ));
+        };
+        if let Some(had) = fair.client_seeds.get(seat) {
+            return if had == seed {
+                Ok(())
+            } else {
+                Err(ApiError::conflict(
+                    ErrorCode::SeedFixed,
+                    "your client seed is revealed already and fixed",
+                ))
+            };
+        }
+        let other = seat.other();
+        let other_in = fair.is_bot(other)
+            || (joined[other.index()] && fair.client_seed_hashes.get(other).is_some());
+        if !other_in {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "the other seat has not committed to its client seed yet: reveal yours once the \
+                 state's `fairness.reveal_due` is true, so that nobody chooses a seed knowing it",
+            ));
+        }
+        colosseum_engine::fair::check_revealed_seed(&seed).map_err(|e| {
+            ApiError::bad_request(format!(
+                "{e}, at least {} characters",
+                colosseum_engine::fair::MIN_CLIENT_SEED
+            ))
+        })?;
+        let hash = colosseum_engine::fair::client_seed_hash(&seed);
+        if hash != committed {
+            return Err(ApiError::new(
+                ErrorCode::SeedMismatch,
+                format!(
+                    "the SHA-256 of this client seed is {hash}, not your commitment {committed}: \
+                     reveal the seed you committed to"
+                ),
+            ));
+        }
+        fair.client_seeds.set(seat, Some(seed));
+        Ok(())
+    }
+
+    /// Whether a waiting match can start: both seats have joined and, in a version 2 match,
+    /// every human seat has revealed its client seed.
+    fn ready_to_start(&self, meta: &StoredMatch) -> bool {
+        meta.joined == [true, true] && meta.seeds_revealed()
     }
 
     /// At the start: the match seed from the committed server seed and both client seeds, and
@@ -3143,7 +3352,13 @@ fn summary(meta: &StoredMatch) -> Value {
 fn fairness_view(meta: &StoredMatch) -> Option<crate::render::FairnessView> {
     let fair = meta.fairness.as_ref()?;
     Some(crate::render::FairnessView {
+        version: fair.version,
         commitment: fair.commitment.clone(),
+        setup: fair.setup.clone(),
+        setup_text: fair.committed_text(),
+        server_seed_hash: fair.server_seed_hash.clone(),
+        client_seed_hashes: fair.client_seed_hashes.clone(),
+        reveal_due: meta.reveal_due(),
         client_seeds: fair.client_seeds.clone(),
         server_seed: if meta.finished() {
             fair.server_seed.clone()

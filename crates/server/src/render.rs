@@ -63,13 +63,29 @@ pub struct StateMessage {
     pub rematch: serde_json::Value,
 }
 
-/// The state's `fairness`: the commitment, the client seeds, the server seed once the match is
-/// over, and where to check.
+/// The state's `fairness`: the commitment and the setup it binds, the client seeds' commitments
+/// and the seeds once revealed, the server seed once the match is over, and where to check.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FairnessView {
-    /// The SHA-256 of the server seed.
+    /// 2 (setup and client seeds committed) or 1 (a match created before).
+    pub version: u32,
+    /// Version 2: the SHA-256 of `setup_text`; version 1: of the server seed.
     pub commitment: String,
-    /// Each seat's client seed.
+    /// Version 2: the public setup the commitment binds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<colosseum_engine::fair::Setup>,
+    /// Version 2: the exact text whose SHA-256 is the commitment (the setup's lines and the
+    /// server seed's hash).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup_text: Option<String>,
+    /// Version 2: the SHA-256 of the server seed's bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_seed_hash: Option<String>,
+    /// Version 2: each human seat's commitment to its client seed, once it joined.
+    pub client_seed_hashes: ClientSeeds,
+    /// Whether the seats must reveal their client seeds now (both committed, not all revealed).
+    pub reveal_due: bool,
+    /// Each seat's client seed, once revealed.
     pub client_seeds: ClientSeeds,
     /// The server seed, `null` until the match is over.
     pub server_seed: Option<String>,

@@ -934,7 +934,9 @@ impl<S: Store> Tournaments<S> {
                         seen.insert(
                             id.clone(),
                             MatchSeen {
-                                joined: meta.joined,
+                                // A seat that joined but never revealed its client seed when
+                                // the reveals were due is absent too.
+                                joined: Seat::BOTH.map(|s| meta.seated(s)),
                                 result: meta.result.map(|r| (r.winner, r.reason)),
                             },
                         );

@@ -505,9 +505,17 @@ async fn season_questions_come_from_finished_matches_and_make_a_bank() {
             .await;
         let id = created["id"].as_str().unwrap().to_string();
         let t = [0, 1].map(|i| created["tokens"][i].as_str().unwrap().to_string());
-        for (token, name) in t.iter().zip([p1, p2]) {
-            s.post(&id, "join", token, json!({"name": name})).await;
+        for (i, (token, name)) in t.iter().zip([p1, p2]).enumerate() {
+            let hash = common::seed_hash(&common::client_seed(i));
+            s.post(
+                &id,
+                "join",
+                token,
+                json!({"name": name, "client_seed_hash": hash}),
+            )
+            .await;
         }
+        s.reveal_all(&id, &t.clone().map(Some)).await;
         // Prizes 3, 2, 1: p1 bids 3 2 1 and p2 1 2 3 on day 1 (p1 wins 3 to 1), the other way
         // round on day 2 (p2 wins).
         let bids = if day == 0 {

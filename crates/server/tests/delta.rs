@@ -11,9 +11,7 @@ use std::time::Duration;
 use colosseum_server::Limits;
 use common::ws::{next, send, Socket};
 use common::{open_limits, server_with, Server};
-use futures_util::SinkExt;
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::Message;
 
 /// No rate limits, the WebSocket's included (a seat's socket plays a whole match here).
 fn unlimited() -> Server {
@@ -160,11 +158,20 @@ async fn play_whole_match(server: &Server, addr: SocketAddr, body: Value) -> (St
     ];
     let mut watcher = Client::open(addr, &id, None).await;
     for (i, seat) in seats.iter_mut().enumerate() {
+        let hash = common::seed_hash(&common::client_seed(i));
         send(
             &mut seat.ws,
-            json!({"type": "join", "name": format!("Ann{i}")}),
+            json!({"type": "join", "name": format!("Ann{i}"), "client_seed_hash": hash}),
         )
         .await;
+    }
+    // Both committed: each reveals its client seed when its state says so.
+    for (i, seat) in seats.iter_mut().enumerate() {
+        while seat.state["fairness"]["reveal_due"] != true {
+            seat.read().await;
+        }
+        let reveal = json!({"type": "reveal", "client_seed": common::client_seed(i)});
+        send(&mut seat.ws, reveal).await;
     }
     while watcher.state["status"] != "live" {
         watcher.read().await;
@@ -253,7 +260,12 @@ async fn a_delta_client_asking_for_a_snapshot_gets_the_full_state() {
         .await;
     let t1 = tokens[0].clone().unwrap();
     let mut p1 = Client::open(addr, &id, Some(&t1)).await;
-    send(&mut p1.ws, json!({"type": "join"})).await;
+    let hash = common::seed_hash(&common::client_seed(0));
+    send(
+        &mut p1.ws,
+        json!({"type": "join", "client_seed_hash": hash}),
+    )
+    .await;
     p1.answer("join").await;
     p1.settle(&server, &id, "the join").await;
     send(&mut p1.ws, json!({"type": "snapshot"})).await;
@@ -276,9 +288,11 @@ async fn a_delta_client_asking_for_a_snapshot_gets_the_full_state() {
     let t2 = tokens[1].clone().unwrap();
     let mut p2 = common::ws::connect(addr, &id, Some(&t2)).await;
     next(&mut p2).await;
-    p2.send(Message::Text(json!({"type": "join"}).to_string().into()))
-        .await
-        .unwrap();
+    let hash = common::seed_hash(&common::client_seed(1));
+    let join = json!({"type": "join", "client_seed_hash": hash});
+    let ok = common::ws::reply(&mut p2, join).await;
+    assert_eq!(ok, json!({"type": "ok", "to": "join"}));
+    server.reveal_all(&id, &tokens).await;
     let live = common::ws::until(&mut full, |v| v["status"] == "live").await;
     assert_eq!(live["type"], "state");
 }

@@ -44,16 +44,15 @@ async fn moves_and_names_have_their_documented_lengths() {
     let s = server();
     let (id, tokens) = s.create(json!({"game": "goofspiel"})).await;
     let t1 = tokens[0].as_deref().unwrap();
-    let (status, v) = s
-        .post(&id, "join", t1, json!({"name": "n".repeat(41)}))
-        .await;
+    let (status, v) = s.join_token(&id, t1, json!({"name": "n".repeat(41)})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-    let (status, v) = s
-        .post(&id, "join", t1, json!({"name": "n".repeat(40)}))
-        .await;
+    let (status, v) = s.join_token(&id, t1, json!({"name": "n".repeat(40)})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    s.post(&id, "join", tokens[1].as_deref().unwrap(), json!({}))
-        .await;
+    let t2 = tokens[1].as_deref().unwrap();
+    s.join_token(&id, t2, json!({})).await;
+    for t in [t1, t2] {
+        s.reveal_token(&id, t).await;
+    }
     let (status, v) = s
         .act(&id, "submit", t1, json!({"move": "1".repeat(2_001)}))
         .await;

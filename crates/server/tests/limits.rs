@@ -96,9 +96,7 @@ async fn a_huge_deadline_never_makes_the_timer_spin() {
         }))
         .await;
     let table = s.hub.table(&id).await.unwrap();
-    for seat in Seat::BOTH {
-        s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
-    }
+    common::join_seats(&s.hub, &table, [true, true], false).await;
     let (_, state) = s
         .call("GET", &format!("/api/matches/{id}"), None, None)
         .await;
@@ -197,9 +195,7 @@ async fn waiting_matches_expire_and_the_lobby_pages() {
         .create(json!({"game": "goofspiel", "time": {"kind": "untimed"}}))
         .await;
     let table = s.hub.table(&live_id).await.unwrap();
-    for seat in Seat::BOTH {
-        s.hub.act(&table, seat, Action::Join(None)).await.unwrap();
-    }
+    common::join_seats(&s.hub, &table, [true, true], false).await;
 
     // Pages of two, newest first; `next` says where the next page is.
     let (status, page) = s.call("GET", "/api/matches?limit=2", None, None).await;

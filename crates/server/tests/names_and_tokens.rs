@@ -113,7 +113,7 @@ async fn names_are_checked_the_same_at_creation_and_at_join() {
         // Joining again under one's own name is fine.
         (&t1, "Robot", StatusCode::OK),
     ] {
-        let (st, v) = s.post(id, "join", t, json!({"name": name})).await;
+        let (st, v) = s.join_token(id, t, json!({"name": name})).await;
         assert_eq!(st, status, "{name}: {v}");
     }
     let (_, state) = s
@@ -267,7 +267,12 @@ async fn a_websocket_can_authenticate_with_its_first_message() {
     assert_eq!(v, json!({"type": "ok", "to": "auth", "you": "p2"}));
     // p2's own view follows, and the seat can act.
     assert_eq!(next(&mut ws).await["you"], "p2");
-    send(&mut ws, json!({"type": "join", "name": "Bo"})).await;
+    let hash = common::seed_hash(&common::token_seed(&t2));
+    send(
+        &mut ws,
+        json!({"type": "join", "name": "Bo", "client_seed_hash": hash}),
+    )
+    .await;
     loop {
         let v = next(&mut ws).await;
         if v["type"] == "ok" {

@@ -375,11 +375,12 @@ async fn ratings_carry_over_between_tournaments_and_rated_matches_and_survive_a_
                 .1;
             let link = mine["you"]["current"]["link"].as_str().unwrap().to_string();
             let (m, seat) = link.trim_start_matches("/m/").split_once("#seat=").unwrap();
-            let (status, v) = s
-                .call("POST", &format!("/api/matches/{m}/join"), Some(seat), None)
-                .await;
+            let (status, v) = s.join_token(m, seat, Value::Null).await;
             assert_eq!(status, StatusCode::OK, "{v}");
             seats.push((m.to_string(), seat.to_string()));
+        }
+        for (m, seat) in &seats {
+            s.reveal_token(m, seat).await;
         }
         let (m, ann_seat) = &seats[1];
         let (status, v) = s.post(m, "resign", ann_seat, json!({})).await;
@@ -419,10 +420,11 @@ async fn ratings_carry_over_between_tournaments_and_rated_matches_and_survive_a_
             .to_string()
             .contains(&dee_seat));
         for t in [&cy_seat, &dee_seat] {
-            let (status, v) = s
-                .call("POST", &format!("/api/matches/{m}/join"), Some(t), None)
-                .await;
+            let (status, v) = s.join_token(&m, t, Value::Null).await;
             assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        for t in [&cy_seat, &dee_seat] {
+            s.reveal_token(&m, t).await;
         }
         let (status, v) = s.post(&m, "resign", &dee_seat, json!({})).await;
         assert_eq!(status, StatusCode::OK, "{v}");

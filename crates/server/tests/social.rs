@@ -51,7 +51,10 @@ async fn seats_and_spectators_chat_apart_over_http() {
         .await;
     assert_eq!((st, code(&body)), (StatusCode::CONFLICT, "not_started"));
     for (token, name) in t.iter().zip(["Ann", "Bo"]) {
-        s.post(&id, "join", token, json!({"name": name})).await;
+        s.join_token(&id, token, json!({"name": name})).await;
+    }
+    for token in &t {
+        s.reveal_token(&id, token).await;
     }
 
     let (st, body) = s
@@ -440,13 +443,16 @@ async fn waiting_matches_leave_the_public_list_while_fresh_ones_stay() {
     assert_eq!(page["total"], 1);
     // Not listed, but joinable by its link.
     let (st, body) = s
-        .post(&old, "join", tokens[0].as_deref().unwrap(), json!({}))
+        .join_token(&old, tokens[0].as_deref().unwrap(), json!({}))
         .await;
     assert_eq!(st, StatusCode::OK, "{body}");
     let (st, _) = s
-        .post(&old, "join", tokens[1].as_deref().unwrap(), json!({}))
+        .join_token(&old, tokens[1].as_deref().unwrap(), json!({}))
         .await;
     assert_eq!(st, StatusCode::OK);
+    for t in tokens.iter().flatten() {
+        s.reveal_token(&old, t).await;
+    }
     // Live now: listed again.
     let (_, page) = s.call("GET", "/api/matches", None, None).await;
     assert_eq!(listed(&page), [fresh, old]);

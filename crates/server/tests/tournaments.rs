@@ -266,14 +266,7 @@ async fn no_show_forfeits_undo_adjudication_and_replacement_are_logged() {
     let seat_link = mine["you"]["current"]["link"].as_str().unwrap();
     let seat_token = seat_link.split("#seat=").nth(1).unwrap();
     let m = board["match"].as_str().unwrap();
-    let (status, answer) = s
-        .call(
-            "POST",
-            &format!("/api/matches/{m}/join"),
-            Some(seat_token),
-            Some(json!({})),
-        )
-        .await;
+    let (status, answer) = s.join_token(m, seat_token, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // Sixty seconds later: board 0 to p1 (p2 absent), board 1 a draw (both absent).
     s.clock.advance(60_000);
@@ -628,16 +621,12 @@ async fn the_host_pauses_gives_time_and_adjudicates_a_match_in_its_own_log() {
             .await;
         let link = mine["you"]["current"]["link"].as_str().unwrap().to_string();
         let (m, seat_token) = link.trim_start_matches("/m/").split_once("#seat=").unwrap();
-        let (status, answer) = s
-            .call(
-                "POST",
-                &format!("/api/matches/{m}/join"),
-                Some(seat_token),
-                Some(json!({})),
-            )
-            .await;
+        let (status, answer) = s.join_token(m, seat_token, json!({})).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         seats.push((m.to_string(), seat_token.to_string()));
+    }
+    for (m, seat_token) in &seats {
+        s.reveal_token(m, seat_token).await;
     }
     let (m, t1) = seats[0].clone();
     let (status, answer) = s

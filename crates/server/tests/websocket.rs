@@ -9,7 +9,7 @@ use std::time::Duration;
 use colosseum_server::hub::CreateMatch;
 use colosseum_server::{Hub, Limits, SqliteStore};
 use common::server_with;
-use common::ws::{connect, next, reply, send, socket, until};
+use common::ws::{connect, join_both, next, reply, send, socket, until};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -41,8 +41,7 @@ async fn seats_and_a_spectator_play_and_watch_over_websocket() {
         let first = next(ws).await;
         assert_eq!(first["status"], "waiting");
     }
-    send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
-    send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
+    join_both([&mut p1, &mut p2], ["Ann", "Bo"]).await;
     let live = until(&mut watcher, |v| v["status"] == "live").await;
     assert_eq!(live["names"]["p1"], "Ann");
     assert_eq!(live["you"], Value::Null);
@@ -205,7 +204,9 @@ async fn the_socket_logic_runs_over_channels() {
     assert_eq!(first["you"], "p1");
     to_server
         .send(AxumMessage::Text(
-            json!({"type": "join"}).to_string().into(),
+            json!({"type": "join", "client_seed_hash": common::seed_hash("seed-from-a-channel")})
+                .to_string()
+                .into(),
         ))
         .unwrap();
     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -296,8 +297,7 @@ async fn a_message_longer_than_the_read_buffer_arrives_whole() {
     let [t1, t2] = created.tokens.map(Option::unwrap);
     let mut p1 = connect(addr, &created.id, Some(&t1)).await;
     let mut p2 = connect(addr, &created.id, Some(&t2)).await;
-    send(&mut p1, json!({"type": "join", "name": "Ann"})).await;
-    send(&mut p2, json!({"type": "join", "name": "Bo"})).await;
+    join_both([&mut p1, &mut p2], ["Ann", "Bo"]).await;
     let live = until(&mut p1, |v| v["status"] == "live").await;
     // 500 characters of three bytes each: 1,500 bytes of text in one frame.
     let long: String = "€".repeat(colosseum_host::MAX_CHAT_CHARS);

@@ -99,3 +99,36 @@ pub fn temp_db(name: &str, file: &str) -> (PathBuf, PathBuf) {
     let db = dir.join(file);
     (dir, db)
 }
+
+/// The client seed the tests give the seat of `token` (at least 16 characters).
+pub fn token_seed(token: &str) -> String {
+    format!("seed-of-{token}")
+}
+
+/// Joins match `id` on `base` as each seat of `tokens` does from the browser: with the hash of
+/// its client seed ([`token_seed`]) and its name if given, then, once the state says the
+/// reveals are due, each reveals its seed (a practice match takes none).
+pub fn join_fair(base: &str, id: &str, seats: &[(&str, Option<&str>)]) {
+    for (token, name) in seats {
+        let mut body = serde_json::json!({
+            "client_seed_hash": colosseum_engine::fair::client_seed_hash(&token_seed(token)),
+        });
+        if let Some(n) = name {
+            body["name"] = Value::String((*n).to_string());
+        }
+        let (status, v) = post(base, &format!("/api/matches/{id}/join"), Some(token), &body);
+        assert_eq!(status, 200, "{v}");
+    }
+    for (token, _) in seats {
+        if get(base, &format!("/api/matches/{id}"), None)["fairness"]["reveal_due"] == true {
+            let body = serde_json::json!({"client_seed": token_seed(token)});
+            let (status, v) = post(
+                base,
+                &format!("/api/matches/{id}/reveal"),
+                Some(token),
+                &body,
+            );
+            assert_eq!(status, 200, "{v}");
+        }
+    }
+}

@@ -114,6 +114,36 @@ impl StoredMatch {
     pub fn finished(&self) -> bool {
         self.result.is_some()
     }
+
+    /// Whether every human seat has revealed its client seed (fairness version 2; always true
+    /// in a practice match and in matches created before).
+    #[must_use]
+    pub fn seeds_revealed(&self) -> bool {
+        self.fairness.as_ref().is_none_or(|f| {
+            f.version < 2
+                || colosseum_engine::Seat::BOTH
+                    .iter()
+                    .all(|&s| f.is_bot(s) || f.client_seeds.get(s).is_some())
+        })
+    }
+
+    /// Whether the seats have joined and committed to their client seeds but not all have
+    /// revealed them yet: the state's `fairness.reveal_due`.
+    #[must_use]
+    pub fn reveal_due(&self) -> bool {
+        self.started_at.is_none() && self.joined == [true, true] && !self.seeds_revealed()
+    }
+
+    /// Whether `seat` is in: it joined and, in a version 2 match where the reveals are due, it
+    /// revealed its client seed (a tournament counts a seat that never revealed as absent).
+    #[must_use]
+    pub fn seated(&self, seat: colosseum_engine::Seat) -> bool {
+        self.joined[seat.index()]
+            && (!self.reveal_due()
+                || self.fairness.as_ref().is_none_or(|f| {
+                    f.version < 2 || f.is_bot(seat) || f.client_seeds.get(seat).is_some()
+                }))
+    }
 }
 
 /// A stored match with its log.

@@ -152,16 +152,68 @@ impl Server {
         )
     }
 
-    /// Creates a match and joins both human seats; returns the id and the tokens.
+    /// Creates a match and joins both human seats as a client does: each with the hash of its
+    /// client seed ([`client_seed`]), then, once both have committed, each reveals its seed
+    /// (the match starts); returns the id and the tokens.
     pub async fn start(&self, body: Value) -> (String, [Option<String>; 2]) {
         let (id, tokens) = self.create(body).await;
-        for t in tokens.iter().flatten() {
+        self.join_all(&id, &tokens).await;
+        (id, tokens)
+    }
+
+    /// Joins the human seats of match `id` with their client seeds' hashes and reveals the
+    /// seeds once both are in (in a practice match, which takes no seeds, only joins).
+    pub async fn join_all(&self, id: &str, tokens: &[Option<String>; 2]) {
+        for (i, t) in tokens.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let body = serde_json::json!({"client_seed_hash": seed_hash(&client_seed(i))});
             let (status, v) = self
-                .call("POST", &format!("/api/matches/{id}/join"), Some(t), None)
+                .call(
+                    "POST",
+                    &format!("/api/matches/{id}/join"),
+                    Some(t),
+                    Some(body),
+                )
                 .await;
             assert_eq!(status, StatusCode::OK, "{v}");
         }
-        (id, tokens)
+        self.reveal_all(id, tokens).await;
+    }
+
+    /// Joins match `id` as the seat of `token` with the hash of its client seed
+    /// ([`token_seed`]) and, in `body`, anything else a join carries (a name); the answer.
+    pub async fn join_token(&self, id: &str, token: &str, body: Value) -> (StatusCode, Value) {
+        let mut body = if body.is_object() {
+            body
+        } else {
+            serde_json::json!({})
+        };
+        body["client_seed_hash"] = Value::String(seed_hash(&token_seed(token)));
+        self.post(id, "join", token, body).await
+    }
+
+    /// Reveals the client seed ([`token_seed`]) of the seat of `token` if the state of match
+    /// `id` says the reveals are due.
+    pub async fn reveal_token(&self, id: &str, token: &str) {
+        if self.state(id, None).await["fairness"]["reveal_due"] == true {
+            let body = serde_json::json!({"client_seed": token_seed(token)});
+            let (status, v) = self.post(id, "reveal", token, body).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+    }
+
+    /// Reveals the client seeds ([`client_seed`]) of the human seats of match `id` if its
+    /// state says a reveal is due.
+    pub async fn reveal_all(&self, id: &str, tokens: &[Option<String>; 2]) {
+        for (i, t) in tokens.iter().enumerate() {
+            let Some(t) = t else { continue };
+            if self.state(id, None).await["fairness"]["reveal_due"] != true {
+                return;
+            }
+            let body = serde_json::json!({"client_seed": client_seed(i)});
+            let (status, v) = self.post(id, "reveal", t, body).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
     }
 
     /// `POST /api/matches/{id}/{what}` as the token's seat.
@@ -270,19 +322,68 @@ impl Server {
     }
 }
 
-/// Creates a match in `hub` (no HTTP) and joins its human seats; the id and the table.
+/// The client seed the test helpers give seat `i` (0 for p1): at least 16 characters.
+pub fn client_seed(i: usize) -> String {
+    format!("test-client-seed-{i}-7f3a9c01")
+}
+
+/// The client seed the test helpers give the seat of `token`.
+pub fn token_seed(token: &str) -> String {
+    format!("seed-of-{token}")
+}
+
+/// The commitment to a client seed a seat joins with: its SHA-256 in lowercase hex.
+pub fn seed_hash(seed: &str) -> String {
+    colosseum_engine::fair::client_seed_hash(seed)
+}
+
+/// Creates a match in `hub` (no HTTP) and joins its human seats (each committing to its client
+/// seed, then revealing it unless the match is a practice match); the id and the table.
 pub async fn begin<S: Store>(hub: &Arc<Hub<S>>, body: Value) -> (String, Arc<Table>) {
+    let practice = body.get("seed").is_some_and(|s| !s.is_null());
     let created = hub
         .create(serde_json::from_value::<CreateMatch>(body).unwrap())
         .await
         .unwrap();
     let table = hub.table(&created.id).await.unwrap();
+    join_seats(
+        hub,
+        &table,
+        created.tokens.each_ref().map(Option::is_some),
+        practice,
+    )
+    .await;
+    (created.id, table)
+}
+
+/// Joins the human seats (`humans`) of `table` in `hub` (no HTTP) as a client does: each with
+/// its client seed's hash, then each reveals its seed (not in a practice match).
+pub async fn join_seats<S: Store>(
+    hub: &Arc<Hub<S>>,
+    table: &Arc<Table>,
+    humans: [bool; 2],
+    practice: bool,
+) {
     for seat in Seat::BOTH {
-        if created.tokens[seat.index()].is_some() {
-            hub.act(&table, seat, Action::Join(None)).await.unwrap();
+        if humans[seat.index()] {
+            let action = Action::JoinSeeded {
+                name: None,
+                client_seed: None,
+                client_seed_hash: Some(seed_hash(&client_seed(seat.index()))),
+            };
+            hub.act(table, seat, action).await.unwrap();
         }
     }
-    (created.id, table)
+    if practice {
+        return;
+    }
+    for seat in Seat::BOTH {
+        if humans[seat.index()] {
+            hub.act(table, seat, Action::Reveal(client_seed(seat.index())))
+                .await
+                .unwrap();
+        }
+    }
 }
 
 /// `seat` submits `mv` in `hub` (no HTTP), which must accept it.

@@ -58,6 +58,29 @@ pub async fn send(ws: &mut Socket, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
 
+/// Joins both seats over their sockets as the browser does: each joins (with its name) with
+/// the hash of its client seed (`super::client_seed`), and reveals the seed when its state says
+/// the reveals are due.
+pub async fn join_both(seats: [&mut Socket; 2], names: [&str; 2]) {
+    let [p1, p2] = seats;
+    for (i, (ws, name)) in [&mut *p1, &mut *p2].into_iter().zip(names).enumerate() {
+        let hash = super::seed_hash(&super::client_seed(i));
+        send(
+            ws,
+            serde_json::json!({"type": "join", "name": name, "client_seed_hash": hash}),
+        )
+        .await;
+    }
+    for (i, ws) in [p1, p2].into_iter().enumerate() {
+        until(ws, |v| {
+            v["fairness"]["reveal_due"] == true || v["status"] == "live"
+        })
+        .await;
+        let reveal = serde_json::json!({"type": "reveal", "client_seed": super::client_seed(i)});
+        send(ws, reveal).await;
+    }
+}
+
 /// Sends `msg`; the answer to it (`ok` or `error`), skipping pushed states.
 pub async fn reply(ws: &mut Socket, msg: Value) -> Value {
     send(ws, msg).await;
