@@ -298,7 +298,31 @@ async fn game_asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::ASSETS;
+    use super::{not_modified, ASSETS, ETAGS};
+    use axum::http::{header, HeaderMap, HeaderValue};
+
+    #[test]
+    fn every_file_has_a_strong_tag_of_its_bytes_and_if_none_match_is_read_as_rfc_9110_says() {
+        let tag = &ETAGS["lobby.js"];
+        assert!(
+            tag.starts_with('"') && tag.ends_with('"') && tag.len() == 34,
+            "{tag}"
+        );
+        assert_ne!(ETAGS["lobby.js"], ETAGS["common.js"]);
+        assert!(ETAGS
+            .keys()
+            .any(|k| k.starts_with("games/") && k.ends_with(".css")));
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(v).unwrap());
+            h
+        };
+        assert!(not_modified(&with(tag), tag));
+        assert!(not_modified(&with(&format!("\"x\", W/{tag}")), tag));
+        assert!(not_modified(&with("*"), tag));
+        assert!(!not_modified(&with("\"x\""), tag));
+        assert!(!not_modified(&HeaderMap::new(), tag));
+    }
 
     #[test]
     fn every_module_imported_is_served() {
