@@ -629,9 +629,11 @@ async fn bad_webhook_urls_are_refused_with_what_is_allowed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_the_admin_gives_a_match_a_webhook() {
     let s = server_with(public_limits(&[]));
-    s.hub
-        .webhooks()
-        .set_resolver(Pointed::new(&[("discord.com", &["162.159.135.232"])]));
+    // Public when the admin's webhook is checked; loopback after, so that nothing but loopback
+    // could ever be contacted (and nothing is: no seat joins, nothing is posted).
+    let resolver = Pointed::new(&[("discord.com", &["162.159.135.232"])]);
+    resolver.answer("discord.com", &["127.0.0.1"]);
+    s.hub.webhooks().set_resolver(resolver);
     let body = json!({
         "game": "goofspiel",
         "webhook": {"url": "https://discord.com/api/webhooks/1/abc"},
