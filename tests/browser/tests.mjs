@@ -806,10 +806,14 @@ test('sealed: the server holds only the commitment, and a reload can still open'
     });
     return { status: res.status, data: await res.json() };
   };
-  assert.equal((await call('join', null)).status, 200);
+  // p2 joins as a plain HTTP client does: with the hash of its client seed, revealed once both
+  // seats have committed (the page reveals p1's by itself).
+  const p2Seed = randomBytes(16).toString('hex');
+  assert.equal((await call('join', { client_seed_hash: createHash('sha256').update(p2Seed).digest('hex') })).status, 200);
   const page = await newPage();
   await page.goto(`${BASE}${c.links.p1}`);
   await join(page, 'Ada');
+  assert.equal((await call('reveal', { client_seed: p2Seed })).status, 200);
   await myTurn(page, 'p1');
   await play(page, '3');
   await page.waitForFunction(() => document.querySelector('[data-testid=status-p1]')?.textContent === 'has committed (sealed)');
@@ -846,17 +850,21 @@ test('sealed: the server holds only the commitment, and a reload can still open'
 });
 
 test('fair chance: a typed client seed, the commitment on screen, and the check on a finished match', async () => {
+  const { createHash } = await import('node:crypto');
   const created = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], time: { kind: 'untimed' } });
   const page = await newPage({ width: 390, height: 844 });
   await page.goto(`${BASE}${created.links.p1}`);
   // The commitment is on the page before anyone has joined.
   const commitment = await page.locator('[data-testid=commitment]').getAttribute('title');
   assert.match(commitment, /^[0-9a-f]{64}$/);
+  // So is the setup it binds: who plays, the bot, the clocks.
+  assert.match(await page.locator('[data-testid=setup]').innerText(), /p2 the bot random/);
   await page.locator('details.client-seed summary').click();
-  await page.locator('#client-seed').fill('my-own-seed');
+  await page.locator('#client-seed').fill('my-own-client-seed-1');
   await join(page, 'Fay');
+  // The page sent only the seed's hash, then revealed the seed by itself: the match starts.
   await page.waitForFunction(() => document.body.dataset.status === 'live');
-  assert.match(await page.locator('#fairness').innerText(), /my-own-seed/);
+  assert.match(await page.locator('#fairness').innerText(), /my-own-client-seed-1/);
   await playToEnd(page, 'p1', { game: 'goofspiel' });
   await page.locator('[data-testid=result-reason]').waitFor();
   // At the end: the server seed, and the check, which passes.
@@ -870,7 +878,8 @@ test('fair chance: a typed client seed, the commitment on screen, and the check 
   assert.equal(report.games[0].chance_checked, 4);
   assert.equal(report.games[0].bot_moves_checked, 4);
   const state = await (await fetch(`${BASE}/api/matches/${created.id}`)).json();
-  assert.equal(state.fairness.client_seeds.p1, 'my-own-seed');
+  assert.equal(state.fairness.client_seeds.p1, 'my-own-client-seed-1');
+  assert.equal(state.fairness.client_seed_hashes.p1, createHash('sha256').update('my-own-client-seed-1').digest('hex'));
   assert.equal(state.fairness.commitment, commitment);
   if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'fair-chance-phone.png') });
   assert.deepEqual(page.errors, [], 'no script errors');

@@ -917,6 +917,8 @@ fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
 /// A request sent and not yet answered, in the order sent (the server answers each in turn).
 enum Asked {
     Join,
+    /// The seat's client seed, revealed once both seats committed to theirs.
+    Reveal,
     /// A move for the decision at this step count.
     Submit(u64, Value),
     /// A sealed commitment or opening (its move counts once opened).
@@ -950,6 +952,9 @@ async fn client(
         began: None,
         rng: ChaCha8Rng::seed_from_u64(seed),
         joined: false,
+        // 128 random bits from the operating system: the seat commits to their hash at the
+        // join and reveals them once both seats are in (provably fair chance).
+        client_seed: format!("{:032x}", rand::random::<u128>()),
         submitted_at: None,
         sealed: None,
         unanswered: None,
@@ -968,10 +973,7 @@ async fn client(
         let ended = match connect(&url, &seat.token, ramp).await {
             Ok(ws) => {
                 let served = dropped.is_some().then_some(totals);
-                play_on(
-                    ws, seat.seat, think_ms, seed, shared, &mut play, acks, served, totals,
-                )
-                .await?
+                play_on(ws, seat.seat, think_ms, shared, &mut play, acks, served, totals).await?
             }
             Err(e) => Ended::Dropped(format!("{e:#}")),
         };
@@ -1006,6 +1008,9 @@ struct Play {
     began: Option<Instant>,
     /// Whether the server acknowledged the join.
     joined: bool,
+    /// The seat's client seed: its SHA-256 is sent at the join, the seed when the state says
+    /// the reveals are due.
+    client_seed: String,
     /// The step count of the decision submitted for and not yet revealed.
     submitted_at: Option<u64>,
     /// Sealed matches: the step count of the decision committed to, the move and the nonce.
@@ -1089,7 +1094,6 @@ async fn play_on(
     ws: Ws,
     seat: usize,
     think_ms: u64,
-    seed: u64,
     shared: &Mutex<Shared>,
     play: &mut Play,
     acks: &mut Vec<(u64, String)>,
@@ -1098,6 +1102,8 @@ async fn play_on(
 ) -> Result<Ended> {
     let (mut tx, mut rx) = ws.split();
     let mut asked: VecDeque<Asked> = VecDeque::new();
+    // Whether this connection sent the seat's reveal.
+    let mut revealed = false;
     // A fresh connection: what the last one left unanswered is read from the state.
     play.submitted_at = None;
     let me = if seat == 0 { "p1" } else { "p2" };
@@ -1136,7 +1142,7 @@ async fn play_on(
                         play.unanswered = None;
                         acks.push((at, mv.as_str().unwrap_or_default().to_string()));
                     }
-                    Some(Asked::Commit) | None => {}
+                    Some(Asked::Commit | Asked::Reveal) | None => {}
                 }
                 continue;
             }
@@ -1175,8 +1181,23 @@ async fn play_on(
         }
         if !play.joined && !asked.iter().any(|a| matches!(a, Asked::Join)) {
             asked.push_back(Asked::Join);
-            let join = json!({"type": "join", "client_seed": format!("load-{seed:x}")});
+            let hash = colosseum_engine::fair::client_seed_hash(&play.client_seed);
+            let join = json!({"type": "join", "client_seed_hash": hash});
             if let Err(e) = tx.send(Message::Text(join.to_string().into())).await {
+                return Ok(Ended::Dropped(e.to_string()));
+            }
+        }
+        // Both seats committed: reveal the seed, once per connection (again after a drop: a
+        // second reveal of the same seed is answered ok).
+        if v["fairness"]["reveal_due"] == true
+            && v["fairness"]["client_seeds"][me].is_null()
+            && !asked.iter().any(|a| matches!(a, Asked::Reveal))
+            && !revealed
+        {
+            revealed = true;
+            asked.push_back(Asked::Reveal);
+            let reveal = json!({"type": "reveal", "client_seed": play.client_seed});
+            if let Err(e) = tx.send(Message::Text(reveal.to_string().into())).await {
                 return Ok(Ended::Dropped(e.to_string()));
             }
         }

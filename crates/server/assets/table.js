@@ -30,6 +30,7 @@ const page = {
   memory: {}, // what the page has seen and the view no longer holds (a game's earlier rounds)
   verified: null, // the verification report of the finished match, once fetched
   openingsSent: new Set(), // commitments whose opening went out on this connection
+  revealSent: null, // the client seed hash whose reveal went out on this connection
 };
 
 // Persistent parts of the page (built once, so typing is never interrupted by an update).
@@ -126,11 +127,101 @@ function submit(text) {
   send({ type: 'submit', move: text, decision: page.state ? page.state.decision : undefined });
 }
 
-// A random client seed for provably fair chance (the player may type their own).
+// A random client seed for provably fair chance (the player may type their own): 128 bits
+// from the browser's secure generator, 32 hex digits.
 function randomSeed() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const SEED_FORM = /^[A-Za-z0-9_.-]{16,64}$/;
+
+/** The lowercase hex SHA-256 of `text` (UTF-8): the browser's cryptography where the page is
+ *  secure, else the same function in script (a table served over plain http on a LAN). */
+async function sha256Hex(text) {
+  const data = new TextEncoder().encode(text);
+  if (globalThis.crypto?.subtle) {
+    return hex(await crypto.subtle.digest('SHA-256', data));
+  }
+  const K = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+  const H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+  const len = data.length;
+  const padded = new Uint8Array(Math.ceil((len + 9) / 64) * 64);
+  padded.set(data);
+  padded[len] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(len / 0x20000000));
+  view.setUint32(padded.length - 4, (len * 8) >>> 0);
+  const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+  const w = new Uint32Array(64);
+  for (let off = 0; off < padded.length; off += 64) {
+    for (let i = 0; i < 16; i += 1) w[i] = view.getUint32(off + i * 4);
+    for (let i = 16; i < 64; i += 1) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, k] = H;
+    for (let i = 0; i < 64; i += 1) {
+      const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      [k, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+    }
+    [a, b, c, d, e, f, g, k].forEach((v, i) => { H[i] = (H[i] + v) >>> 0; });
+  }
+  return H.map((v) => v.toString(16).padStart(8, '0')).join('');
+}
+
+// ----- client seeds (docs/server-api.md, "Provably fair chance") -----
+// A seat joins with only the SHA-256 of its client seed, keeps the seed in localStorage (so a
+// reload, or the browser reopened, can still reveal it), and reveals it by itself once the
+// state says both seats have committed (`fairness.reveal_due`).
+const seedKey = (seat) => `colosseum.clientseed.${id}.${seat}`;
+
+/** The join message for this seat: its name if given and its client seed's hash; the seed is
+ *  kept for the reveal. */
+async function joinMessage(name, seed) {
+  try { localStorage.setItem(seedKey(page.state.you), seed); } catch { /* storage off: the reveal will say so */ }
+  const msg = { type: 'join', client_seed_hash: await sha256Hex(seed) };
+  if (name) msg.name = name;
+  return msg;
+}
+
+/** Reveals this seat's client seed once both seats have committed to theirs. */
+async function revealIfDue() {
+  const f = page.state?.fairness;
+  const you = page.state?.you;
+  if (!f?.reveal_due || !you || page.socket?.readyState !== WebSocket.OPEN) return;
+  const committed = f.client_seed_hashes?.[you];
+  if (!committed || f.client_seeds?.[you] || page.revealSent === committed) return;
+  let seed = null;
+  try { seed = localStorage.getItem(seedKey(you)); } catch { seed = null; }
+  if (!seed || (await sha256Hex(seed)) !== committed) {
+    showMessage('error', 'This browser does not hold the client seed you joined with (did you join in another browser?), so it cannot reveal it, and the match starts only once it is revealed. Open your seat in the browser you joined from.');
+    return;
+  }
+  if (page.revealSent === committed) return;
+  page.revealSent = committed;
+  if (send({ type: 'reveal', client_seed: seed })) showMessage('info', 'Both players are in: revealing your client seed\u2026');
+}
+
+/** The match's public setup in words, as committed at creation. */
+function setupWords(setup) {
+  const seat = (p) => {
+    const s = setup[p];
+    if (s.kind !== 'bot') return `${p} a person`;
+    return `${p} the bot ${s.bot}${s.time_budget ? ' (thinks for a time: its moves cannot be re-checked)' : ''}`;
+  };
+  const time = setup.time?.kind === 'untimed' ? 'untimed' : `${Math.round((setup.time?.per_decision_ms || 0) / 1000)} s a decision`;
+  return [seat('p1'), seat('p2'), time, setup.sealed ? 'sealed' : null].filter(Boolean).join(' \u00b7 ');
 }
 
 function short(hex) {
@@ -144,11 +235,19 @@ function renderFairness() {
   if (page.state.practice) {
     parts.push(h('p', { 'data-testid': 'practice' }, 'Practice match: its creator chose the seed, so chance here is not provably fair.'));
   } else if (f) {
-    parts.push(h('p', {}, 'Before anyone joined, the server committed to a secret seed: ',
+    parts.push(h('p', {}, f.setup ? 'Before anyone joined, the server committed to this match\u2019s setup and a secret seed: ' : 'Before anyone joined, the server committed to a secret seed: ',
       h('code', { 'data-testid': 'commitment', title: f.commitment }, short(f.commitment)),
-      '. Chance comes from that seed mixed with both players\u2019 client seeds, so neither the server nor a player could choose it.'));
-    const seeds = ['p1', 'p2'].map((p) => `${page.state.names?.[p] || p}: ${f.client_seeds?.[p] ?? 'not yet'}`).join(' \u00b7 ');
-    parts.push(h('p', { class: 'muted' }, `Client seeds \u2014 ${seeds}`));
+      '. Chance comes from that seed mixed with both players\u2019 client seeds, each committed to before any was shown, so neither the server nor a player could choose it.'));
+    if (f.setup) parts.push(h('p', { class: 'muted', 'data-testid': 'setup', title: f.setup_text || '' }, `Setup \u2014 ${setupWords(f.setup)}`));
+    const seedWord = (p) => {
+      if (f.setup?.[p]?.kind === 'bot') return 'none (a bot)';
+      if (f.client_seeds?.[p]) return f.client_seeds[p];
+      if (f.client_seed_hashes?.[p]) return f.reveal_due ? 'committed, not revealed yet' : 'committed';
+      return 'not yet';
+    };
+    const seeds = ['p1', 'p2'].map((p) => `${page.state.names?.[p] || p}: ${seedWord(p)}`).join(' \u00b7 ');
+    parts.push(h('p', { class: 'muted', 'data-testid': 'client-seeds' }, `Client seeds \u2014 ${seeds}`));
+    if (f.reveal_due) parts.push(h('p', { class: 'muted', 'data-testid': 'reveal-due' }, 'Both players have committed to their client seeds: the match starts when both are revealed (your page reveals yours by itself).'));
     if (f.server_seed) {
       parts.push(h('p', {}, 'Server seed, revealed at the end: ', h('code', { 'data-testid': 'server-seed', title: f.server_seed }, short(f.server_seed))));
       const link = h('a', { href: f.verify, id: 'verify-link', target: '_blank' }, 'Check every chance step');
@@ -283,8 +382,10 @@ function connect() {
     if (token && !inProtocol) ws.send(JSON.stringify({ type: 'auth', token }));
     page.attempts = 0;
     page.openingsSent.clear();
+    page.revealSent = null;
     openIfDue();
     autoJoin();
+    revealIfDue();
     if (page.pendingJoin) {
       ws.send(JSON.stringify(page.pendingJoin));
       page.pendingJoin = null;
@@ -315,6 +416,7 @@ function connect() {
       }
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
+      else if (msg.to === 'reveal') showMessage('ok', 'Your client seed is revealed: the match starts when both are.');
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
       else if (msg.to === 'answer') race.answered(msg); // social
       else if (msg.to === 'chat') chat.answered(msg); // social
@@ -508,9 +610,9 @@ function renderAll() {
     el.join.hidden = false;
     if (!el.join.firstChild) {
       const nameIn = h('input', { id: 'join-name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
-      const seedIn = h('input', { id: 'client-seed', type: 'text', maxlength: 64, value: randomSeed(), pattern: '[A-Za-z0-9_.\\-]{1,64}', autocomplete: 'off', spellcheck: 'false' });
+      const seedIn = h('input', { id: 'client-seed', type: 'text', maxlength: 64, value: randomSeed(), pattern: '[A-Za-z0-9_.\\-]{16,64}', autocomplete: 'off', spellcheck: 'false' });
       const seedBox = h('details', { class: 'client-seed' }, h('summary', {}, 'Your client seed (optional)'),
-        h('p', { class: 'hint' }, 'Chance in this match mixes the server\u2019s committed seed with a seed from each player. One was made at random for you; you may type your own (letters, digits, _ . -).'),
+        h('p', { class: 'hint' }, 'Chance in this match mixes the server\u2019s committed seed with a seed from each player. One was made at random for you; you may type your own (16 to 64 letters, digits, _ . -, hard to guess). Only its hash is sent when you join; the seed itself once both players are in.'),
         h('label', { for: 'client-seed' }, 'Client seed '), seedIn);
       const f = h('form', { class: 'card' }, h('h2', {}, 'Take your seat'), h('label', { for: 'join-name' }, 'Your name '), nameIn, ' ', h('button', { type: 'submit', class: 'primary' }, 'Join'), seedBox);
       f.addEventListener('submit', (e) => {
@@ -518,14 +620,19 @@ function renderAll() {
         const n = nameIn.value.trim();
         if (n) localStorage.setItem('colosseum.name', n);
         const seed = seedIn.value.trim() || randomSeed();
-        const msg = n ? { type: 'join', name: n, client_seed: seed } : { type: 'join', client_seed: seed };
-        // The form can be shown from the HTTP state before the socket is open: the join then
-        // waits for the connection instead of being dropped.
-        if (page.socket?.readyState === WebSocket.OPEN) send(msg);
-        else {
-          page.pendingJoin = msg;
-          showMessage('info', 'Connecting: you take your seat as soon as the connection is open.');
+        if (!SEED_FORM.test(seed)) {
+          showMessage('error', 'A client seed is 16 to 64 letters, digits, _ . or -: type another, or leave the one made for you.');
+          return;
         }
+        joinMessage(n, seed).then((msg) => {
+          // The form can be shown from the HTTP state before the socket is open: the join then
+          // waits for the connection instead of being dropped.
+          if (page.socket?.readyState === WebSocket.OPEN) send(msg);
+          else {
+            page.pendingJoin = msg;
+            showMessage('info', 'Connecting: you take your seat as soon as the connection is open.');
+          }
+        });
       });
       el.join.replaceChildren(f);
     }
@@ -678,7 +785,7 @@ function autoJoin() {
   const n = sessionStorage.getItem(key);
   if (n === null || !page.state?.you || page.state.joined[page.state.you] || page.socket?.readyState !== WebSocket.OPEN) return;
   sessionStorage.removeItem(key);
-  send(n ? { type: 'join', name: n, client_seed: randomSeed() } : { type: 'join', client_seed: randomSeed() });
+  joinMessage(n, randomSeed()).then((msg) => send(msg));
 }
 
 function onState(msg) {
@@ -688,6 +795,7 @@ function onState(msg) {
   renderAll();
   openIfDue();
   autoJoin();
+  revealIfDue();
 }
 
 async function main() {
