@@ -450,23 +450,18 @@ impl ServeLimits {
             webhook_attempts: self.webhook_attempts,
             webhook_backoff_ms: self.webhook_backoff_ms,
             webhook_timeout_ms: self.webhook_timeout_ms,
+            // Read once per process, as the proxies below.
+            webhook_hosts: Box::leak(self.webhook_hosts.clone().into_boxed_slice()),
+            webhook_allow_private: self.webhook_allow_private,
             // Read once per process; the limits are copied into every task.
             trusted_proxies: Box::leak(self.trusted_proxy.clone().into_boxed_slice()),
             takeover_every: Duration::from_secs(self.takeover_secs),
             commit_window: Duration::from_micros(self.commit_window_us),
             ..limits
-            // Read once per process, as the proxies below.
-            webhook_hosts: Box::leak(self.webhook_hosts.clone().into_boxed_slice()),
-            webhook_allow_private: self.webhook_allow_private,
         }
     }
 }
 
-/// Runs the command line `args` (the program name first), writing to `out`, and returns the exit
-/// code.
-///
-/// Exit codes: 0 success; 1 a record that does not replay, or a game abandoned; 2 bad usage or
-/// input that cannot be read.
 /// A `--webhook-hosts` entry: a host name or address, with an optional `:PORT`.
 fn webhook_host(s: &str) -> Result<String, String> {
     let s = s.trim().to_ascii_lowercase();
@@ -500,6 +495,11 @@ fn webhook_host(s: &str) -> Result<String, String> {
     }
 }
 
+/// Runs the command line `args` (the program name first), writing to `out`, and returns the exit
+/// code.
+///
+/// Exit codes: 0 success; 1 a record that does not replay, or a game abandoned; 2 bad usage or
+/// input that cannot be read.
 pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Result<ExitCode> {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
