@@ -389,11 +389,6 @@ struct ServeLimits {
     /// How long one webhook request may take before it counts as failed, in ms.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     webhook_timeout_ms: u64,
-    /// A reverse proxy's address or range (IP or IP/BITS; repeat for several) trusted to name
-    /// its client in X-Forwarded-For: the per-address limits then count that client, and the
-    /// proxy's own connections are not capped per address.
-    #[arg(long, value_name = "CIDR")]
-    trusted_proxy: Vec<colosseum_server::forward::Cidr>,
     /// Webhook hosts allowed beside Discord's and Slack's (discord.com, discordapp.com,
     /// ptb.discord.com, canary.discord.com, hooks.slack.com): HOST (any port) or HOST:PORT,
     /// comma-separated or repeated. Their addresses must still be public.
@@ -404,6 +399,11 @@ struct ServeLimits {
     /// then make this server send requests into its own network. For tests and a trusted LAN.
     #[arg(long)]
     webhook_allow_private: bool,
+    /// A reverse proxy's address or range (IP or IP/BITS; repeat for several) trusted to name
+    /// its client in X-Forwarded-For: the per-address limits then count that client, and the
+    /// proxy's own connections are not capped per address.
+    #[arg(long, value_name = "CIDR")]
+    trusted_proxy: Vec<colosseum_server::forward::Cidr>,
     /// With --postgres: how often, in seconds, this node looks for matches and tournaments no
     /// node serves (their node died) and takes them over.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -912,7 +912,6 @@ mod serve_flags {
             );
         }
     }
-}
 
     #[test]
     fn webhook_hosts_and_private_addresses_are_the_operators_choice_off_by_default() {
@@ -941,3 +940,4 @@ mod serve_flags {
             assert!(e.contains("is not a host"), "{bad}: {e}");
         }
     }
+}
