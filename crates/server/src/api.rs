@@ -682,7 +682,6 @@ async fn create<S: Store>(
     extensions: axum::http::Extensions,
     Body(mut req): Body<CreateMatch>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    // The match's bot searches run in its creator's share of the bot pool (`crate::pool`).
     if let Some(hook) = req.webhook.take() {
         // A webhook makes the server send requests where its setter says: never for an
         // anonymous creator (`crate::webhooks::guard`).
@@ -700,6 +699,7 @@ async fn create<S: Store>(
         }
         req.webhook = Some(state.hub.webhooks().check(hook).await?);
     }
+    // The match's bot searches run in its creator's share of the bot pool (`crate::pool`).
     let share = crate::pool::share_of(&client_of(&state, &headers, &extensions));
     let created = state.hub.create_for(req, Some(share)).await?;
     Ok((StatusCode::CREATED, Json(json!(created))))
