@@ -160,8 +160,8 @@ pub struct Setup {
     pub replay_on_draw: bool,
     /// Who wins when a replayed game is drawn again (`None`: a drawn match).
     pub advantage: Option<Seat>,
-    /// A live Cauldron's question bank: `sample`, the SHA-256 of an inline bank's text, or
-    /// `None` when the match asks no trivia.
+    /// A live Cauldron's question bank: `sample`, or `sha256:HEX` (the SHA-256 of an inline
+    /// bank's TOML); `None` when the match asks no trivia.
     pub trivia: Option<String>,
 }
 
@@ -654,6 +654,119 @@ mod tests {
         );
         f.server_seed = None;
         assert_eq!(f.match_seed(), Err(FairnessError::NoServerSeed));
+    }
+
+    fn setup() -> Setup {
+        let mut options = crate::RawOptions::new();
+        options.insert("cards".into(), serde_json::json!("5"));
+        options.insert("b".into(), serde_json::json!({"z": 1, "a": [true, null]}));
+        Setup {
+            game: "goofspiel".into(),
+            options,
+            p1: SeatSetup::human(),
+            p2: SeatSetup {
+                kind: SeatKind::Bot,
+                bot: Some("mcts:iters=300".into()),
+                settings: Some("mcts:iters=300,algo=rm".into()),
+                time_budget: false,
+            },
+            time: serde_json::json!({"kind": "timed", "per_decision_ms": 60000, "bank_ms": 0}),
+            sealed: false,
+            practice: false,
+            replay_on_draw: false,
+            advantage: Some(Seat::P1),
+            trivia: None,
+        }
+    }
+
+    #[test]
+    fn the_setup_text_is_canonical_and_the_commitment_its_sha256_with_the_server_seeds_hash() {
+        let server = "ab".repeat(32);
+        let fair = Fairness::committed(setup(), &server);
+        let hash = commitment(&server).unwrap();
+        let text = format!(
+            "colosseum-setup=2\ngame=goofspiel\noptions={{\"b\":{{\"a\":[true,null],\"z\":1}},\"cards\":\"5\"}}\n\
+             p1=human\np2=bot mcts:iters=300 settings=mcts:iters=300,algo=rm time_budget=no\n\
+             time={{\"bank_ms\":0,\"kind\":\"timed\",\"per_decision_ms\":60000}}\n\
+             sealed=no\npractice=no\nreplay_on_draw=no\nadvantage=p1\ntrivia=none\n\
+             server_seed_sha256={hash}\n"
+        );
+        assert_eq!(fair.committed_text().unwrap(), text);
+        assert_eq!(fair.commitment, sha256_hex(text.as_bytes()));
+        assert_eq!(fair.server_seed_hash.as_deref(), Some(hash.as_str()));
+        assert_eq!(fair.version, 2);
+        // The bot seat is recorded as the setup names it.
+        assert_eq!(fair.bots.p2.as_deref(), Some("mcts:iters=300"));
+        assert_eq!(
+            fair.bot_settings.p2.as_deref(),
+            Some("mcts:iters=300,algo=rm")
+        );
+        assert!(fair.bots.p1.is_none());
+        // A version 2 fairness says so in JSON; a version 1 one does not (as old records).
+        let json = serde_json::to_value(&fair).unwrap();
+        assert_eq!(json["version"], 2);
+        let old = Fairness::default();
+        assert!(serde_json::to_value(&old).unwrap().get("version").is_none());
+        let back: Fairness = serde_json::from_str(r#"{"commitment": "x"}"#).unwrap();
+        assert_eq!(back.version, 1);
+    }
+
+    #[test]
+    fn a_version_two_seed_takes_the_committed_human_seeds_and_nothing_for_a_bot() {
+        let server = "cd".repeat(32);
+        let mut fair = Fairness::committed(setup(), &server);
+        let mine = "my-client-seed-0123";
+        fair.client_seed_hashes.p1 = Some(client_seed_hash(mine));
+        fair.client_seeds.p1 = Some(mine.into());
+        assert_eq!(fair.match_seed().unwrap(), derive_seed(&server, mine, ""));
+        // A seed that is not the one committed to.
+        let mut other = fair.clone();
+        other.client_seeds.p1 = Some("another-seed-01234".into());
+        assert!(matches!(
+            other.match_seed(),
+            Err(FairnessError::ClientSeedMismatch { seat: Seat::P1, .. })
+        ));
+        // A bot seat given a client seed.
+        let mut other = fair.clone();
+        other.client_seeds.p2 = Some("bot-seed-000000000".into());
+        assert_eq!(
+            other.match_seed(),
+            Err(FairnessError::BotClientSeed(Seat::P2))
+        );
+        // The setup changed after the commitment.
+        let mut other = fair.clone();
+        other.setup.as_mut().unwrap().p2 = SeatSetup::human();
+        assert!(matches!(
+            other.match_seed(),
+            Err(FairnessError::SetupMismatch { .. })
+        ));
+        // Another server seed.
+        let mut other = fair;
+        other.server_seed = Some("00".repeat(32));
+        assert!(matches!(
+            other.match_seed(),
+            Err(FairnessError::CommitmentMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn a_default_moves_seed_is_the_first_eight_bytes_of_its_text() {
+        let digest = sha256_hex(b"default:42:1:7:p2");
+        let expected = u64::from_str_radix(&digest[..16], 16).unwrap();
+        assert_eq!(default_move_seed(42, 1, 7, Seat::P2), expected);
+        assert_ne!(
+            default_move_seed(42, 1, 7, Seat::P2),
+            default_move_seed(42, 1, 7, Seat::P1)
+        );
+    }
+
+    #[test]
+    fn revealed_seeds_are_long_enough_and_hashes_are_lowercase_hex() {
+        assert!(check_revealed_seed("0123456789abcdef").is_ok());
+        assert!(check_revealed_seed("0123456789abcde").is_err());
+        assert!(is_sha256_hex(&sha256_hex(b"x")));
+        assert!(!is_sha256_hex(&sha256_hex(b"x").to_uppercase()));
+        assert!(!is_sha256_hex("abc"));
     }
 
     #[test]
