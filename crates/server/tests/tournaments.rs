@@ -764,3 +764,54 @@ async fn a_swiss_states_the_pairing_rules_of_the_pairing_code() {
         .await;
     assert!(view["pairing_rules"].is_null(), "{view}");
 }
+
+/// A seat that joined (committing to its client seed) but never revealed it when both seats had
+/// committed keeps the match from starting: at the no-show time it is the absent one.
+#[tokio::test]
+async fn a_seat_that_never_reveals_its_client_seed_is_a_no_show() {
+    let s = server();
+    let (_, created) = create(
+        &s,
+        json!({"name": "Reveal", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 1},
+               "players": [{"name": "Ann"}, {"name": "Bo"}], "no_show_s": 60}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["boards"][0]["match"].is_string()
+    })
+    .await;
+    // Each player finds their seat and joins with the hash of a client seed.
+    let mut seats = Vec::new();
+    for p in created["links"]["players"].as_array().unwrap() {
+        let token = p["link"]
+            .as_str()
+            .unwrap()
+            .split("#player=")
+            .nth(1)
+            .unwrap();
+        let (_, mine) = s
+            .call("GET", &format!("/api/tournaments/{id}"), Some(token), None)
+            .await;
+        let link = mine["you"]["current"]["link"].as_str().unwrap().to_string();
+        let (m, seat_token) = link.trim_start_matches("/m/").split_once("#seat=").unwrap();
+        let (status, answer) = s.join_token(m, seat_token, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seats.push((m.to_string(), seat_token.to_string(), answer["you"].clone()));
+    }
+    // Only p1 reveals.
+    let (m, p1_token, _) = seats.iter().find(|s| s.2 == "p1").unwrap().clone();
+    s.reveal_token(&m, &p1_token).await;
+    let state = s.state(&m, None).await;
+    assert_eq!(state["status"], "waiting", "{state}");
+    assert_eq!(state["fairness"]["reveal_due"], true);
+    s.clock.advance(60_000);
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["complete"] == true
+    })
+    .await;
+    let board = &view["rounds"][0]["boards"][0];
+    assert_eq!(board["result"], "p1", "{board}");
+    assert_eq!(board["how"], json!({"kind": "no_show", "absent": ["p2"]}));
+}
