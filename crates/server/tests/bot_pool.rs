@@ -15,7 +15,7 @@ use colosseum_engine::Seat;
 use colosseum_server::hub::CreateMatch;
 use colosseum_server::pool::{share_of, Kind};
 use colosseum_server::verifying::Answer;
-use colosseum_server::Limits;
+use colosseum_server::{Limits, Store};
 use common::{open_limits, server_with, Server};
 use serde_json::{json, Value};
 
@@ -86,6 +86,9 @@ async fn a_flood_from_one_address_does_not_make_another_bot_wait_or_time_out() {
         flood.push(created.id);
     }
     until(&s, "the flood is queued", |s| s.hub.bot_load().queued == 12).await;
+    // The share is stored with the match (hashed): a restart or a takeover keeps it.
+    let (stored, _) = s.hub.store().load(&flood[0]).await.unwrap().unwrap();
+    assert_eq!(stored.share.as_deref(), Some(flooder.as_str()));
 
     // Share B: a human against a bot that answers at once, 30 s a decision.
     let (id, table) = common::begin(
