@@ -368,7 +368,7 @@ pub struct Hub<S: Store> {
     hearing: std::sync::atomic::AtomicBool,
     /// The last lobby page read from the shared store: `changes` before the read, the
     /// waiting matches' cutoff, the offset and limit, and the page with the number listed.
-    open_cache: tokio::sync::Mutex<Option<((u64, u64, usize, usize), OpenPage)>>,
+    open_cache: tokio::sync::Mutex<Option<(OpenKey, OpenPage)>>,
     /// This node's open matches in the lobby's order, kept as they change (`crate::lobby`),
     /// the light waiting matches (no `Table` until asked for) among them.
     lobby: crate::lobby::Lobby,
@@ -376,6 +376,10 @@ pub struct Hub<S: Store> {
 
 /// A lobby page read from a shared store: the open matches and how many there are in all.
 type OpenPage = Arc<(Vec<StoredMatch>, usize)>;
+
+/// What a kept [`OpenPage`] was read for: the changes heard of, the second of the waiting
+/// matches' cutoff, the offset and the limit.
+type OpenKey = (u64, u64, usize, usize);
 
 /// What a match's announcer may post since its last look: all of it from the spectator's
 /// side ([`Hub::spectator_news`]).

@@ -310,6 +310,6 @@ async fn on_postgresql_the_lobby_reads_a_page_at_a_time_in_the_same_order() {
     // Eleven minutes on, the waiting ones have left the list: only the live one stays.
     clock.advance(11 * 60 * 1000);
     let page = hub.lobby(0, 50).await.unwrap();
-    assert_eq!(page_ids(&page), [live.clone()]);
+    assert_eq!(page_ids(&page), [live]);
     assert_eq!(page["total"], 1);
 }
