@@ -1536,7 +1536,7 @@ async fn handle_message<S: Store>(
             return Some(Reply::Json(error_message(
                 &ApiError::bad_request(format!(
                     "not a message ({e}); send {{\"type\": \"submit\", \"move\": TEXT, \"decision\": N}}, \
-                     {{\"type\": \"lock\", \"decision\": N}}, {{\"type\": \"commit\", \"hash\": HEX, \"decision\": N}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX, \"decision\": N}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\"}}, {{\"type\": \"auth\", \"token\": TOKEN}}, {{\"type\": \"snapshot\"}} or {{\"type\": \"ping\"}}"
+                     {{\"type\": \"lock\", \"decision\": N}}, {{\"type\": \"commit\", \"hash\": HEX, \"decision\": N}}, {{\"type\": \"open\", \"move\": TEXT, \"nonce\": HEX, \"decision\": N}}, {{\"type\": \"resign\"}}, {{\"type\": \"answer\", \"text\": TEXT, \"race\": OPENED_AT}}, {{\"type\": \"chat\", \"text\": TEXT}}, {{\"type\": \"join\", \"client_seed_hash\": HEX}}, {{\"type\": \"reveal\", \"client_seed\": SEED}}, {{\"type\": \"auth\", \"token\": TOKEN}}, {{\"type\": \"snapshot\"}} or {{\"type\": \"ping\"}}"
                 )),
                 None,
             )))
