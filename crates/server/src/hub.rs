@@ -990,7 +990,14 @@ impl<S: Store> Hub<S> {
         if !self.lobby.is_light(id) {
             return Ok(None);
         }
-        let _not_leaving = self.adopting.read().await;
+        // A leaving node (`Hub::leave`) loads nothing more: asked again, another node (or this
+        // one restarted) serves it.
+        let Ok(_not_leaving) = self.adopting.try_read() else {
+            return Err(ApiError::new(
+                ErrorCode::Busy,
+                "this server is stopping: ask again in a moment",
+            ));
+        };
         let _one = AdoptingOne::lock(&self.adopting_ids, id).await;
         if let Some(table) = self.served(id) {
             return Ok(Some(table));
