@@ -2453,10 +2453,12 @@ impl<S: Store> Hub<S> {
                  state's `fairness.reveal_due` is true, so that nobody chooses a seed knowing it",
             ));
         }
-        colosseum_engine::fair::check_revealed_seed(&seed).map_err(|e| {
+        colosseum_engine::fair::check_revealed_seed(&seed).map_err(|_| {
             ApiError::bad_request(format!(
-                "{e}, at least {} characters",
-                colosseum_engine::fair::MIN_CLIENT_SEED
+                "a client seed is {} to {} characters of A-Z, a-z, 0-9, `_`, `.` and `-`; got `{}`",
+                colosseum_engine::fair::MIN_CLIENT_SEED,
+                colosseum_engine::fair::MAX_CLIENT_SEED,
+                truncate(&seed, 80)
             ))
         })?;
         let hash = colosseum_engine::fair::client_seed_hash(&seed);
