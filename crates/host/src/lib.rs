@@ -112,8 +112,9 @@ pub use config::{
 };
 pub use log::{EndKind, LogEntry, MatchResult};
 pub use matches::{
-    commitment, default_move, races_decide, unbound_commitment, ConfigError, EarlierGame, Match, MatchError, RebuildError,
-    SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS, SEAL_SCHEME,
+    commitment, default_move, races_decide, unbound_commitment, ConfigError, EarlierGame, Match,
+    MatchError, RebuildError, SealedPhase, SeatClock, Submission, MAX_CHAT_CHARS, RACE_PAUSE_MS,
+    SEAL_SCHEME,
 };
 pub use view::{
     reads, EarlierGameView, FinishedRace, MatchView, MoveLine, MoveLogText, RaceSeatView, RaceView,

@@ -973,7 +973,10 @@ async fn client(
         let ended = match connect(&url, &seat.token, ramp).await {
             Ok(ws) => {
                 let served = dropped.is_some().then_some(totals);
-                play_on(ws, seat.seat, think_ms, shared, &mut play, acks, served, totals).await?
+                play_on(
+                    ws, seat.seat, think_ms, shared, &mut play, acks, served, totals,
+                )
+                .await?
             }
             Err(e) => Ended::Dropped(format!("{e:#}")),
         };

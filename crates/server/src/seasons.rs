@@ -530,7 +530,10 @@ impl<S: Store> Seasons<S> {
 
     fn check_new_name(s: &Season, name: &str) -> Result<String, ApiError> {
         let name = check_name(name)?;
-        if s.players.iter().any(|p| crate::hub::same_name(&p.name, &name)) {
+        if s.players
+            .iter()
+            .any(|p| crate::hub::same_name(&p.name, &name))
+        {
             return Err(ApiError::bad_request(format!(
                 "`{name}` is on the roster already: names differ within a season as people read them (case and look-alike letters aside)"
             )));
@@ -655,7 +658,10 @@ impl<S: Store> Seasons<S> {
         let live = self.live(id).await?;
         let mut s = live.lock().await;
         let name = check_name(name)?;
-        if s.players.iter().any(|p| crate::hub::same_name(&p.name, &name)) {
+        if s.players
+            .iter()
+            .any(|p| crate::hub::same_name(&p.name, &name))
+        {
             return Err(ApiError::bad_request(format!(
                 "`{name}` is on the season's roster already: a roster player registers with their \
                  season link (`season_token`: the token of /s/ID#player=TOKEN), or pick another name"
