@@ -1,7 +1,9 @@
 //! What a waiting match costs in memory (issue 36, hole 7): under 2 KB, counted by this test
 //! binary's allocator (one test alone in its binary, so nothing else allocates meanwhile).
 //! Before the lobby's index a waiting match was a whole table (a host `Match` with its game
-//! state, a timer task): about 12.8 KB.
+//! state, a timer task): about 12.8 KB. And what a lobby page costs, counted in bytes allocated
+//! to answer it (deterministic, unlike its time): the same whatever the number of waiting
+//! matches (it used to summarise every match).
 
 mod common;
 
@@ -16,6 +18,8 @@ use serde_json::json;
 struct Counting;
 
 static HELD: AtomicUsize = AtomicUsize::new(0);
+/// Every byte ever allocated (a reallocation counts its new size).
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call is the system allocator's own; only a counter is added.
 unsafe impl GlobalAlloc for Counting {
@@ -23,6 +27,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             HELD.fetch_add(layout.size(), Ordering::Relaxed);
+            ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
         }
         p
     }
@@ -35,6 +40,7 @@ unsafe impl GlobalAlloc for Counting {
         if !p.is_null() {
             HELD.fetch_sub(layout.size(), Ordering::Relaxed);
             HELD.fetch_add(new_size, Ordering::Relaxed);
+            ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
         }
         p
     }
@@ -44,7 +50,7 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 #[tokio::test]
-async fn a_waiting_match_holds_under_2_kb() {
+async fn a_waiting_match_holds_under_2_kb_and_a_lobby_page_costs_the_same_at_any_count() {
     // With timer tasks, as a running server has them.
     let s = server_with_timers(open_limits(), true);
     let create = |game: &str| -> CreateMatch {
@@ -70,6 +76,28 @@ async fn a_waiting_match_holds_under_2_kb() {
     // They are all listed, and each is served when asked for.
     let (_, page) = s.call("GET", "/api/matches?limit=1", None, None).await;
     assert_eq!(page["total"], 1_050, "{page}");
-    let id = page["matches"][0]["id"].as_str().unwrap();
-    assert_eq!(s.state(id, None).await["status"], "waiting");
+    let id = page["matches"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(s.state(&id, None).await["status"], "waiting");
+
+    // A page of 50 from offset 500, at 1,050 waiting matches and at 3,050: the bytes allocated
+    // to answer it do not grow with the count.
+    let page_bytes = || async {
+        let before = ALLOCATED.load(Ordering::Relaxed);
+        let (_, page) = s
+            .call("GET", "/api/matches?offset=500&limit=50", None, None)
+            .await;
+        assert_eq!(page["matches"].as_array().unwrap().len(), 50);
+        ALLOCATED.load(Ordering::Relaxed) - before
+    };
+    page_bytes().await;
+    let fewer = page_bytes().await;
+    for _ in 0..2_000 {
+        s.hub.create(create("goofspiel")).await.unwrap();
+    }
+    let more = page_bytes().await;
+    eprintln!("a lobby page: {fewer} bytes allocated at 1,050 waiting matches, {more} at 3,050");
+    assert!(
+        more < fewer + fewer / 4,
+        "a lobby page allocated {fewer} bytes at 1,050 waiting matches, {more} at 3,050"
+    );
 }
