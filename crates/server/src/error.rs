@@ -41,6 +41,8 @@ pub enum ErrorCode {
     StaleDecision,
     /// `decision_required` (conflict).
     DecisionRequired,
+    /// `race_required` (conflict).
+    RaceRequired,
     /// `too_many_changes` (conflict).
     TooManyChanges,
     /// `commitment_reused` (conflict).
@@ -108,6 +110,7 @@ impl ErrorCode {
         ErrorCode::StaleRace,
         ErrorCode::StaleDecision,
         ErrorCode::DecisionRequired,
+        ErrorCode::RaceRequired,
         ErrorCode::TooManyChanges,
         ErrorCode::CommitmentReused,
         ErrorCode::ChatFull,
@@ -152,6 +155,7 @@ impl ErrorCode {
             ErrorCode::StaleRace => "stale_race",
             ErrorCode::StaleDecision => "stale_decision",
             ErrorCode::DecisionRequired => "decision_required",
+            ErrorCode::RaceRequired => "race_required",
             ErrorCode::TooManyChanges => "too_many_changes",
             ErrorCode::CommitmentReused => "commitment_reused",
             ErrorCode::ChatFull => "chat_full",
@@ -197,6 +201,7 @@ impl ErrorCode {
             ErrorCode::StaleRace => StatusCode::CONFLICT,
             ErrorCode::StaleDecision => StatusCode::CONFLICT,
             ErrorCode::DecisionRequired => StatusCode::CONFLICT,
+            ErrorCode::RaceRequired => StatusCode::CONFLICT,
             ErrorCode::TooManyChanges => StatusCode::CONFLICT,
             ErrorCode::CommitmentReused => StatusCode::CONFLICT,
             ErrorCode::ChatFull => StatusCode::CONFLICT,

@@ -2139,7 +2139,8 @@ impl<S: Store> Hub<S> {
     /// state's `decision`): if another is pending now, nothing happens and the answer is 409
     /// `stale_decision`, so a move is never applied to a decision it was not meant for. A move,
     /// lock, commitment or opening without it is refused with 409 `decision_required` (naming
-    /// the pending decision); a join, resignation or answer needs none.
+    /// the pending decision), an answer without its `race` with 409 `race_required`; a join or
+    /// resignation needs neither.
     pub async fn act_on(
         self: &Arc<Self>,
         table: &Arc<Table>,
@@ -2247,6 +2248,15 @@ impl<S: Store> Hub<S> {
                                      arriving after that decision is settled is refused instead of being taken \
                                      for the next; nothing was changed"
                                 ),
+                            ));
+                        }
+                        Action::Answer { race: None, .. } if st.game.race().is_some() => {
+                            return Err(ApiError::conflict(
+                                ErrorCode::RaceRequired,
+                                "an answer names the race it is for: send `\"race\"` (the state's \
+                                 `race.opened_at`) with it, so that one arriving after that race is \
+                                 over is refused instead of being judged against the next question; \
+                                 nothing was changed",
                             ));
                         }
                         _ => None,

@@ -1,5 +1,5 @@
 //! Behaviour docs/server-api.md documents, each through the router: `nothing_to_lock`, `no_race`,
-//! `stale_race`, the 2,000-byte move, the 40-character name, `legal_moves` left out past 400,
+//! `stale_race`, `race_required`, the 2,000-byte move, the 40-character name, `legal_moves` left out past 400,
 //! and the rules page (with the game's clocks) in `GET /api/games/{game}`.
 
 mod common;
@@ -37,6 +37,16 @@ async fn an_answer_for_another_race_is_stale() {
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["error"]["code"], "stale_race");
+    // Without its race an answer could be judged against a question the seat never saw.
+    let (status, v) = s.post(&id, "answer", t1, json!({"text": "x"})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "race_required");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("opened_at")),
+        "{v}"
+    );
 }
 
 #[tokio::test]

@@ -291,16 +291,25 @@ async fn two_processes_share_one_database(first: PostgresStore, config: &str) {
     let tokens: Vec<String> = (0..2)
         .map(|i| created["tokens"][i].as_str().unwrap().to_string())
         .collect();
-    for t in &tokens {
-        let (status, v) = common::call(
-            &a,
-            "POST",
-            &format!("/api/matches/{id}/join"),
-            Some(t),
-            None,
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
+    // Each seat commits to its client seed, then both reveal (the match starts then).
+    for what in ["join", "reveal"] {
+        for (i, t) in tokens.iter().enumerate() {
+            let seed = common::client_seed(i);
+            let body = if what == "join" {
+                json!({"client_seed_hash": common::seed_hash(&seed)})
+            } else {
+                json!({"client_seed": seed})
+            };
+            let (status, v) = common::call(
+                &a,
+                "POST",
+                &format!("/api/matches/{id}/{what}"),
+                Some(t),
+                Some(body),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{what}: {v}");
+        }
     }
     let uri = format!("/api/matches/{id}");
     let (status, v) = common::call(&a, "GET", &uri, None, None).await;
@@ -362,7 +371,7 @@ async fn two_processes_share_one_database(first: PostgresStore, config: &str) {
         "POST",
         &move_uri,
         Some(&tokens[1]),
-        Some(json!({"move": "1"})),
+        Some(json!({"move": "1", "decision": 1})),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{v}");
