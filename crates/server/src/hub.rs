@@ -2152,6 +2152,28 @@ impl<S: Store> Hub<S> {
         self.act_for(table, seat, action, decision).await
     }
 
+    /// After a join or a reveal: starts the match if every seat is in (and every human seat has
+    /// revealed its client seed), stores the match's row and tells the other nodes. `what`
+    /// names the write in an error.
+    async fn start_if_ready(
+        &self,
+        table: &Table,
+        st: &mut TableState,
+        what: &'static str,
+    ) -> Result<(), ApiError> {
+        if st.meta.started_at.is_none() && self.ready_to_start(&st.meta) {
+            st.meta.started_at = Some(self.clock.now_ms());
+            self.start_with_fair_seed(st)?;
+            tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
+        }
+        self.store
+            .update(&st.meta)
+            .await
+            .map_err(|e| ApiError::internal(what, e))?;
+        self.tell("joined", &table.id).await;
+        Ok(())
+    }
+
     async fn act_for(
         self: &Arc<Self>,
         table: &Arc<Table>,
@@ -2179,16 +2201,8 @@ impl<S: Store> Hub<S> {
             Action::Join(_) => unreachable!("made a JoinSeeded above"),
             Action::Reveal(seed) => {
                 self.reveal_client_seed(&mut st, seat, seed)?;
-                if st.meta.started_at.is_none() && self.ready_to_start(&st.meta) {
-                    st.meta.started_at = Some(self.clock.now_ms());
-                    self.start_with_fair_seed(&mut st)?;
-                    tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
-                }
-                self.store
-                    .update(&st.meta)
-                    .await
-                    .map_err(|e| ApiError::internal("storing a reveal", e))?;
-                self.tell("joined", &table.id).await;
+                self.start_if_ready(table, &mut st, "storing a reveal")
+                    .await?;
                 Ok(())
             }
             Action::JoinSeeded {
@@ -2211,16 +2225,8 @@ impl<S: Store> Hub<S> {
                 if name.is_some() {
                     st.meta.names[seat.index()] = name;
                 }
-                if st.meta.started_at.is_none() && self.ready_to_start(&st.meta) {
-                    st.meta.started_at = Some(self.clock.now_ms());
-                    self.start_with_fair_seed(&mut st)?;
-                    tracing::info!(match_id = %table.id, game = %st.meta.config.game, "match started");
-                }
-                self.store
-                    .update(&st.meta)
-                    .await
-                    .map_err(|e| ApiError::internal("storing a join", e))?;
-                self.tell("joined", &table.id).await;
+                self.start_if_ready(table, &mut st, "storing a join")
+                    .await?;
                 Ok(())
             }
             other => {
