@@ -1045,6 +1045,90 @@ test('the lobby on a phone: a level picks the computer, Create ends at the seat,
   await page.context().close();
 });
 
+/** The lobby's visible targets smaller than `min` px either way (a radio button or checkbox is
+ *  measured with its label, which takes the click too). */
+async function smallTargets(page, min) {
+  return page.evaluate((m) => [...document.querySelectorAll('a[href], button, input, select, textarea, summary')]
+    .filter((e) => e.checkVisibility())
+    .map((e) => {
+      const r = (/^(radio|checkbox)$/.test(e.type) && e.closest('label') ? e.closest('label') : e).getBoundingClientRect();
+      return { what: `${e.tagName.toLowerCase()} ${e.id || e.name || e.textContent.trim().slice(0, 30)}`, w: Math.round(r.width), h: Math.round(r.height) };
+    })
+    .filter((t) => t.w < m || t.h < m)
+    .map((t) => `${t.what}: ${t.w}x${t.h}`), min);
+}
+
+const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+
+for (const size of Object.keys(SIZES)) {
+  test(`the lobby at ${size} size: no sideways scroll for any game, targets at least ${size === 'phone' ? 44 : 24} px, the clock on the form, axe`, async () => {
+    // A waiting match, so that the lists have links to measure.
+    await apiCreate({ game: 'goofspiel', seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+    const page = await newPage(SIZES[size]);
+    await page.goto(`${BASE}/`);
+    await page.locator('#create').waitFor();
+    await page.locator('#matches li a').first().waitFor();
+    assert.equal(await page.locator('#time').isVisible(), true, 'the clock is on the form, not folded away');
+    const games = await page.locator('#game option').evaluateAll((os) => os.map((o) => o.value));
+    for (const advanced of [false, true]) {
+      if (advanced) await page.locator('#advanced summary').click();
+      for (const game of games) {
+        await page.locator('#game').selectOption(game);
+        for (const opponent of ['friend', 'bot']) {
+          await page.locator(`input[name=opponent][value=${opponent}]`).check();
+          assert.ok(await noSideways(page), `${game}, ${opponent}, advanced ${advanced}: ${await page.evaluate(() => document.documentElement.scrollWidth)} px wide in ${SIZES[size].width}`);
+        }
+      }
+      assert.deepEqual(await smallTargets(page, size === 'phone' ? 44 : 24), [], `advanced ${advanced}`);
+    }
+    if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `lobby-${size}.png`), fullPage: true });
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('a first game against the computer from the lobby has no clock unless one is chosen; the form names the clock in force', async () => {
+  const page = await newPage(SIZES.phone);
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('goofspiel');
+  const clock = () => page.locator('#time option:checked').innerText();
+  assert.equal(await page.locator('#advanced').getAttribute('open'), null, 'advanced options are folded away');
+  assert.equal(await page.locator('#time').isVisible(), true, 'the clock is on the form itself');
+  assert.equal(await clock(), 'No clock', 'against the computer: no clock');
+  assert.match(await page.locator('#time-info').innerText(), /no clock unless you choose one/);
+  // A friend: the game's default, in seconds; back to the computer: no clock again.
+  await page.locator('input[name=opponent][value=friend]').check();
+  assert.equal(await clock(), '30 s a decision (the game\u2019s default)');
+  await page.locator('#level').selectOption('random');
+  assert.equal(await clock(), 'No clock');
+  await page.locator('#name').fill('Noa');
+  await page.locator('#create button[type=submit]').click();
+  await page.waitForURL(/#seat=/);
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  const id = page.url().split('/m/')[1].split('#')[0];
+  const state = await (await fetch(`${BASE}/api/matches/${id}`)).json();
+  assert.deepEqual(state.match.time_control, { kind: 'untimed' }, JSON.stringify(state.match.time_control));
+  assert.equal(state.match.seats.p2.player.kind, 'bot');
+
+  // A clock the player chooses stays chosen, whatever the opponent.
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('goofspiel');
+  await page.locator('#time').selectOption('custom');
+  await page.locator('#seconds').fill('45');
+  await page.locator('input[name=opponent][value=friend]').check();
+  await page.locator('#level').selectOption('random');
+  assert.equal(await clock(), 'my own: seconds a decision');
+  await page.locator('#create button[type=submit]').click();
+  await page.waitForURL(/#seat=/);
+  const id2 = page.url().split('/m/')[1].split('#')[0];
+  const timed = await (await fetch(`${BASE}/api/matches/${id2}`)).json();
+  assert.equal(timed.match.time_control.kind, 'timed');
+  assert.equal(timed.match.time_control.per_decision_ms, 45000);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 /** axe-core's serious and critical violations on the page now. */
 async function axe(page) {
   const source = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');

@@ -35,19 +35,25 @@ async function main() {
   const levelSel = h('select', { id: 'level', name: 'level', 'aria-label': 'the computer\u2019s level', onchange: () => { form.querySelector('input[name=opponent][value=bot]').checked = true; showTrivia(); } });
   const opp = (v, label, checked, extra) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: v, checked, ...extra }), label);
   const seatSel = h('select', { id: 'seat', name: 'seat' }, h('option', { value: 'p1' }, 'p1 (moves first where it matters)'), h('option', { value: 'p2' }, 'p2'));
+  // The clock in force is on the form itself (not under Advanced options): against the computer
+  // it is "No clock" until the player chooses one (the lobby sends `{"kind": "untimed"}`);
+  // against a friend, the game's default, named with its seconds.
+  const defaultOpt = h('option', { value: 'default' }, 'the game\u2019s default');
   const timeSel = h('select', { id: 'time', name: 'time' },
-    h('option', { value: 'default' }, 'the game\u2019s default'),
-    h('option', { value: 'untimed' }, 'untimed'),
-    h('option', { value: 'custom' }, 'custom seconds a decision'));
-  const seconds = h('input', { id: 'seconds', type: 'number', min: 5, max: 86400, value: 60, disabled: true, 'aria-label': 'seconds a decision' });
-  const timeInfo = h('p', { class: 'hint' });
+    h('option', { value: 'untimed', selected: true }, 'No clock'),
+    defaultOpt,
+    h('option', { value: 'custom' }, 'my own: seconds a decision'));
+  const seconds = h('input', { id: 'seconds', type: 'number', min: 5, max: 86400, value: 60, disabled: true, hidden: true, 'aria-label': 'seconds a decision' });
+  const timeInfo = h('p', { class: 'hint', id: 'time-info' });
+  // Set once the player picks a clock themselves; until then it follows the opponent.
+  let timeChosen = false;
   const sealedIn = h('input', { id: 'sealed', type: 'checkbox', name: 'sealed' });
   const nameIn = h('input', { id: 'name', type: 'text', maxlength: 40, value: localStorage.getItem('colosseum.name') || '', placeholder: 'your name', autocomplete: 'nickname' });
   const rulesLink = h('a', { href: '#' }, 'rules');
   const result = h('section', { id: 'created', 'aria-live': 'polite' });
 
   function describeTime(tc) {
-    if (!tc || tc.kind === 'untimed') return 'no clocks';
+    if (!tc || tc.kind === 'untimed') return 'no clock';
     let t = `${tc.per_decision_ms / 1000} s a decision`;
     if (tc.per_kind_ms) t += ` (${Object.entries(tc.per_kind_ms).map(([k, v]) => `${k} ${v / 1000} s`).join(', ')})`;
     if (tc.bank_ms) t += `, a ${tc.bank_ms / 60000}-minute bank`;
@@ -76,8 +82,21 @@ async function main() {
     }));
     const levels = orderedLevels(g.bots);
     levelSel.replaceChildren(...levels.map((b) => h('option', { value: b }, botLabel(b))));
-    timeInfo.textContent = `Default: ${describeTime(g.time_control)}.`;
+    const d = describeTime(g.time_control);
+    defaultOpt.textContent = `${d[0].toUpperCase()}${d.slice(1)} (the game\u2019s default)`;
     showTrivia();
+    syncClock();
+  }
+
+  /** The clock follows the opponent until the player chooses one: none against the computer,
+   *  the game's default against a friend. */
+  function syncClock() {
+    const opponent = document.querySelector('input[name=opponent]:checked')?.value;
+    if (!timeChosen) timeSel.value = opponent === 'bot' ? 'untimed' : 'default';
+    seconds.disabled = seconds.hidden = timeSel.value !== 'custom';
+    timeInfo.textContent = opponent === 'bot' && timeSel.value === 'untimed'
+      ? 'Against the computer there is no clock unless you choose one: take your time.'
+      : timeSel.value === 'untimed' ? 'Nobody is timed.' : 'A move not made in time is played for you.';
   }
 
   // A game with live races (its module's `races.runs(options)`): the question bank, and how a
@@ -142,26 +161,27 @@ async function main() {
     return { accuracy: acc === null ? 0.6 : acc / 100, mean_ms: mean, min_ms: min, max_ms: max };
   }
   gameSel.addEventListener('change', showGame);
-  timeSel.addEventListener('change', () => { seconds.disabled = timeSel.value !== 'custom'; });
+  timeSel.addEventListener('change', () => { timeChosen = true; });
 
   const form = h('form', { id: 'create', class: 'card' },
     h('h1', {}, 'New match'),
     h('div', { class: 'field' }, h('label', { for: 'game' }, 'Game'), gameSel, ' ', rulesLink),
     summary,
-    h('fieldset', {}, h('legend', {}, 'Opponent'),
-      opp('bot', 'the computer: ', true), levelSel, h('br'),
+    h('fieldset', { class: 'opponent' }, h('legend', {}, 'Opponent'),
+      opp('bot', 'the computer', true), levelSel,
       opp('friend', 'a friend (you get an invite link to send)', false)),
+    h('div', { class: 'field' }, h('label', { for: 'time' }, 'Clock'), timeSel, ' ', seconds),
+    timeInfo,
     h('div', { class: 'field' }, h('label', { for: 'name' }, 'Your name'), nameIn),
     h('details', { id: 'advanced', class: 'advanced' }, h('summary', {}, 'Advanced options'),
       h('fieldset', {}, h('legend', {}, 'Game options (blank = default)'), optionsBox),
       triviaBox,
       h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
-      h('div', { class: 'field' }, h('label', { for: 'time' }, 'Time control'), timeSel, ' ', seconds),
-      timeInfo,
       h('div', { class: 'field' }, h('label', { class: 'radio', for: 'sealed' }, sealedIn, ' Sealed: moves are sent as commitments, so the server learns a move only when both have committed'))),
     h('button', { type: 'submit', class: 'primary' }, 'Create match and take my seat'));
 
   form.addEventListener('change', showTrivia);
+  form.addEventListener('change', syncClock);
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
