@@ -675,7 +675,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                         .unwrap_or_default(),
                     "solved table read"
                 ),
-                None => tracing::info!(
+                // Information, not a warning, and not before the address to open: at debug.
+                None => tracing::debug!(
                     solved_up_to = colosseum_ai::shared_table::SOLVE_MAX,
                     "no solved table named (--{} or {}): tables up to {} cards are solved when first needed",
                     colosseum_ai::shared_table::FLAG,

@@ -1069,7 +1069,7 @@ impl<S: Store> Hub<S> {
                 match adopted {
                     Ok(true) => {
                         n += 1;
-                        tracing::info!(match_id = %id, "resumed match");
+                        tracing::debug!(match_id = %id, "resumed match");
                     }
                     Ok(false) => {}
                     Err(e) => {

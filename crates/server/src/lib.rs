@@ -89,21 +89,58 @@ pub const MIN_ADMIN_TOKEN: usize = 16;
 /// connection dropped from a full queue waits for the kernel's 1 s retransmission (issue 22).
 pub const LISTEN_BACKLOG: u32 = 4096;
 
-/// A listener on `addr` with [`LISTEN_BACKLOG`] (and `SO_REUSEADDR`, as `TcpListener::bind`).
-fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = if addr.is_ipv4() {
-        tokio::net::TcpSocket::new_v4()?
-    } else {
-        tokio::net::TcpSocket::new_v6()?
+/// A socket bound to `addr` (with `SO_REUSEADDR`, as `TcpListener::bind`), not listening yet:
+/// `serve` takes its address before it opens the store, so a port in use stops it before it
+/// touches any match, and listens (with [`LISTEN_BACKLOG`]) once the matches are resumed.
+fn bind(addr: SocketAddr) -> anyhow::Result<tokio::net::TcpSocket> {
+    let bound = (|| {
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        socket.bind(addr)?;
+        Ok(socket)
+    })();
+    bound.map_err(|e| address_error(addr, e))
+}
+
+/// What a failure to take `addr` means for the person who ran `serve`, and which flag to use.
+fn address_error(addr: SocketAddr, e: std::io::Error) -> anyhow::Error {
+    let another = SocketAddr::new(
+        addr.ip(),
+        match addr.port() {
+            0 | u16::MAX => 8081,
+            p => p + 1,
+        },
+    );
+    let what = match e.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "{addr} is already in use (another `colosseum serve`, or another program): stop it, \
+             or serve on another port with --addr {another}"
+        ),
+        std::io::ErrorKind::PermissionDenied => format!(
+            "{addr} may not be used by this user (ports below 1024 need privileges): serve on \
+             another port with --addr {}",
+            SocketAddr::new(addr.ip(), 8080)
+        ),
+        std::io::ErrorKind::AddrNotAvailable => format!(
+            "{} is not an address of this machine: --addr 127.0.0.1:{port} serves this machine \
+             only, --addr 0.0.0.0:{port} every network it is on",
+            addr.ip(),
+            port = addr.port()
+        ),
+        _ => format!("cannot serve on {addr}: choose another address with --addr {another}"),
     };
-    socket.set_reuseaddr(true)?;
-    socket.bind(addr)?;
-    socket.listen(LISTEN_BACKLOG)
+    anyhow::Error::new(e).context(what)
 }
 
 /// Runs the server on `addr` until Ctrl-C: opens the store, resumes unfinished matches (setting
-/// aside any that cannot be rebuilt) and serves. Prints `listening on http://ADDR` (with the
-/// real port when `addr` asks for port 0) once it accepts connections. `admin_token` opens
+/// aside any that cannot be rebuilt) and serves. Takes `addr` first: one in use (or not this
+/// machine's) stops it before the store is opened, with an error naming `--addr`. Prints
+/// `listening on http://ADDR (...): open it in a browser (Ctrl-C stops)` (with the real port
+/// when `addr` asks for port 0) once it accepts connections, before any log line at `info`. `admin_token` opens
 /// `GET /api/admin/quarantine` to its bearer. Logs go through `tracing` (the caller installs a
 /// subscriber).
 pub async fn serve(
@@ -119,6 +156,8 @@ pub async fn serve(
             "an admin token has at least {MIN_ADMIN_TOKEN} characters and no spaces"
         );
     }
+    // The address first: a port in use stops the server before it opens the store.
+    let socket = bind(addr)?;
     let store_name = match &store {
         StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
         StoreChoice::Postgres(_) => "postgres".to_string(),
@@ -149,9 +188,9 @@ pub async fn serve(
         .quarantined()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    let listener = listen(addr).with_context(|| {
-        format!("listening on {addr} (is another server using it? --addr chooses another)")
-    })?;
+    let listener = socket
+        .listen(LISTEN_BACKLOG)
+        .map_err(|e| address_error(addr, e))?;
     let local = listener.local_addr()?;
     if store_name == "postgres" {
         let address = match advertise {
@@ -171,7 +210,20 @@ pub async fn serve(
             .await
             .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     }
-    println!("listening on http://{local} ({resumed} unfinished matches resumed)");
+    // The first line printed (scripts read its address): where to open the lobby.
+    let open = if local.ip().is_unspecified() {
+        format!(
+            "open http://127.0.0.1:{} in a browser on this machine, or this machine's address \
+             from another",
+            local.port()
+        )
+    } else {
+        "open it in a browser".to_string()
+    };
+    let matches = if resumed == 1 { "match" } else { "matches" };
+    println!(
+        "listening on http://{local} ({resumed} unfinished {matches} resumed): {open} (Ctrl-C stops)"
+    );
     tracing::info!(
         address = %local,
         store = %store_name,
