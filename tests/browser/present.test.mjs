@@ -224,3 +224,53 @@ test('The Witch\u2019s Brew\u2019s reveal says why a round was won in words', ()
   assert.equal(r.sentence, 'Placement round 8: you played 8 Diminish (value 8), Bob played 8 Diminish (value 8). Bob wins the round (a tie: it goes to the loser of the previous round); stones on c4.');
   for (const reason of ['snipe', 'guess', 'higher_value', 'tie_lost_previous', 'tie_advantage']) assert.ok(witchsBrew.WB_REASONS[reason], reason);
 });
+
+// ----- issue 37's board bugs: a game module's render with a stand-in for the page's kit -----
+
+/** A stand-in DOM node (tag, attributes, children) with the part of the DOM a renderer uses. */
+function fakeNode(tag, attrs, children) {
+  const node = {
+    tag, attrs: attrs || {}, children: [],
+    append(...c) { node.children.push(...c.flat(Infinity).filter((x) => x !== null && x !== undefined && x !== false)); },
+    addEventListener() {}, setAttribute(k, v) { node.attrs[k] = v; }, querySelector() { return null; },
+  };
+  node.append(...children);
+  return node;
+}
+const fake = (tag, attrs, ...children) => fakeNode(tag, attrs, children);
+const FAKE_KIT = {
+  h: fake, s: fake,
+  name: (ctx, seat) => ctx.names?.[seat] || seat,
+  table: (head, rows) => fake('table', {}, fake('tr', {}, head), rows.map((r) => fake('tr', {}, r))),
+  list: (items) => fake('ol', {}, items.map((t) => fake('li', {}, t))),
+  card: (label) => fake('button', {}, label),
+};
+/** The text of a stand-in node, its pieces joined by " | ". */
+const textOf = (n) => (n === null || n === undefined || n === false ? '' : typeof n !== 'object' ? String(n) : n.children.map(textOf).filter(Boolean).join(' | '));
+
+test('All-In Goofspiel\u2019s board tells the starter to put down cards, and the responder whom it waits for', () => {
+  const view = (starter) => ({ current: { round: 3, worth: 3, starter, responder: starter === 'p1' ? 'p2' : 'p1', face_down_count: null }, hands: { p1: [1, 2], p2: [1, 2] }, points: { p1: 0, p2: 0 }, rounds: [] });
+  const ctx = (you, canAct) => ({ you, canAct, names: { p1: 'Ann', p2: 'Bob' }, draft: null, pick() {} });
+  const board = (v, c) => textOf(allInGoofspiel.render(v, c, {}, FAKE_KIT).board);
+  // The old board said "waiting for the starter" to the starter at its own move.
+  const mine = board(view('p1'), ctx('p1', true));
+  assert.doesNotMatch(mine, /waiting for/);
+  assert.match(mine, /you start: put down your cards/);
+  assert.match(board(view('p1'), ctx('p2', false)), /waiting for Ann to put down cards/);
+  assert.match(board(view('p2'), ctx(null, false)), /waiting for Bob to put down cards/);
+  assert.match(board({ ...view('p2'), current: { ...view('p2').current, face_down_count: 0 } }, ctx('p1', true)), /Bob put down no cards/);
+});
+
+test('Goofspiel\u2019s finished board shows how it ended, not a "-" prize card', () => {
+  const ctx = { you: 'p1', canAct: false, names: { p1: 'Ann', p2: 'Bob' }, draft: null, pick() {} };
+  const over = { prize: null, prizes_left: [], hands: { p1: [], p2: [] }, points: { p1: 5, p2: 1 }, turns: [{ prize: 2, p1: 2, p2: 1, winner: 'p1' }, { prize: 1, p1: 1, p2: 2, winner: 'p2' }, { prize: 3, p1: 3, p2: 3, winner: null }] };
+  const board = goofspiel.render(over, ctx, {}, FAKE_KIT).board;
+  const text = textOf(board);
+  assert.doesNotMatch(text, /[-\u2013]\s*(\||$)/, text);
+  assert.ok(!board.children.some((c) => c.attrs.class === 'prize-value'), 'no prize card when the game is over');
+  assert.match(text, /The game is over after 3 prizes/);
+  assert.match(text, /points: Ann 5, Bob 1/);
+  // While a prize is up, the card shows it.
+  const live = goofspiel.render({ ...over, prize: 4, prizes_left: [5] }, ctx, {}, FAKE_KIT).board;
+  assert.equal(textOf(live.children.find((c) => c.attrs.class === 'prize-value')), '4');
+});

@@ -42,6 +42,13 @@ export function lastReveal(v, n) {
     sentence: `Round ${r.round} (worth ${r.worth}): ${n('p1')} played ${play('p1')}, ${n('p2')} played ${play('p2')}. ${r.winner ? took(r.winner) : `Equal numbers: ${r.worth} points split`}.` };
 }
 
+/** The board's line before the starter has put down cards: to the starter (who is to move), what
+ *  to do; to anyone else, whom the round waits for. */
+export function starterWaiting(cur, ctx, name) {
+  if (ctx.you && cur.starter === ctx.you) return ctx.canAct ? 'you start: put down your cards face down' : 'you start this round';
+  return `waiting for ${name(ctx, cur.starter)} to put down cards`;
+}
+
 export function render(v, ctx, _state, { h, s, table, list, name }) {
   const cur = v.current || {};
   const you = ctx.you;
@@ -53,7 +60,7 @@ export function render(v, ctx, _state, { h, s, table, list, name }) {
     svg.append(s('rect', { x: 20 + i * 20, y: 40, width: 30, height: 44, rx: 4, class: 'card-back' }));
   }
   const down = cur.face_down_cards ? ` (yours: ${cur.face_down_cards.join(' ')})` : '';
-  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, over ? `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}` : n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? 'the starter put down no cards' : 'waiting for the starter'));
+  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, over ? `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}` : n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? `${name(ctx, cur.starter)} put down no cards` : starterWaiting(cur, ctx, name)));
   const mine = you ? v.hands?.[you] || [] : [];
   // The play being built: cards in the order clicked; a second click takes a card back.
   const draft = ctx.draft && ctx.draft !== 'pass' ? ctx.draft.split(/\s+/).map(Number) : [];

@@ -25,10 +25,19 @@ export function lastReveal(v, n) {
 export function render(v, ctx, _state, { h, s, card, table, list, name }) {
   const you = ctx.you;
   const svg = s('svg', { viewBox: '0 0 360 150', class: 'board', 'aria-label': 'the prize' });
-  svg.append(s('text', { x: 70, y: 22, class: 'axis' }, 'prize'));
-  svg.append(s('rect', { x: 35, y: 30, width: 70, height: 100, rx: 8, class: 'prize-card' }));
-  svg.append(s('text', { x: 70, y: 92, class: 'prize-value' }, v.prize ?? '–'));
-  svg.append(s('text', { x: 240, y: 22, class: 'axis' }, 'prizes still to come'));
+  if (v.prize !== null && v.prize !== undefined) {
+    svg.append(s('text', { x: 70, y: 22, class: 'axis' }, 'prize'));
+    svg.append(s('rect', { x: 35, y: 30, width: 70, height: 100, rx: 8, class: 'prize-card' }));
+    svg.append(s('text', { x: 70, y: 92, class: 'prize-value' }, v.prize));
+  } else if ((v.prizes_left || []).length) {
+    svg.append(s('text', { x: 70, y: 60, class: 'axis' }, 'the next prize'));
+    svg.append(s('text', { x: 70, y: 80, class: 'axis' }, 'is being drawn'));
+  } else {
+    // No prize on the table: the game is over; the board says how it ended instead of a blank card.
+    svg.append(s('text', { x: 180, y: 60, class: 'axis' }, `The game is over after ${(v.turns || []).length} prizes`));
+    svg.append(s('text', { x: 180, y: 90, class: 'axis' }, `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}`));
+  }
+  if ((v.prizes_left || []).length) svg.append(s('text', { x: 240, y: 22, class: 'axis' }, 'prizes still to come'));
   (v.prizes_left || []).forEach((p, i) => {
     const x = 140 + (i % 7) * 30;
     const y = 32 + Math.floor(i / 7) * 40;
