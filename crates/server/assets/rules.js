@@ -40,10 +40,11 @@ async function main() {
 }
 
 // The game's latest balance report (GET /api/games/{game}/balance, from `colosseum balance
-// --out` under the server's --balance-dir), after the options; nothing when there is none.
+// --out` under the server's --balance-dir), after the options; nothing when there is none (the
+// server answers 200 with "report": null then, so the page logs no error).
 async function showBalance(g) {
   const res = await api(`/api/games/${encodeURIComponent(g.id)}/balance`);
-  if (!res.ok) return;
+  if (!res.ok || !res.data?.report) return;
   document.getElementById('app').append(balanceSection(g, res.data));
 }
 

@@ -115,8 +115,26 @@ async fn find(game: String) -> Result<(String, PathBuf, Value, u64), ApiError> {
 }
 
 /// `GET /api/games/{game}/balance`: the game's latest balance report and its plots' addresses.
+/// A known game without one (or a server without a balance directory) is not an error: 200 with
+/// `"report": null` and `"missing"` saying why, so that every rules page can ask without a 404.
 pub async fn report(Path(game): Path<String>) -> Result<Json<Value>, ApiError> {
-    let (id, dir, report, ms) = find(game).await?;
+    // An unknown game is still a 404; past this, a 404 from `find` means "no report".
+    let id = colosseum_games::find(&game)
+        .map_err(|e| ApiError::not_found(e.to_string()))?
+        .id;
+    let (id, dir, report, ms) = match find(id.to_string()).await {
+        Ok(found) => found,
+        Err(e) if e.status() == axum::http::StatusCode::NOT_FOUND => {
+            return Ok(Json(json!({
+                "game": id,
+                "produced_at": null,
+                "report": null,
+                "plots": {},
+                "missing": e.message,
+            })));
+        }
+        Err(e) => return Err(e),
+    };
     let plots: serde_json::Map<String, Value> = PLOTS
         .iter()
         .filter(|p| dir.join(format!("{p}.svg")).is_file())

@@ -1,12 +1,13 @@
 //! Balance reports on the rules pages: `GET /api/games/{game}/balance` gives the game's latest
 //! report under the balance directory (`colosseum serve --balance-dir`), `.../{plot}.svg` its
-//! plots; a clear 404 otherwise. One test: the directory is the process's.
+//! plots; none (200, `"report": null`) for a game without one; a clear 404 otherwise. One test:
+//! the directory is the process's.
 
 mod common;
 
 use axum::http::StatusCode;
 use http_body_util::BodyExt;
-use serde_json::json;
+use serde_json::{json, Value};
 use tower::ServiceExt;
 
 fn report(dir: &std::path::Path, game: &str, engine: &str, plots: &[&str]) {
@@ -25,18 +26,21 @@ fn report(dir: &std::path::Path, game: &str, engine: &str, plots: &[&str]) {
 #[tokio::test]
 async fn each_games_latest_balance_report_and_its_plots_are_served() {
     let s = common::server();
-    // No directory: a 404 that says how to start the server.
+    // No directory: 200 with no report (a rules page asks without logging a 404), and a note
+    // that says how to start the server.
     colosseum_server::balance::use_dir(None);
     std::env::remove_var(colosseum_server::balance::ENV);
     let (status, v) = s
         .call("GET", "/api/games/goofspiel/balance", None, None)
         .await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (&v["game"], &v["report"], &v["plots"]),
+        (&json!("goofspiel"), &Value::Null, &json!({})),
+        "{v}"
+    );
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("--balance-dir"),
+        v["missing"].as_str().unwrap().contains("--balance-dir"),
         "{v}"
     );
 
@@ -87,8 +91,25 @@ async fn each_games_latest_balance_report_and_its_plots_are_served() {
         (StatusCode::OK, &json!("other"))
     );
 
-    // A plot the latest report lacks, an unknown plot, a game without a report, an unknown
-    // game: 404 saying which.
+    // A game without a report: 200, no report, the command that writes one.
+    let (status, v) = s
+        .call("GET", "/api/games/galespiel/balance", None, None)
+        .await;
+    assert_eq!(
+        (status, &v["report"]),
+        (StatusCode::OK, &Value::Null),
+        "{v}"
+    );
+    assert!(
+        v["missing"]
+            .as_str()
+            .unwrap()
+            .contains("colosseum balance galespiel --out"),
+        "{v}"
+    );
+
+    // A plot the latest report lacks, an unknown plot, a plot of a game without a report, an
+    // unknown game: 404 saying which.
     for (uri, says) in [
         ("/api/games/goofspiel/balance/endings.svg", "no endings.svg"),
         (
@@ -96,7 +117,7 @@ async fn each_games_latest_balance_report_and_its_plots_are_served() {
             "the plots are shares.svg, endings.svg, length.svg",
         ),
         (
-            "/api/games/galespiel/balance",
+            "/api/games/galespiel/balance/shares.svg",
             "colosseum balance galespiel --out",
         ),
         ("/api/games/chess/balance", "chess"),
