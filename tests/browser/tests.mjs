@@ -1841,3 +1841,86 @@ test('Galespiel\u2019s research variant (size 5): the table draws the 5 x 5 latt
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// ----- issue 37's bugs at the table and the keyboard path -----
+
+/** Collects a page's console errors (a failed request is one: "Failed to load resource"). */
+function consoleErrors(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} ${m.location()?.url || ''}`); });
+  return errors;
+}
+
+test('the table shows no "null" in the Share panel (live and finished), and a Thwart Omega spectator no empty Hands panel', async () => {
+  const { page } = await seatAt('goofspiel', 'laptop', { options: { cards: '4' } });
+  assert.ok(await myTurn(page, 'p1'));
+  const share = page.locator('#share');
+  await share.waitFor();
+  assert.doesNotMatch(await share.innerText(), /\bnull\b|undefined/, 'live');
+  await playToEnd(page, 'p1', { game: 'goofspiel' });
+  await page.locator('[data-testid=result-head]').waitFor();
+  assert.doesNotMatch(await share.innerText(), /\bnull\b|undefined/, 'finished');
+  assert.doesNotMatch(await page.locator('main').innerText(), /\bnull\b|undefined/);
+  // The finished Goofspiel board says how it ended, with no prize card.
+  assert.equal(await page.locator('#board .prize-value').count(), 0);
+  assert.match(await page.locator('#board').innerText(), /The game is over after 4 prizes/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+
+  const c = await apiCreate({ game: 'thwart-omega', options: { size: '5' }, time: { kind: 'untimed' }, seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }] });
+  const watcher = await newPage(SIZES.phone);
+  await watcher.goto(`${BASE}/m/${c.id}`);
+  await watcher.locator('#board [data-cell]').first().waitFor();
+  assert.equal(await watcher.locator('#hand:visible').count(), 0, 'no Hands panel without a hand');
+  assert.doesNotMatch(await watcher.locator('main').innerText(), /Hands/);
+  assert.deepEqual(watcher.errors, []);
+  await watcher.context().close();
+});
+
+test('keyboard: after choosing a card with Enter, Submit is the next Tab stop and Enter sends; All-In builds a play with the arrows', async () => {
+  const { page } = await seatAt('goofspiel', 'phone', { options: { cards: '8' } });
+  assert.ok(await myTurn(page, 'p1'));
+  const st = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('#hand button[data-move="3"]').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('[data-testid=draft]').innerText(), '3');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.move), '3', 'the focus stays on the chosen card');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'submit-move', 'one Tab from the chosen card to Submit');
+  assert.equal(await page.evaluate(() => document.body.dataset.steps), st, 'nothing sent before Submit');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((x) => document.body.dataset.steps !== x, st);
+  assert.match(await page.locator('#reveal').innerText(), /you played 3/i);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+
+  const allIn = await seatAt('all-in-goofspiel', 'laptop', { options: { first: 'p1' } });
+  const p = allIn.page;
+  assert.ok(await myTurn(p, 'p1'));
+  const first = p.locator('#hand button[data-card]:not([disabled])').first();
+  const a = await first.getAttribute('data-card');
+  await first.focus();
+  await p.keyboard.press('Enter');
+  await p.keyboard.press('ArrowRight');
+  const b = await p.evaluate(() => document.activeElement?.dataset.card);
+  assert.ok(b && b !== a, 'Right moves to the next card');
+  await p.keyboard.press('Enter');
+  assert.equal(await p.locator('[data-testid=draft]').innerText(), `${a} ${b}`);
+  await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement?.id), 'submit-move');
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('every rules page loads without a console error (no 404 for a balance report it does not have)', async () => {
+  const page = await newPage(SIZES.laptop);
+  const errors = consoleErrors(page);
+  for (const game of GAMES) {
+    await page.goto(`${BASE}/rules/${game}`);
+    await page.locator('article.rules').waitFor();
+    await page.waitForLoadState('networkidle');
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

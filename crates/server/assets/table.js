@@ -75,9 +75,38 @@ el.input.addEventListener('input', () => {
 
 /** Chooses a move on the board or in the hand: previewed, sent only by Submit. */
 function pick(text) {
+  // The hand and the list are drawn anew: the focus stays on the card or move just chosen
+  // (a board keeps its own, renderAll), so that Tab goes on from there to Submit.
+  const from = document.activeElement?.closest?.('#hand button, #legal button');
+  const key = from && (from.dataset.card !== undefined ? `[data-card="${CSS.escape(from.dataset.card)}"]`
+    : from.dataset.move !== undefined ? `[data-move="${CSS.escape(from.dataset.move)}"]` : null);
+  const where = from?.closest('#hand') ? el.hand : el.legal;
   page.ui.draft = text || null;
   el.input.value = text || '';
   renderAll();
+  if (key) where.querySelector(`button${key}`)?.focus({ preventScroll: true });
+}
+
+// Keyboard: with a move chosen, Tab from where it was chosen (the hand, the board, the list of
+// moves) goes straight to Submit, and Enter there sends it; Shift+Tab is unchanged. In the hand,
+// Left and Right move between its cards (a play built of several cards).
+el.hand.addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const at = e.target.closest?.('button');
+  const row = at ? [...el.hand.querySelectorAll('button:not([disabled])')] : [];
+  const next = row[row.indexOf(at) + (e.key === 'ArrowRight' ? 1 : -1)];
+  if (!next) return;
+  e.preventDefault();
+  next.focus();
+});
+for (const box of [el.hand, el.board, el.legal]) {
+  box.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !page.ui.draft) return;
+    const submitButton = form.querySelector('#submit-move');
+    if (submitButton.disabled) return;
+    e.preventDefault();
+    submitButton.focus();
+  });
 }
 
 function clearDraft() {
@@ -521,9 +550,10 @@ function renderShare() {
       status);
   };
   const spectate = new URL(`/m/${id}`, location.origin).href;
-  el.share.replaceChildren(h('h2', {}, waiting && invite ? 'Invite your opponent' : 'Share'),
+  // replaceChildren is the DOM's (not h): it would write a null as the text "null".
+  el.share.replaceChildren(...[h('h2', {}, waiting && invite ? 'Invite your opponent' : 'Share'),
     waiting && invite ? row('Invite link: send it to your friend', invite, 'invite-link') : null,
-    row('Spectators (anyone may watch)', spectate, 'spectator-link'));
+    row('Spectators (anyone may watch)', spectate, 'spectator-link')].filter(Boolean));
   el.share.hidden = false;
 }
 
@@ -665,7 +695,9 @@ function renderAll() {
   el.board.replaceChildren(...[parts.board, parts.legend ? h('p', { class: 'hint legend' }, parts.legend) : null].filter(Boolean));
   el.board.hidden = !parts.board;
   if (focusedCell) el.board.querySelector(`[data-cell="${focusedCell}"]`)?.focus();
-  el.hand.replaceChildren(h('h2', {}, 'Hands'), parts.hand || h('p', { class: 'muted' }, '\u2014'));
+  // A game that shows no hand to this viewer (a spectator of a board game) has no Hands panel.
+  el.hand.replaceChildren(...(parts.hand ? [h('h2', {}, 'Hands'), parts.hand] : []));
+  el.hand.hidden = !parts.hand;
   el.score.replaceChildren(h('h2', {}, 'Score'), parts.score || h('p', { class: 'muted' }, '\u2014'));
   // social: the server's complete move log (every step this viewer may know, with names).
   el.log.replaceChildren(h('h2', {}, 'Moves'), (m.moves ? moveLog(m.moves, { p1: seatName('p1'), p2: seatName('p2') }, page.game.kindWords, (mv, kind) => moveLabel(page.game, mv, kind)) : parts.log) || h('p', { class: 'muted' }, '\u2014'));
