@@ -815,7 +815,7 @@ fn replay_command(file: &std::path::Path, as_json: bool, out: &mut impl Write) -
     }
 }
 
-/// The JSON summary of a replay, as DESIGN.md specifies.
+/// The JSON summary of a replay, as docs/record-format.md specifies.
 fn summary_json(replayed: &Replay) -> Value {
     let game: &dyn AnyGame = replayed.game.as_ref();
     let pending = game.pending();

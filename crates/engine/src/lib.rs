@@ -4,7 +4,7 @@
 //! decision (both seats at once, one seat, or chance), checks and applies steps, gives each viewer
 //! exactly what that viewer may know, and speaks a text notation. [`Erased`] wraps a typed game
 //! behind the dynamic [`AnyGame`] interface used by the command line, the server and the bot
-//! protocol. [`Record`] and [`replay`] are the match record of DESIGN.md.
+//! protocol. [`Record`] and [`replay`] are the match record of docs/record-format.md.
 //!
 //! This crate knows nothing about clocks, sockets, files or async; randomness is always passed in.
 

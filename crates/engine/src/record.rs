@@ -1,4 +1,4 @@
-//! The match record: the one format for logs, replays, tests and bug reports (see DESIGN.md).
+//! The match record: the one format for logs, replays, tests and bug reports (docs/record-format.md).
 //!
 //! ```json
 //! {"game": "goofspiel", "options": {"cards": 4}, "seed": 7,

@@ -36,8 +36,8 @@
 //! default, bank use, timeout, replayed game and the end, each with `at`. It is private (it holds
 //! pending moves). [`Match::rebuild`] applies the log's inputs again at their times and checks
 //! that the rest comes out the same: the match, its clocks and its generator are rebuilt exactly,
-//! so a server can store only the configuration and the log. [`Match::record`] is the DESIGN.md
-//! record of the game so far, chance included, for `colosseum replay`.
+//! so a server can store only the configuration and the log. [`Match::record`] is the match
+//! record (docs/record-format.md) of the game so far, chance included, for `colosseum replay`.
 //!
 //! # Views
 //!

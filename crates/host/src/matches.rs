@@ -1147,7 +1147,7 @@ impl Match {
         self.trivia.as_ref().map(|t| t.bank.as_ref())
     }
 
-    /// The record of the game being played (DESIGN.md format; `colosseum replay` applies it).
+    /// The record of the game being played (docs/record-format.md; `colosseum replay` applies it).
     /// Every chance outcome the host drew is in it.
     #[must_use]
     pub fn record(&self) -> &Record {

@@ -1,10 +1,10 @@
 //! Questions from match history, in the spirit of the original ("In MM1, which player scored
 //! the most apples?").
 //!
-//! A [`Season`] is a named, ordered list of finished matches, each a DESIGN.md
-//! [`Record`] with a label (`day 3`, `match 12`, `DM2`) and the players' names. Each record is
-//! replayed through `colosseum_games`, and the final state gives the questions, with answers
-//! computed from it (never written by hand):
+//! A [`Season`] is a named, ordered list of finished matches, each a match [`Record`]
+//! (docs/record-format.md) with a label (`day 3`, `match 12`, `DM2`) and the players' names.
+//! Each record is replayed through `colosseum_games`, and the final state gives the questions,
+//! with answers computed from it (never written by hand):
 //!
 //! * **winner**: "Who won match 12 (Square Goofspiel)?": the winner's name, or `p1`/`p2`
 //!   (also `player 1`/`player 2`) when unnamed; for a draw, `nobody` (`no one`, `draw`, `tie`).
