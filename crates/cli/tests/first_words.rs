@@ -119,3 +119,26 @@ fn a_port_in_use_names_the_flag_and_touches_no_database() {
     );
     assert!(!db_made, "the database is not opened (nor created) first");
 }
+
+#[test]
+fn an_address_not_of_this_machine_says_which_addresses_serve() {
+    let (dir, db) = temp_db("foreign-address", "matches.db");
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): no machine has it.
+    let output = Command::new(env!("CARGO_BIN_EXE_colosseum"))
+        .args(["serve", "--addr", "192.0.2.1:8080", "--db"])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let db_made = db.exists();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!output.status.success(), "exits non-zero: {stderr}");
+    assert!(
+        stderr.contains("192.0.2.1 is not an address of this machine")
+            && stderr.contains("--addr 127.0.0.1:8080")
+            && stderr.contains("--addr 0.0.0.0:8080"),
+        "names the flag and the addresses that serve: {stderr}"
+    );
+    assert!(!db_made, "the database is not opened (nor created) first");
+}
