@@ -101,7 +101,12 @@ proptest! {
     fn names_compare_as_an_equivalence(a in "\\PC{0,20}", b in "\\PC{0,20}") {
         prop_assert!(same_name(&a, &a));
         prop_assert_eq!(same_name(&a, &b), same_name(&b, &a));
-        prop_assert!(same_name(&a, &a.to_uppercase()) || a.to_uppercase().chars().count() != a.chars().count());
+        // Case aside (where lower case undoes upper case: not for a few letters such as U+1C80,
+        // whose upper case lowers to another letter).
+        let upper = a.to_uppercase();
+        if upper.to_lowercase() == a.to_lowercase() {
+            prop_assert!(same_name(&a, &upper), "{:?} and {:?}", a, upper);
+        }
         let _ = refused(&a);
         let _ = looks_like_bot(&a);
     }
