@@ -996,7 +996,7 @@ async fn client(
                     .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 node += seat.sockets.after_drop(seat.seat, tries, seat.bases.len());
                 // Every node tried once: wait a little before the next round.
-                if tries % seat.bases.len() as u32 == 0 {
+                if tries.is_multiple_of(seat.bases.len() as u32) {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             }

@@ -728,9 +728,9 @@ pub fn check_time_control(time: &TimeControl, limits: &Limits) -> Result<(), Api
 
 /// `ms` for people: `24 h`, `90 s`, `250 ms`.
 fn human_ms(ms: u64) -> String {
-    if ms >= 3_600_000 && ms % 3_600_000 == 0 {
+    if ms >= 3_600_000 && ms.is_multiple_of(3_600_000) {
         format!("{} h", ms / 3_600_000)
-    } else if ms >= 1_000 && ms % 1_000 == 0 {
+    } else if ms >= 1_000 && ms.is_multiple_of(1_000) {
         format!("{} s", ms / 1_000)
     } else {
         format!("{ms} ms")

@@ -618,7 +618,7 @@ async fn postgres_updates_share_the_appends_statement() {
     let one = |i: usize| {
         let (store, observer, id) = (store.clone(), observer.clone(), ids[i].clone());
         tokio::spawn(async move {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 // The first match already holds one entry: an append from 0 is refused.
                 store.append(&id, 0, &entries(0, 2)).await
             } else {

@@ -266,7 +266,7 @@ impl Format {
     pub fn rounds(&self, players: usize) -> Option<usize> {
         match *self {
             Format::RoundRobin { double } => {
-                let per = if players % 2 == 0 {
+                let per = if players.is_multiple_of(2) {
                     players - 1
                 } else {
                     players

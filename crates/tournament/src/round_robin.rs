@@ -15,7 +15,7 @@ pub fn schedule(players: usize, double: bool) -> Vec<Round> {
     if players < 2 {
         return Vec::new();
     }
-    let n = if players % 2 == 0 {
+    let n = if players.is_multiple_of(2) {
         players
     } else {
         players + 1

@@ -351,7 +351,7 @@ impl<'a> Ctx<'a> {
     /// at this level (with a player who had a bye sitting out again only when `second`).
     fn choose_bye(&self, ranked: &[PlayerId], second: bool) -> Option<Option<PlayerId>> {
         let all = ranked.iter().fold(0u64, |m, &p| m | 1 << p);
-        if ranked.len() % 2 == 0 {
+        if ranked.len().is_multiple_of(2) {
             return self.pairable(all).then_some(None);
         }
         ranked

@@ -294,7 +294,7 @@ fn round_pairable(
     allowed: &dyn Fn(usize, usize) -> bool,
 ) -> bool {
     let all: Vec<usize> = (0..players).collect();
-    if players % 2 == 0 {
+    if players.is_multiple_of(2) {
         return pairable(&all, allowed);
     }
     (0..players).filter(|&b| !had_bye[b]).any(|b| {
