@@ -113,6 +113,49 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         )
         .route("/assets/{file}", get(asset))
         .route("/assets/games/{file}", get(game_asset))
+        .route(
+            "/assets/v/{version}/{file}",
+            get(
+                |Path((v, file)): Path<(String, String)>, h: HeaderMap| async move {
+                    lasting(&v, asset(Path(file), h).await)
+                },
+            ),
+        )
+        .route(
+            "/assets/v/{version}/games/{file}",
+            get(
+                |Path((v, file)): Path<(String, String)>, h: HeaderMap| async move {
+                    lasting(&v, game_asset(Path(file), h).await)
+                },
+            ),
+        )
+}
+
+/// The version of the embedded assets as a whole: part of the SHA-256 of every asset's entity
+/// tag. The pages load their modules from `/assets/v/{VERSION}/` (a module's relative imports,
+/// the games' modules included, stay under it), so a new build's assets have new URLs and
+/// these can be kept for a year.
+pub static VERSION: LazyLock<String> = LazyLock::new(|| {
+    let mut tags: Vec<(&String, &String)> = ETAGS.iter().collect();
+    tags.sort();
+    let all: String = tags.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+    colosseum_engine::fair::sha256_hex(all.as_bytes())[..16].to_string()
+});
+
+/// An asset answered under `/assets/v/{version}/`: kept for a year and never revalidated when
+/// `version` is this build's (and the assets are the embedded ones, not read from a folder
+/// while editing); otherwise as under `/assets/` (`no-cache`), so a page of an older build
+/// still loads.
+fn lasting(version: &str, mut res: Response) -> Response {
+    let editing = std::env::var_os("COLOSSEUM_ASSETS").is_some()
+        || std::env::var_os("COLOSSEUM_GAME_ASSETS").is_some();
+    if version == VERSION.as_str() && !editing && res.status().is_success() {
+        res.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    res
 }
 
 /// A strong entity tag for `body`: part of its SHA-256, quoted.
@@ -207,13 +250,14 @@ fn shell(headers: &HeaderMap, title: &'static str, script: &'static str) -> Resp
 /// others).
 fn shell_html(title: &str, script: &str) -> String {
     let first = colosseum_games::registry()[0].id;
+    let v = VERSION.as_str();
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title}</title>\
-         <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\
-         <link rel=\"stylesheet\" href=\"/assets/style.css\">\
-         <script type=\"module\" src=\"/assets/{script}.js\"></script></head>\
+         <link rel=\"icon\" href=\"/assets/v/{v}/favicon.svg\" type=\"image/svg+xml\">\
+         <link rel=\"stylesheet\" href=\"/assets/v/{v}/style.css\">\
+         <script type=\"module\" src=\"/assets/v/{v}/{script}.js\"></script></head>\
          <body data-page=\"{script}\"><header class=\"top\"><a class=\"brand\" href=\"/\">Colosseum</a>\
          <nav><a href=\"/\">Lobby</a> <a href=\"/t\">Tournaments</a> <a href=\"/rules/{first}\">Rules</a></nav></header>\
          <main id=\"app\"><p>Loading…</p>\
@@ -322,6 +366,57 @@ mod tests {
         assert!(not_modified(&with("*"), tag));
         assert!(!not_modified(&with("\"x\""), tag));
         assert!(!not_modified(&HeaderMap::new(), tag));
+    }
+
+    #[tokio::test]
+    async fn the_pages_load_this_builds_assets_under_its_version_kept_for_a_year() {
+        use axum::body::Body;
+        use axum::http::Request;
+        use tower::ServiceExt;
+        let app = super::router::<()>();
+        let get = |uri: String| {
+            let app = app.clone();
+            async move {
+                app.oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                    .await
+                    .unwrap()
+            }
+        };
+        let page = get("/".to_string()).await;
+        assert_eq!(page.headers()[header::CACHE_CONTROL], "no-cache");
+        let html = String::from_utf8(
+            axum::body::to_bytes(page.into_body(), 1 << 20)
+                .await
+                .unwrap()
+                .to_vec(),
+        )
+        .unwrap();
+        let v = super::VERSION.as_str();
+        assert!(html.contains(&format!("/assets/v/{v}/lobby.js")), "{html}");
+        assert!(html.contains(&format!("/assets/v/{v}/style.css")), "{html}");
+        for path in ["lobby.js", "style.css", "games/goofspiel.js"] {
+            let kept = get(format!("/assets/v/{v}/{path}")).await;
+            assert_eq!(kept.status(), 200, "{path}");
+            assert_eq!(
+                kept.headers()[header::CACHE_CONTROL],
+                "public, max-age=31536000, immutable",
+                "{path}"
+            );
+            assert!(kept.headers().contains_key(header::ETAG), "{path}");
+            // An older build's version: served, but revalidated.
+            let old = get(format!("/assets/v/0000000000000000/{path}")).await;
+            assert_eq!(old.status(), 200, "{path}");
+            assert_eq!(old.headers()[header::CACHE_CONTROL], "no-cache", "{path}");
+        }
+        let missing = get(format!("/assets/v/{v}/nothing.js")).await;
+        assert_eq!(missing.status(), 404);
+        assert_ne!(
+            missing
+                .headers()
+                .get(header::CACHE_CONTROL)
+                .map(|h| h.to_str().unwrap()),
+            Some("public, max-age=31536000, immutable")
+        );
     }
 
     #[test]

@@ -163,7 +163,18 @@ impl Visitor {
                 }
                 if !path.starts_with("/api/") && got.status == StatusCode::OK {
                     assert!(got.etag.is_some(), "{path} has no ETag");
-                    assert_eq!(got.cache.as_deref(), Some("no-cache"), "{path}");
+                    // This build's versioned files are kept for a year; the page and the
+                    // files under unversioned paths are revalidated.
+                    let kept = path.starts_with(&format!(
+                        "/assets/v/{}/",
+                        colosseum_server::pages::VERSION.as_str()
+                    ));
+                    let want = if kept {
+                        "public, max-age=31536000, immutable"
+                    } else {
+                        "no-cache"
+                    };
+                    assert_eq!(got.cache.as_deref(), Some(want), "{path}");
                 }
             }
         }
@@ -236,7 +247,13 @@ async fn ten_lobby_loads_from_one_address_meet_no_429_and_revalidate_with_304() 
             }
         }
     }
-    assert!(etags.contains_key("/") && etags.contains_key("/assets/lobby.js"));
+    assert!(etags.contains_key("/"));
+    // The page loads this build's modules under its version (`/assets/v/VERSION/`).
+    let lobby_js = format!(
+        "/assets/v/{}/lobby.js",
+        colosseum_server::pages::VERSION.as_str()
+    );
+    assert!(etags.contains_key(&lobby_js), "{etags:?}");
 
     // Again, all at once, with the tags: every page file is 304 (no body), nothing is 429.
     let again = futures_util::future::join_all(visitors.iter().map(|v| {

@@ -53,7 +53,10 @@ async fn every_page_is_a_shell_that_loads_its_module() {
         assert!(mime.starts_with("text/html"), "{uri}: {mime}");
         assert!(csp.contains("default-src 'self'"), "{uri}: {csp}");
         assert!(
-            body.contains(&format!("/assets/{script}.js")),
+            body.contains(&format!(
+                "/assets/v/{}/{script}.js",
+                colosseum_server::pages::VERSION.as_str()
+            )),
             "{uri}: {body}"
         );
         // The Rules link opens the first game's page (the registry's, not a name in the server).
