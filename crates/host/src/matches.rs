@@ -288,11 +288,7 @@ pub fn unbound_commitment(text: &str, nonce: &str) -> String {
 }
 
 fn sha256_hex(text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    colosseum_engine::fair::sha256_hex(text.as_bytes())
 }
 
 /// The fewest different hex digits a bound nonce may have: a random nonce of 32 hex digits has
