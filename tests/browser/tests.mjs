@@ -858,7 +858,9 @@ test('fair chance: a typed client seed, the commitment on screen, and the check 
   const commitment = await page.locator('[data-testid=commitment]').getAttribute('title');
   assert.match(commitment, /^[0-9a-f]{64}$/);
   // So is the setup it binds: who plays, the bot, the clocks.
-  assert.match(await page.locator('[data-testid=setup]').innerText(), /p2 the bot random/);
+  const setupText = await page.locator('[data-testid=setup]').innerText();
+  assert.match(setupText, /the bot random/);
+  assert.doesNotMatch(setupText, /\bp[12]\b/, `the setup names people, not seats: ${setupText}`);
   await page.locator('details.client-seed summary').click();
   await page.locator('#client-seed').fill('my-own-client-seed-1');
   await join(page, 'Fay');

@@ -244,10 +244,12 @@ async function revealIfDue() {
 
 /** The match's public setup in words, as committed at creation. */
 function setupWords(setup) {
+  // People are named as they joined (before a join: which seat), never by a seat id.
   const seat = (p) => {
     const s = setup[p];
-    if (s.kind !== 'bot') return `${p} a person`;
-    return `${p} the bot ${s.bot}${s.time_budget ? ' (thinks for a time: its moves cannot be re-checked)' : ''}`;
+    const order = p === 'p1' ? 'the first seat' : 'the second seat';
+    if (s.kind !== 'bot') return `${page.state.names?.[p] || order}: a person`;
+    return `the bot ${s.bot}${s.time_budget ? ' (thinks for a time: its moves cannot be re-checked)' : ''}`;
   };
   const time = setup.time?.kind === 'untimed' ? 'untimed' : `${Math.round((setup.time?.per_decision_ms || 0) / 1000)} s a decision`;
   return [seat('p1'), seat('p2'), time, setup.sealed ? 'sealed' : null].filter(Boolean).join(' \u00b7 ');
