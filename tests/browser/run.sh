@@ -61,7 +61,9 @@ case "$SCREENSHOTS_DIR" in /*) ;; *) SCREENSHOTS_DIR="$root/$SCREENSHOTS_DIR" ;;
 export SCREENSHOTS_DIR
 start=$(date +%s)
 status=0
-(cd "$here" && timeout 900 node --test --test-concurrency=1 --test-reporter=spec tests.mjs) || status=$?
+# tests.mjs: every feature as a user reaches it; walk.mjs: a newcomer's walk through every game
+# at a phone's and a laptop's size, checked at every decision.
+(cd "$here" && timeout 1500 node --test --test-concurrency=1 --test-reporter=spec tests.mjs walk.mjs) || status=$?
 echo "browser tests: $(( $(date +%s) - start )) s, exit $status; screenshots in $SCREENSHOTS_DIR"
 if [ "$status" -ne 0 ]; then
   echo "--- server stderr ---" >&2
