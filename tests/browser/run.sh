@@ -25,7 +25,7 @@ export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
 # The pages' pure functions (crates/server/assets/present.js, movelog.js, chat.js, race.js, and
 # the games' own modules in crates/games/assets), without a browser.
-(cd "$here" && node --test --test-reporter=spec present.test.mjs social.unit.mjs)
+(cd "$here" && node --test --test-reporter=spec present.test.mjs social.unit.mjs games.unit.mjs)
 
 bin="${COLOSSEUM_BIN:-target/release/colosseum}"
 if [ ! -x "$bin" ]; then

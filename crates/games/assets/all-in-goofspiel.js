@@ -4,6 +4,29 @@
 // imports nothing: the shared helpers come in `kit`.
 
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+/** "1 point", "7.5 points". */
+const count = (n, one, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`;
+/** A seat's name, never its id. */
+const who = (ctx, seat) => ctx?.names?.[seat] || (seat === 'p1' ? 'Player 1' : 'Player 2');
+
+/** The headline score beside each player's name: the points taken so far (halves from split
+ *  rounds). */
+export function headline(v) {
+  return { p1: count(v.points?.p1 ?? 0, 'point'), p2: count(v.points?.p2 ?? 0, 'point') };
+}
+
+/** The action bar's sentence when `ctx.you` can act: the round's worth, whether you start or
+ *  answer, and the cards you hold. */
+export function prompt(v, ctx) {
+  const cur = v.current;
+  if (!ctx?.canAct || !ctx.you || !cur) return null;
+  const hand = v.hands?.[ctx.you] || [];
+  const worth = `Round ${cur.round}, worth ${count(cur.worth, 'point')}`;
+  const cards = hand.length ? `click cards from your ${count(hand.length, 'card')} in the order you put them down, or pass; then Submit` : 'you have no cards left: pass, then Submit';
+  if (cur.starter === ctx.you) return `${worth}: you start, face down; ${cards}.`;
+  const down = cur.face_down_count ?? 0;
+  return `${worth}: ${who(ctx, cur.starter)} put down ${down ? `${count(down, 'card')} face down` : 'no cards'}; answer: ${cards}.`;
+}
 
 export function placeholder() {
   return 'cards in order, e.g. 10 9, or pass';
@@ -52,15 +75,20 @@ export function starterWaiting(cur, ctx, name) {
 export function render(v, ctx, _state, { h, s, table, list, name }) {
   const cur = v.current || {};
   const you = ctx.you;
-  const svg = s('svg', { viewBox: '0 0 360 130', class: 'board', 'aria-label': 'the round' });
+  // Short lines (a long name wraps to the next line, never past the picture's edge).
+  const svg = s('svg', { viewBox: '0 0 360 140', class: 'board', 'aria-label': 'the round' });
   const over = !v.current;
-  svg.append(s('text', { x: 180, y: 22, class: 'axis' }, over ? `The game is over after ${(v.rounds || []).length} rounds` : `Round ${cur.round}, worth ${cur.worth}: ${name(ctx, cur.starter)} starts, ${name(ctx, cur.responder)} responds`));
+  svg.append(s('text', { x: 180, y: 18, class: 'axis' }, over ? `The game is over after ${count((v.rounds || []).length, 'round')}` : `Round ${cur.round}, worth ${count(cur.worth, 'point')}`));
+  svg.append(s('text', { x: 180, y: 34, class: 'axis' }, over ? `${name(ctx, 'p1')}: ${count(v.points?.p1 ?? 0, 'point')}` : cur.starter === you ? 'You start,' : `${name(ctx, cur.starter)} starts,`));
+  svg.append(s('text', { x: 180, y: 50, class: 'axis' }, over ? `${name(ctx, 'p2')}: ${count(v.points?.p2 ?? 0, 'point')}` : cur.responder === you ? 'you respond' : `${name(ctx, cur.responder)} responds`));
   const n = cur.face_down_count || 0;
   for (let i = 0; i < Math.min(n, 16); i++) {
-    svg.append(s('rect', { x: 20 + i * 20, y: 40, width: 30, height: 44, rx: 4, class: 'card-back' }));
+    svg.append(s('rect', { x: 20 + i * 20, y: 58, width: 30, height: 44, rx: 4, class: 'card-back' }));
   }
-  const down = cur.face_down_cards ? ` (yours: ${cur.face_down_cards.join(' ')})` : '';
-  svg.append(s('text', { x: 180, y: 110, class: 'axis' }, over ? `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}` : n ? `${n} card${n > 1 ? 's' : ''} face down${down}` : cur.face_down_count === 0 ? `${name(ctx, cur.starter)} put down no cards` : starterWaiting(cur, ctx, name)));
+  if (!over) {
+    svg.append(s('text', { x: 180, y: 118, class: 'axis' }, n ? `${count(n, 'card')} face down` : cur.face_down_count === 0 ? `${name(ctx, cur.starter)} put down no cards` : starterWaiting(cur, ctx, name)));
+    if (cur.face_down_cards) svg.append(s('text', { x: 180, y: 134, class: 'axis' }, `yours: ${cur.face_down_cards.join(' ')}`));
+  }
   const mine = you ? v.hands?.[you] || [] : [];
   // The play being built: cards in the order clicked; a second click takes a card back.
   const draft = ctx.draft && ctx.draft !== 'pass' ? ctx.draft.split(/\s+/).map(Number) : [];
@@ -91,6 +119,8 @@ export function render(v, ctx, _state, { h, s, table, list, name }) {
     hand,
     score: table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', v.points?.p1, v.points?.p2], ['cards left', v.hands?.p1?.length, v.hands?.p2?.length]]),
     reveal: last ? h('p', {}, `Round ${last.round} (worth ${last.worth}): ${name(ctx, 'p1')} put down ${play(last, 'p1')}, ${name(ctx, 'p2')} put down ${play(last, 'p2')}; ${last.winner ? `${name(ctx, last.winner)} takes it` : 'split'}.`) : null,
-    log: list(rounds.map((r) => `round ${r.round} (${r.worth}): p1 ${play(r, 'p1')}; p2 ${play(r, 'p2')} \u2192 ${r.winner || 'split'}`)),
+    log: list(rounds.map((r) => `round ${r.round} (${r.worth}): ${who(ctx, 'p1')} ${play(r, 'p1')}; ${who(ctx, 'p2')} ${play(r, 'p2')} \u2192 ${r.winner ? who(ctx, r.winner) : 'split'}`)),
+    headline: headline(v),
+    prompt: prompt(v, ctx),
   };
 }

@@ -5,6 +5,53 @@
 
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 
+/** "1 card", "7 cards". */
+const count = (n, one, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`;
+
+/** The headline beside each player's name: materials held, and the fewest M that would still
+ *  join that player's two edges (the game's own score: the smaller need wins a stalemate). */
+export function headline(v) {
+  const of = (p) => {
+    const join = p?.cheapest_connection;
+    return `${p?.materials ?? 0} M \u00b7 ${join === null || join === undefined ? 'cut off' : join === 0 ? 'joined' : `${join} M to join`}`;
+  };
+  return { p1: of(v.players?.p1), p2: of(v.players?.p2) };
+}
+
+/** The game's words, explained where they first appear (the table shows them as a legend). */
+export function glossary() {
+  return GLOSSARY;
+}
+const GLOSSARY = [
+  ['M', 'materials, won with the prizes and spent on bridges (a free spot\u2019s number is its cost in M); after each round you lose 1 M per 6 M held'],
+  ['to join', 'the fewest M that would still join your two edges'],
+];
+
+/** The action bar's sentence when `ctx.you` can act, for the decision's kind (`ctx.decision`:
+ *  bid, build, upgrade, item) with the numbers that matter. */
+export function prompt(v, ctx) {
+  if (!ctx?.canAct || !ctx.you) return null;
+  const me = v.players?.[ctx.you] || {};
+  const m = me.materials ?? 0;
+  const join = me.cheapest_connection;
+  const kind = ctx.decision || (/build/.test(v.waiting_for || '') ? 'build' : /upgrade/.test(v.waiting_for || '') ? 'upgrade' : /window/.test(v.waiting_for || '') ? 'item' : 'bid');
+  if (kind === 'build') {
+    const costs = (v.spots || []).filter((sp) => !sp.bridge).map((sp) => sp.cost);
+    const range = costs.length ? ` (a free spot costs the number on it: ${Math.min(...costs)} to ${Math.max(...costs)} M)` : '';
+    return `Build: you have ${m} M${join ? ` and need ${join} M to join your edges` : ''}; click free spots to build bridges${range}, then Submit, or choose \u201cdone\u201d to build nothing.`;
+  }
+  if (kind === 'upgrade') {
+    const n = Number(/choice of (\d+)/.exec(v.waiting_for || '')?.[1] || 1);
+    return `Your bridges surrounded ${n === 1 ? 'a dot' : 'dots'}: choose ${count(n, 'even card')} to upgrade (2+ wins ties, 4+ gains 3 M, 6+ makes your first bridge free, 8+ is worth 10), then Submit.`;
+  }
+  if (kind === 'item') {
+    if (/Crystal/.test(v.waiting_for || '')) return 'Crystal Ball: use it to see this cycle\u2019s whole prize order, or skip to keep it; then Submit.';
+    return `Rush Order: send ${v.prize ? `the ${v.prize} M prize` : 'this prize'} to the end of the cycle and reveal the next, or skip to keep the item; then Submit.`;
+  }
+  const cards = (me.cards || []).filter((c) => c.in_hand).length;
+  return `Bid for the ${v.prize ?? '?'} M prize: pick one of your ${count(cards, 'card')}, then Submit (you have ${m} M).`;
+}
+
 export function placeholder(decision) {
   return decision === 'build' ? 'spots, e.g. b2 d2, or done' : 'a card, e.g. 5';
 }
@@ -75,7 +122,7 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
       g.append(s('circle', { cx: X(c), cy: X(r), r: 10, class: 'spot-free' }));
       g.append(s('text', { x: X(c), y: X(r) + 4, class: 'spot-cost' }, sp.cost));
     }
-    g.append(s('title', {}, `${sp.spot}: cost ${sp.cost}${sp.bridge ? `, ${sp.bridge}'s bridge` : ''}`));
+    g.append(s('title', {}, `${sp.spot}: cost ${sp.cost} M${sp.bridge ? `, ${name(ctx, sp.bridge)}\u2019s bridge` : ''}`));
     const toggle = free ? () => {
       if (chosen.includes(sp.spot)) chosen.splice(chosen.indexOf(sp.spot), 1);
       else chosen.push(sp.spot);
@@ -108,13 +155,18 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
       ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`
       : 'Click free spots to choose bridges (their costs are shown), then Submit; or choose \u201cdone\u201d to build nothing.') : null);
   const lr = v.last_round;
+  const over = v.pending === 'over' || (v.prize === null && !(v.prizes_left || []).length && /over/.test(v.waiting_for || ''));
   const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
   const row = (k, f) => [k, f(pl.p1 || {}), f(pl.p2 || {})];
-  // While this seat builds on a phone, the lattice is drawn larger (galespiel.css: a step of
-  // 48 px) in a box that scrolls, so that every free spot's touch target (the diamond between
-  // its four neighbours) holds a square of more than 44x44 px; the scroll is kept between clicks.
+  // The lattice fits the width (both edges and every label in view). While this seat builds, a
+  // Zoom toggle draws it larger where the page stacks or on a touch screen (galespiel.css: a
+  // step of 48 px, in a box that scrolls) so that every free spot's touch target (the diamond
+  // between its four neighbours) holds a square of more than 44x44 px; the choice is kept for
+  // the next builds (`ctx.memory`) and the scroll between clicks.
+  const keep = ctx.memory || state;
+  const zoomed = building && !!keep.galeZoom;
   let board = svg;
-  if (building) {
+  if (zoomed) {
     board = h('div', { class: 'gale-zoom', 'data-testid': 'gale-zoom' }, svg);
     board.addEventListener('scroll', () => { state.galeScroll = [board.scrollLeft, board.scrollTop]; }, { passive: true });
     requestAnimationFrame(() => {
@@ -124,20 +176,34 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
       board.scrollTop = top;
     });
   }
+  if (building) {
+    board = h('div', { class: 'gale-board' },
+      h('button', {
+        type: 'button', class: 'gale-zoom-toggle', 'data-testid': 'gale-zoom-toggle', 'aria-pressed': String(zoomed),
+        onclick: () => { keep.galeZoom = !zoomed; state.galeScroll = undefined; ctx.rerender?.(); },
+      }, zoomed ? 'Fit the board to the screen' : 'Zoom in: larger spots to tap'),
+      board);
+  }
   return {
     board,
     builds: true,
-    legend: `Brown (${name(ctx, 'p1')}) joins left to right, blue (${name(ctx, 'p2')}) top to bottom; circles are free spots with their cost in M.`,
+    // The legend explains the game's words where they first appear (a visible line, for touch).
+    legend: h('span', { 'data-testid': 'glossary' }, `Brown (${name(ctx, 'p1')}) joins left to right, blue (${name(ctx, 'p2')}) top to bottom; circles are free spots with their cost in M.`,
+      glossary().map(([term, text]) => [' ', h('b', { class: 'term' }, term), `: ${text}.`])),
     hand,
     score: h('div', {},
-      h('p', {}, `Prize up now: ${v.prize ?? '–'} M; still to come this cycle: ${(v.prizes_left || []).join(' ') || '–'}${v.upcoming?.some((x) => x !== null) ? `; you know the next: ${v.upcoming.map((x) => x ?? '?').join(' ')}` : ''}.`),
+      h('p', {}, over ? `The game is over after ${count(v.rounds ?? 0, 'round')}.`
+        : `Prize up now: ${v.prize === null || v.prize === undefined ? 'being drawn' : `${v.prize} M`}; ${(v.prizes_left || []).length ? `still to come this cycle: ${v.prizes_left.join(' ')} M` : 'the last of this cycle'}${v.upcoming?.some((x) => x !== null) ? `; you know the next: ${v.upcoming.map((x) => x ?? '?').join(' ')}` : ''}.`),
       table(['', name(ctx, 'p1'), name(ctx, 'p2')], [
         row('materials (M)', (p) => p.materials),
-        row('cheapest connection (M)', (p) => p.cheapest_connection ?? 'cut off'),
+        row('M to join', (p) => (p.cheapest_connection === 0 ? 'joined' : p.cheapest_connection ?? 'cut off')),
         row('bridges', (p) => (p.bridges || []).length),
         row('dots surrounded', (p) => p.dots_surrounded),
-        row('items held', (p) => (p.items_held || []).join(', ') || '–')])),
+        ...(v.players?.p1?.items_held?.length || v.players?.p2?.items_held?.length || v.players?.p1?.items_used?.length || v.players?.p2?.items_used?.length
+          ? [row('items held', (p) => (p.items_held || []).join(', ') || 'none')] : [])])),
     reveal: lr ? h('p', {}, `Round ${lr.round}, prize ${lr.prize}: ${name(ctx, 'p1')} bid ${bid(lr.bids?.p1)}, ${name(ctx, 'p2')} bid ${bid(lr.bids?.p2)}; ${lr.winner ? `${name(ctx, lr.winner)} won${lr.built?.length ? ` and built ${lr.built.join(' ')} for ${lr.paid} M` : ''}` : 'nobody won'}.`) : null,
-    log: h('p', {}, `${v.rounds ?? 0} rounds played; ${v.rounds_without_bridge ?? 0} in a row without a bridge.`),
+    log: h('p', {}, `${count(v.rounds ?? 0, 'round')} played; ${v.rounds_without_bridge ?? 0} in a row without a bridge.`),
+    headline: headline(v),
+    prompt: prompt(v, ctx),
   };
 }

@@ -3,6 +3,23 @@
 // nothing: the shared helpers come in `kit` (docs/browser.md, "A game's browser code").
 
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+/** "1 point", "12 points". */
+const count = (n, one, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`;
+/** A seat's name, never its id. */
+const who = (ctx, seat) => ctx?.names?.[seat] || (seat === 'p1' ? 'Player 1' : 'Player 2');
+
+/** The headline score beside each player's name: the points won so far. */
+export function headline(v) {
+  return { p1: count(v.points?.p1 ?? 0, 'point'), p2: count(v.points?.p2 ?? 0, 'point') };
+}
+
+/** The action bar's sentence when `ctx.you` can act: the prize and the cards to bid with. */
+export function prompt(v, ctx) {
+  if (!ctx?.canAct || !ctx.you || v.prize === null || v.prize === undefined) return null;
+  const hand = v.hands?.[ctx.you] || [];
+  if (hand.length === 1) return `Bid your last card, ${hand[0]}, for the ${v.prize}-point prize: choose it, then Submit.`;
+  return `Bid for the ${v.prize}-point prize: pick one of your ${count(hand.length, 'card')}, then Submit.`;
+}
 
 /** The notation box's hint for a decision. */
 export function placeholder() {
@@ -34,7 +51,7 @@ export function render(v, ctx, _state, { h, s, card, table, list, name }) {
     svg.append(s('text', { x: 70, y: 80, class: 'axis' }, 'is being drawn'));
   } else {
     // No prize on the table: the game is over; the board says how it ended instead of a blank card.
-    svg.append(s('text', { x: 180, y: 60, class: 'axis' }, `The game is over after ${(v.turns || []).length} prizes`));
+    svg.append(s('text', { x: 180, y: 60, class: 'axis' }, `The game is over after ${count((v.turns || []).length, 'prize')}`));
     svg.append(s('text', { x: 180, y: 90, class: 'axis' }, `points: ${name(ctx, 'p1')} ${v.points?.p1 ?? 0}, ${name(ctx, 'p2')} ${v.points?.p2 ?? 0}`));
   }
   if ((v.prizes_left || []).length) svg.append(s('text', { x: 240, y: 22, class: 'axis' }, 'prizes still to come'));
@@ -55,6 +72,8 @@ export function render(v, ctx, _state, { h, s, card, table, list, name }) {
     hand: h('div', {}, you === 'p2' ? hands.reverse() : hands),
     score: table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', v.points?.p1, v.points?.p2]]),
     reveal: last ? h('p', {}, `For prize ${last.prize}: ${name(ctx, 'p1')} played ${last.p1}, ${name(ctx, 'p2')} played ${last.p2}; ${last.winner ? `${name(ctx, last.winner)} takes it` : 'a tie, nobody takes it'}.`) : null,
-    log: list(turns.map((t) => `prize ${t.prize}: p1 ${t.p1}, p2 ${t.p2} \u2192 ${t.winner || 'tie'}`)),
+    log: list(turns.map((t) => `prize ${t.prize}: ${who(ctx, 'p1')} ${t.p1}, ${who(ctx, 'p2')} ${t.p2} \u2192 ${t.winner ? who(ctx, t.winner) : 'a tie'}`)),
+    headline: headline(v),
+    prompt: prompt(v, ctx),
   };
 }

@@ -9,6 +9,26 @@ export function placeholder() {
 
 export const optionLabels = { size: 'Board size', advantage: 'Ties go to' };
 
+/** A seat's name, never its id. */
+const who = (ctx, seat) => ctx?.names?.[seat] || (seat === 'p1' ? 'Player 1' : 'Player 2');
+/** The colour whose groups score for `seat` (black is p1's unless the view says otherwise). */
+const colourOf = (v, seat) => (['black', 'white'].find((c) => v[c]?.seat === seat) || (seat === 'p1' ? 'black' : 'white'));
+
+/** The headline score beside each player's name: the product of that player's colour's group
+ *  weights. */
+export function headline(v) {
+  const of = (seat) => `score ${v[colourOf(v, seat)]?.product ?? 0}`;
+  return { p1: of('p1'), p2: of('p2') };
+}
+
+/** The action bar's sentence when `ctx.you` can act: the round, the empty cells, the two stones
+ *  to place and which colour scores for you. */
+export function prompt(v, ctx) {
+  if (!ctx?.canAct || !ctx.you) return null;
+  const empty = v.empty ?? (v.rows || []).join('').split('').filter((c) => c === '.').length;
+  return `Round ${(v.rounds ?? 0) + 1}, ${empty} ${empty === 1 ? 'cell' : 'cells'} empty: click a cell for a black stone, then one for a white stone, then Submit (your score is ${colourOf(v, ctx.you)}\u2019s groups multiplied).`;
+}
+
 const cellsIn = (text) => (String(text || '').match(/\b[a-m]\d{1,2}\b/gi) || []).map((c) => c.toLowerCase());
 
 export function lastReveal(v, n) {
@@ -70,8 +90,10 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
       ['black', name(ctx, v.black?.seat || 'p1'), groups(v.black), v.black?.product ?? 0],
       ['white', name(ctx, v.white?.seat || 'p2'), groups(v.white), v.white?.product ?? 0]]),
     reveal: lr ? h('p', {}, `Last round: ${name(ctx, 'p1')} played ${lr.p1}, ${name(ctx, 'p2')} played ${lr.p2}.`) : null,
-    log: h('div', {}, h('p', {}, `${v.rounds ?? 0} rounds played, ${v.empty ?? '?'} cells empty.`),
-      seen.length ? list(seen.map(([n, r]) => `round ${n}: p1 ${r.p1}; p2 ${r.p2}`)) : null,
+    log: h('div', {}, h('p', {}, `${v.rounds ?? 0} ${v.rounds === 1 ? 'round' : 'rounds'} played, ${v.empty ?? 0} ${v.empty === 1 ? 'cell' : 'cells'} empty.`),
+      seen.length ? list(seen.map(([n, r]) => `round ${n}: ${who(ctx, 'p1')} ${r.p1}; ${who(ctx, 'p2')} ${r.p2}`)) : null,
       v.rounds > seen.length ? h('p', { class: 'hint' }, 'Earlier rounds are in the replay once the match ends.') : null),
+    headline: headline(v),
+    prompt: prompt(v, ctx),
   };
 }

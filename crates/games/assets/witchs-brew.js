@@ -10,7 +10,7 @@ export function placeholder() {
 }
 
 export const optionLabels = {
-  schedule: 'Cauldron rounds', cauldron: 'The Cauldron', p1_chance: 'p1\u2019s race chance', none_chance: 'Nobody-wins chance',
+  schedule: 'Cauldron rounds', cauldron: 'The Cauldron', p1_chance: 'First player\u2019s race chance', none_chance: 'Nobody-wins chance',
   advantage: 'Ties go to', discard: 'Discard item', tiebreaker: 'Tiebreaker item',
 };
 
@@ -138,6 +138,75 @@ export function lastReveal(v, n) {
     sentence: `Cauldron round ${c.round}: ${c.winner ? `${cap(n(c.winner))} won the race for ${(c.pair || []).join(' or ')}` : 'nobody won the race'}${c.discarded ? ' (discarded)' : ''}.` };
 }
 
+/** A seat's name, never its id. */
+const who = (ctx, seat) => ctx?.names?.[seat] || (seat === 'p1' ? 'Player 1' : 'Player 2');
+/** "1 card", "5 cards". */
+const count = (n, one, many = `${one}s`) => `${n} ${Number(n) === 1 ? one : many}`;
+
+/** A Cauldron round's name in words: "MM1" is "Main Match 1". */
+export function cauldronRound(code) {
+  const m = /^(MM|DM|FM)(\d+)$/i.exec(String(code ?? ''));
+  return m ? `${{ MM: 'Main Match', DM: 'Death Match', FM: 'Final Match' }[m[1].toUpperCase()]} ${m[2]}` : String(code ?? '');
+}
+
+/** The headline score beside each player's name: victory points (VP) scored so far. */
+export function headline(v) {
+  return { p1: `${v.players?.p1?.points ?? 0} VP`, p2: `${v.players?.p2?.points ?? 0} VP` };
+}
+
+/** The game's words, explained where they first appear (the table shows them as a legend):
+ *  VP, the Cauldron's round names (MM1, DM1, FM1) and, with live races, a question's category. */
+export function glossary(v) {
+  return [
+    ['VP', 'victory points: a condition met when its round (6, 9 or 12) is checked scores its digit (1A: 1 VP, 3F: 3 VP)'],
+    ['MM1, DM1, FM1', 'the Cauldron\u2019s rounds, each about a match of the season (Main, Death or Final Match): MM and FM rounds offer cards, DM rounds victory conditions'],
+    ...(v?.cauldron_mode === 'live' ? [['Category', 'the kind of match a Cauldron question is about: MM, DM or FM, or free (any round)']] : []),
+  ];
+}
+
+/** A prize of the Cauldron in words: "2 Lock", "1A (five in a row ...)". */
+const prizeWords = (x) => (/^[123][a-f]$/i.test(String(x)) ? wbCondition(x) : wbCard(x));
+
+/** The action bar's sentence when `ctx.you` can act: what is being decided, with the numbers
+ *  that matter (the race won and its pair, the conditions to assign, the round and the cards,
+ *  the stone to place). */
+export function prompt(v, ctx) {
+  if (!ctx?.canAct || !ctx.you) return null;
+  const you = ctx.you;
+  const other = you === 'p1' ? 'p2' : 'p1';
+  const stage = v.stage?.stage;
+  const me = v.players?.[you] || {};
+  const round = v.placement_round || 1;
+  const said = waitingWords(v.waiting_for, (seat) => (seat === you ? 'you' : who(ctx, seat)));
+  switch (stage) {
+    case 'pick': {
+      const pair = v.prize_pair || [];
+      return `You won the Cauldron race of ${v.cauldron} (${cauldronRound(v.cauldron)}): pick ${pair.map(prizeWords).join(' or ')}; ${who(ctx, other)} gets the other. Then Submit.`;
+    }
+    case 'discard': {
+      const last = (v.cauldron_rounds || []).at(-1);
+      return `Your Discard: throw away both conditions just handed out${last?.pair ? ` (${last.pair.join(' and ')})` : ''}, or keep them; then Submit.`;
+    }
+    case 'assign':
+      return `Intermission: assign each of your ${count((me.conditions || []).length, 'victory condition')} to round 6, 9 or 12 (at most three a round), then Submit.`;
+    case 'play_cards':
+      return `Placement round ${round} of 12: play one of your ${count((me.hand || []).length, 'card')} (the higher value wins the round; every card\u2019s effect happens either way), then Submit.`;
+    case 'winner_stone':
+      return `You won placement round ${round}: place ${said}: click the cell, then Submit.`;
+    case 'loser_stone':
+      return `You lost placement round ${round}: place ${said}: click the cell, then Submit.`;
+    case 'gray_stone':
+      return 'Place the gray (neutral) stone on an empty cell: click it, then Submit.';
+    case 'winner_move':
+    case 'loser_move':
+      return /Leap/.test(v.waiting_for || '')
+        ? 'Your Leap: choose one of your stones and a direction (it jumps to the nearest empty cell that way), or pass; then Submit.'
+        : 'Your Shift: move one of your stones or a gray one to an empty neighbouring cell, or pass; then Submit.';
+    default:
+      return said ? `Your move: ${said}.` : null;
+  }
+}
+
 /** The view's `waiting_for` (written for the terminal: notation examples in backticks) in a
  *  page's words: no examples, no backticks, names for seats ("your stone", "Bob's Leap"). `n`
  *  names a seat ("you" for the viewer's). */
@@ -216,8 +285,28 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
               : () => ctx.addToBox(id),
     };
   }, { ctx, label: 'the 7 by 6 grid' });
+  // Before the Placement Phase the grid is empty: it says what happens now and when it fills.
+  if (!v.placement_round && stage && stage !== 'over' && board.append) {
+    const schedule = String(v.schedule || '').split(/\s+/).filter(Boolean);
+    const w = (gridRows[0]?.length || 7) * 44 + 44;
+    const y = ((gridRows.length || 6) * 44 + 44) / 2;
+    board.append(s('g', { class: 'wb-phase-note', 'data-testid': 'wb-phase-note' },
+      s('rect', { x: 30, y: y - 40, width: w - 60, height: 80, rx: 8 }),
+      s('text', { x: w / 2, y: y - 8 }, stage === 'assign' ? 'Intermission: assign your conditions'
+        : `Cauldron round ${(v.cauldron_rounds || []).length + 1}${schedule.length ? ` of ${schedule.length}` : ''}${v.cauldron ? ` (${v.cauldron})` : ''}`),
+      s('text', { x: w / 2, y: y + 18, class: 'sub' }, 'The grid fills in the Placement Phase')));
+  }
   const pl = v.players || {};
+  // The Cauldron Phase: which round, what it is about, and the pair on offer (the grid is still
+  // empty then, so this is the game's news).
+  const schedule = String(v.schedule || '').split(/\s+/).filter(Boolean);
+  const cauldronLine = v.cauldron && ['draw_pair', 'race', 'pick', 'discard'].includes(stage)
+    ? h('p', { class: 'wb-cauldron', 'data-testid': 'wb-cauldron' }, `Cauldron round ${(v.cauldron_rounds || []).length + 1}${schedule.length ? ` of ${schedule.length}` : ''}: `,
+      h('abbr', { title: cauldronRound(v.cauldron) }, v.cauldron), ` (${cauldronRound(v.cauldron)})`,
+      v.prize_pair ? `; on offer: ${v.prize_pair.map(prizeWords).join(' or ')}.` : '.')
+    : null;
   const hand = h('div', {},
+    cauldronLine,
     v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${waitingWords(v.waiting_for, (seat) => (seat === you ? 'you' : name(ctx, seat)))}.`) : null,
     playing ? h('p', { class: 'hint', 'data-testid': 'wb-hint' }, drafted
       ? `${wbCard(drafted.card)}${drafted.dup ? ' with the Duplicard' : ''} chosen: ${WB_CARDS[drafted.card]?.[1] ?? ''}. Click another card to change it, or Clear.`
@@ -278,7 +367,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
       h('caption', {}, `${name(ctx, seat)}\u2019s victory conditions`),
       h('thead', {}, h('tr', {}, ['', 'condition', 'pts', 'round', 'now'].map((x) => h('th', {}, x)))),
       h('tbody', {}, cs.map((c) => h('tr', { class: c.scored ? 'scored' : c.met_now && !c.checked ? 'met' : '' },
-        h('td', {}, c.condition), h('td', {}, c.text), h('td', {}, c.points), h('td', {}, c.round ?? '\u2013'),
+        h('td', {}, c.condition), h('td', {}, c.text), h('td', {}, c.points), h('td', {}, c.round ?? 'not yet'),
         h('td', {}, c.scored ? 'scored' : c.checked ? 'missed' : c.met_now ? 'met now' : 'not met'))))));
   };
   const rounds = v.rounds || [];
@@ -290,24 +379,30 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
     parts.push(r.winner ? `${name(ctx, r.winner)} won${r.reason ? ` (${reasonWords(r.reason)})` : ''}` : 'nobody won');
     if (r.placed?.length) parts.push(`stones ${r.placed.map((x) => x ?? '\u2013').join(', ')} (winner, loser, gray)`);
     ['p1', 'p2'].forEach((seat, i) => {
-      if (r.moved?.[i]) parts.push(`${seat} moved ${r.moved[i].join(' \u2192 ')}`);
-      if (r.copied?.[i]) parts.push(`${seat} copied ${r.copied[i]}`);
+      if (r.moved?.[i]) parts.push(`${name(ctx, seat)} moved ${r.moved[i].join(' \u2192 ')}`);
+      if (r.copied?.[i]) parts.push(`${name(ctx, seat)} copied ${r.copied[i]}`);
     });
     return parts.join('; ');
   };
   return {
     board,
     builds: cellMove || stage === 'assign' || playing,
-    legend: `Blue stones: ${name(ctx, 'p1')}; red: ${name(ctx, 'p2')}; gray: neutral. Frozen cells are blue with a thick border and \u2744.`,
+    // The legend explains the game's words where they first appear (a visible line, for touch).
+    legend: h('span', { 'data-testid': 'glossary' }, `Blue stones: ${name(ctx, 'p1')}; red: ${name(ctx, 'p2')}; gray: neutral. Frozen cells are blue with a thick border and \u2744.`,
+      glossary(v).map(([term, text]) => [' ', h('b', { class: 'term' }, term), `: ${text}.`])),
     hand,
     tools,
     score: h('div', {},
       table(['', name(ctx, 'p1'), name(ctx, 'p2')], [['points', pl.p1?.points ?? 0, pl.p2?.points ?? 0], ['Diminish penalty', pl.p1?.diminish_penalty ?? 0, pl.p2?.diminish_penalty ?? 0]]),
-      h('p', {}, `Scoring after rounds ${(v.scoring_rounds_to_come || []).join(', ') || '–'}; placement round ${v.placement_round ?? 0}.`),
+      h('p', {}, (v.scoring_rounds_to_come || []).length
+        ? `Conditions are checked after placement round${v.scoring_rounds_to_come.length > 1 ? 's' : ''} ${v.scoring_rounds_to_come.join(', ')}; ${v.placement_round ? `placement round ${v.placement_round} of 12` : 'the Placement Phase has not begun'}.`
+        : 'Every condition has been checked.'),
       condTable('p1'), condTable('p2')),
     reveal: null, // boards.js writes it from lastReveal
+    headline: headline(v),
+    prompt: prompt(v, ctx),
     log: list([
-      ...cauldron.map((c) => `${c.round}: ${c.pair.join(' / ')} \u2192 ${c.winner ? name(ctx, c.winner) : 'nobody'}${c.discarded ? ' (discarded)' : ''}`),
+      ...cauldron.map((c) => `${c.round} (${cauldronRound(c.round)}): ${c.pair.join(' / ')} \u2192 ${c.winner ? name(ctx, c.winner) : 'nobody'}${c.discarded ? ' (discarded)' : ''}`),
       ...rounds.map((r) => `placement ${describe(r)}`)]),
   };
 }

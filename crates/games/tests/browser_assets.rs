@@ -17,6 +17,9 @@ const INTERFACE: &[&str] = &[
     "optionLabels",
     "kindWords",
     "races",
+    "headline",
+    "prompt",
+    "glossary",
 ];
 
 /// Words of one game's rules or pieces that only that game's browser code should use (its view's
