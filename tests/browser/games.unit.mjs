@@ -195,6 +195,7 @@ test('render: finished boards read well, with no stray "-" and no empty lines', 
   const over = { ...goof, prize: null, prizes_left: [], hands: { p1: [], p2: [] } };
   const goofText = textOf(goofspiel.render(over, idle(), {}, KIT).board);
   assert.match(goofText, /The game is over after 2 prizes/);
+  assert.match(textOf(goofspiel.render(over, idle(), {}, KIT).hand), /^Your hand \| no cards left \| Bob\u2019s hand \| no cards left$/);
   const aiOver = { ...allIn(null), rounds: [allIn(null).rounds[0]] };
   const aiText = textOf(allInGoofspiel.render(aiOver, idle(), {}, KIT).board);
   assert.match(aiText, /The game is over after 1 round \| Ann: 1 point \| Bob: 7.5 points/);

@@ -103,12 +103,14 @@ export function render(v, ctx, _state, { h, s, table, list, name }) {
         type: 'button', class: `pcard${draft.includes(c) ? ' chosen' : ''}`, disabled: !ctx.canAct, 'data-card': c,
         'aria-pressed': ctx.canAct ? String(draft.includes(c)) : undefined, onclick: () => toggle(c),
       }, c, draft.includes(c) ? h('small', { class: 'order' }, ` #${draft.indexOf(c) + 1}`) : null)),
+      mine.length || ctx.canAct ? null : h('span', { class: 'muted' }, 'no cards left'),
       ctx.canAct ? h('button', { type: 'button', class: `pcard${ctx.draft === 'pass' ? ' chosen' : ''}`, 'data-move': 'pass', 'aria-pressed': String(ctx.draft === 'pass'), onclick: () => ctx.pick(ctx.draft === 'pass' ? null : 'pass') }, 'pass (no cards)') : null) : null,
     you && ctx.canAct ? h('p', { class: 'made', 'data-testid': 'allin-number', 'aria-live': 'polite' }, draft.length
       ? `Your cards make ${made.written === String(made.value) ? made.value : `${made.written} = ${made.value}`}.`
       : ctx.draft === 'pass' ? 'You put down no cards: the number 0.' : 'No cards chosen yet.') : null,
     ['p1', 'p2'].filter((x) => x !== you).map((seat) => h('div', { class: 'hand-row' }, h('span', { class: 'who' }, `${name(ctx, seat)}\u2019s hand`),
-      (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)))));
+      (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)),
+      (v.hands?.[seat] || []).length ? null : h('span', { class: 'muted' }, 'no cards left'))));
   const rounds = v.rounds || [];
   const last = rounds[rounds.length - 1];
   const play = (r, seat) => `${(r.cards[seat] || []).join(' ') || 'nothing'} = ${r.numbers[seat]}`;

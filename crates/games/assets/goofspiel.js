@@ -63,7 +63,8 @@ export function render(v, ctx, _state, { h, s, card, table, list, name }) {
   });
   const hands = ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
     h('span', { class: 'who' }, seat === you ? 'Your hand' : `${name(ctx, seat)}\u2019s hand`),
-    (v.hands?.[seat] || []).map((c) => (seat === you ? card(String(c), { move: String(c), ctx }) : h('span', { class: 'pcard mini' }, c)))));
+    (v.hands?.[seat] || []).map((c) => (seat === you ? card(String(c), { move: String(c), ctx }) : h('span', { class: 'pcard mini' }, c))),
+    (v.hands?.[seat] || []).length ? null : h('span', { class: 'muted' }, 'no cards left')));
   const turns = v.turns || [];
   const last = turns[turns.length - 1];
   return {

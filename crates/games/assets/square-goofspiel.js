@@ -59,7 +59,7 @@ export function render(v, ctx, _state, { h, card, grid, table, list, name, col }
     ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, `${seat === you ? 'Your hand' : `${name(ctx, seat)}\u2019s hand`} (strength ${handOf(seat).strength})`),
       seat === you ? [card('pass', { move: 'pass', ctx }), ...[...new Set(handOf(seat).cards)].map((c) => card(`${c} \u00d7${handOf(seat).cards.filter((x) => x === c).length}`, { move: String(c), ctx }))]
-        : handOf(seat).cards.map((c) => h('span', { class: 'pcard mini' }, c)))));
+        : handOf(seat).cards.length ? handOf(seat).cards.map((c) => h('span', { class: 'pcard mini' }, c)) : h('span', { class: 'muted' }, 'no cards left'))));
   const lines = (v.lines || []).map((l) => [l.line, l.worth, `${l.cells[0]} / ${l.cells[1]}`, `${l.totals[0]} / ${l.totals[1]}`, l.winner ? name(ctx, l.winner) : 'nobody']);
   const auctions = v.auctions || [];
   const last = auctions[auctions.length - 1];

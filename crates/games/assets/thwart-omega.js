@@ -92,7 +92,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
     reveal: lr ? h('p', {}, `Last round: ${name(ctx, 'p1')} played ${lr.p1}, ${name(ctx, 'p2')} played ${lr.p2}.`) : null,
     log: h('div', {}, h('p', {}, `${v.rounds ?? 0} ${v.rounds === 1 ? 'round' : 'rounds'} played, ${v.empty ?? 0} ${v.empty === 1 ? 'cell' : 'cells'} empty.`),
       seen.length ? list(seen.map(([n, r]) => `round ${n}: ${who(ctx, 'p1')} ${r.p1}; ${who(ctx, 'p2')} ${r.p2}`)) : null,
-      v.rounds > seen.length ? h('p', { class: 'hint' }, 'Earlier rounds are in the replay once the match ends.') : null),
+      v.rounds > seen.length ? h('p', { class: 'hint' }, v.pending === 'over' ? 'Every round is in the replay.' : 'Earlier rounds are in the replay once the match ends.') : null),
     headline: headline(v),
     prompt: prompt(v, ctx),
   };

@@ -307,7 +307,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
     : null;
   const hand = h('div', {},
     cauldronLine,
-    v.waiting_for ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${waitingWords(v.waiting_for, (seat) => (seat === you ? 'you' : name(ctx, seat)))}.`) : null,
+    v.waiting_for && stage !== 'over' ? h('p', { class: 'waiting-for', 'data-testid': 'waiting-for' }, `Waiting for ${waitingWords(v.waiting_for, (seat) => (seat === you ? 'you' : name(ctx, seat)))}.`) : null,
     playing ? h('p', { class: 'hint', 'data-testid': 'wb-hint' }, drafted
       ? `${wbCard(drafted.card)}${drafted.dup ? ' with the Duplicard' : ''} chosen: ${WB_CARDS[drafted.card]?.[1] ?? ''}. Click another card to change it, or Clear.`
       : shown ? `You played ${describeWitchsBrew(ctx.submission)}; click a card to change it before the reveal.`
@@ -323,6 +323,7 @@ export function render(v, ctx, state, { h, s, grid, table, list, name, col }) {
         }, wbCard(c), pl[seat].hand.filter((x) => x === c).length > 1 ? ` \u00d7${pl[seat].hand.filter((x) => x === c).length}` : '',
         WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null))
         : (pl[seat]?.hand || []).map((c) => h('span', { class: 'pcard mini wb-card' }, wbCard(c), WB_CARDS[c] ? h('small', { class: 'card-detail' }, WB_CARDS[c][1]) : null)),
+      (pl[seat]?.hand || []).length ? null : h('span', { class: 'muted' }, 'no cards'),
       pl[seat]?.duplicard && seat === you && playing && legal.some((m) => m.startsWith('dup '))
         ? h('button', {
           type: 'button', class: `pcard wb-dup${dup ? ' chosen' : ''}`, 'aria-pressed': String(dup), 'data-testid': 'duplicard',
