@@ -73,11 +73,11 @@ test('prompt: the action with the numbers that matter, for every game and decisi
     ['goofspiel', goofspiel.prompt(goof, acting()), 'Bid for the 6-point prize: pick one of your 7 cards, then Submit.'],
     ['goofspiel, a 1-point prize and the last card', goofspiel.prompt({ ...goof, prize: 1, hands: { p1: [13], p2: [2] } }, acting()), 'Bid your last card, 13, for the 1-point prize: choose it, then Submit.'],
     ['square-goofspiel', squareGoofspiel.prompt(square, acting()), 'Bid for cell e5 (auction F of phase 3 of 6): bid one of your 6 cards or pass, then Submit.'],
-    ['square-goofspiel, one card', squareGoofspiel.prompt(square, acting('p2')), 'Bid for cell e5 (auction F of phase 3 of 6): bid one of your 1 card or pass, then Submit.'],
+    ['square-goofspiel, one card', squareGoofspiel.prompt(square, acting('p2')), 'Bid for cell e5 (auction F of phase 3 of 6): bid your last card, 5, or pass, then Submit.'],
     ['all-in, the starter', allInGoofspiel.prompt(allIn({ round: 2, worth: 2, starter: 'p1', responder: 'p2', face_down_count: null }), acting()),
       'Round 2, worth 2 points: you start, face down; click cards from your 3 cards in the order you put them down, or pass; then Submit.'],
     ['all-in, the responder', allInGoofspiel.prompt(allIn({ round: 1, worth: 1, starter: 'p1', responder: 'p2', face_down_count: 2 }), acting('p2')),
-      'Round 1, worth 1 point: Ann put down 2 cards face down; answer: click cards from your 1 card in the order you put them down, or pass; then Submit.'],
+      'Round 1, worth 1 point: Ann put down 2 cards face down; answer: put down your last card, 1, or pass; then Submit.'],
     ['all-in, the starter passed', allInGoofspiel.prompt(allIn({ round: 3, worth: 3, starter: 'p2', responder: 'p1', face_down_count: 0 }), acting()),
       'Round 3, worth 3 points: Bob put down no cards; answer: click cards from your 3 cards in the order you put them down, or pass; then Submit.'],
     ['thwart-omega', thwartOmega.prompt(thwart, acting()), 'Round 8, 23 cells empty: click a cell for a black stone, then one for a white stone, then Submit (your score is black\u2019s groups multiplied).'],
@@ -100,7 +100,7 @@ test('prompt: the action with the numbers that matter, for every game and decisi
     ['witchs-brew, the Intermission', witchsBrew.prompt(brew({ stage: 'assign' }), acting()),
       'Intermission: assign each of your 2 victory conditions to round 6, 9 or 12 (at most three a round), then Submit.'],
     ['witchs-brew, a card', witchsBrew.prompt(brew({ stage: 'play_cards' }, { placement_round: 4 }), acting('p2')),
-      'Placement round 4 of 12: play one of your 1 card (the higher value wins the round; every card\u2019s effect happens either way), then Submit.'],
+      'Placement round 4 of 12: play your last card, 3 Guess (the higher value wins the round; every card\u2019s effect happens either way), then Submit.'],
     ['witchs-brew, the winner\u2019s stone under a Lock', witchsBrew.prompt(brew({ stage: 'winner_stone' }, { placement_round: 1, waiting_for: "p2's stone on an empty cell in column e (p1's Lock), such as `d4`" }), acting('p2')),
       'You won placement round 1: place your stone on an empty cell in column e (Ann\u2019s Lock): click the cell, then Submit.'],
     ['witchs-brew, the loser\u2019s stone', witchsBrew.prompt(brew({ stage: 'loser_stone' }, { placement_round: 2, waiting_for: "p1's stone on an empty cell, such as `d4`" }), acting()),
@@ -113,7 +113,7 @@ test('prompt: the action with the numbers that matter, for every game and decisi
       'Your Shift: move one of your stones or a gray one to an empty neighbouring cell, or pass; then Submit.'],
   ];
   for (const [what, got, want] of cases) assert.equal(got, want, what);
-  for (const [what, got] of cases) assert.doesNotMatch(got, /\bp[12]\b|undefined|null|NaN|`/, what);
+  for (const [what, got] of cases) assert.doesNotMatch(got, /\bp[12]\b|undefined|null|NaN|`|your 1 card/, what);
 });
 
 test('prompt: null when the seat cannot act, and for a spectator', () => {

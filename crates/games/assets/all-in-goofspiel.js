@@ -22,7 +22,8 @@ export function prompt(v, ctx) {
   if (!ctx?.canAct || !ctx.you || !cur) return null;
   const hand = v.hands?.[ctx.you] || [];
   const worth = `Round ${cur.round}, worth ${count(cur.worth, 'point')}`;
-  const cards = hand.length ? `click cards from your ${count(hand.length, 'card')} in the order you put them down, or pass; then Submit` : 'you have no cards left: pass, then Submit';
+  const cards = hand.length > 1 ? `click cards from your ${count(hand.length, 'card')} in the order you put them down, or pass; then Submit`
+    : hand.length ? `put down your last card, ${hand[0]}, or pass; then Submit` : 'you have no cards left: pass, then Submit';
   if (cur.starter === ctx.you) return `${worth}: you start, face down; ${cards}.`;
   const down = cur.face_down_count ?? 0;
   return `${worth}: ${who(ctx, cur.starter)} put down ${down ? `${count(down, 'card')} face down` : 'no cards'}; answer: ${cards}.`;

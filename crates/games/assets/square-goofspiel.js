@@ -19,7 +19,7 @@ export function prompt(v, ctx) {
   const side = v.board?.length || 6;
   const label = (v.phase_cells || []).find((p) => p.cell === v.up_now)?.label;
   const cards = v.hands?.[ctx.you]?.cards || [];
-  const what = cards.length ? `bid one of your ${count(cards.length, 'card')} or pass` : 'you have no cards left: pass';
+  const what = cards.length > 1 ? `bid one of your ${count(cards.length, 'card')} or pass` : cards.length ? `bid your last card, ${cards[0]}, or pass` : 'you have no cards left: pass';
   return `Bid for cell ${v.up_now}${label ? ` (auction ${label} of phase ${v.phase} of ${side})` : ''}: ${what}, then Submit.`;
 }
 

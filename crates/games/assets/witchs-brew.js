@@ -190,7 +190,7 @@ export function prompt(v, ctx) {
     case 'assign':
       return `Intermission: assign each of your ${count((me.conditions || []).length, 'victory condition')} to round 6, 9 or 12 (at most three a round), then Submit.`;
     case 'play_cards':
-      return `Placement round ${round} of 12: play one of your ${count((me.hand || []).length, 'card')} (the higher value wins the round; every card\u2019s effect happens either way), then Submit.`;
+      return `Placement round ${round} of 12: play ${(me.hand || []).length === 1 ? `your last card, ${wbCard(me.hand[0])}` : `one of your ${count((me.hand || []).length, 'card')}`} (the higher value wins the round; every card\u2019s effect happens either way), then Submit.`;
     case 'winner_stone':
       return `You won placement round ${round}: place ${said}: click the cell, then Submit.`;
     case 'loser_stone':
