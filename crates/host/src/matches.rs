@@ -879,7 +879,8 @@ impl Match {
     /// only). Both channels are published with the record once the match is over. The text is
     /// trimmed; it must be 1 to [`MAX_CHAT_CHARS`] characters without control characters other
     /// than newlines. Logged as an input ([`LogEntry::Chat`]); deadlines up to `now` fire first,
-    /// as for every event. The transport checks names and rates.
+    /// as for every event. The chat stays open once the match is over (the players' "gg"): a
+    /// line then changes nothing else. The transport checks names and rates.
     pub fn chat(
         &mut self,
         author: Viewer,
@@ -887,7 +888,11 @@ impl Match {
         text: &str,
         now: u64,
     ) -> Result<(), MatchError> {
-        let now = self.advance(now)?;
+        let now = if self.result.is_some() {
+            now.max(self.now)
+        } else {
+            self.advance(now)?
+        };
         let text = text.trim();
         let chars = text.chars().count();
         if chars == 0 || chars > MAX_CHAT_CHARS {

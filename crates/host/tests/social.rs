@@ -345,10 +345,12 @@ fn the_two_chats_are_kept_apart_and_rebuild() {
     assert_eq!(rebuilt.chat_lines().len(), 3);
     assert!(matches!(m.log()[m.log().len() - 1], LogEntry::Chat { .. }));
     m.resign(P2, 5_000).unwrap();
-    assert_eq!(
-        m.chat(Viewer::Seat(P1), "Ann", "gg", 6_000),
-        Err(MatchError::Over)
-    );
+    // The chat stays open after the end, and a rebuild from the log replays it.
+    m.chat(Viewer::Seat(P1), "Ann", "gg", 6_000).unwrap();
+    assert_eq!(m.chat_lines().last().unwrap().1.text, "gg");
+    assert_eq!(m.chat_lines().last().unwrap().1.at, 6_000);
+    let rebuilt = Match::rebuild(m.config().clone(), m.log()).unwrap();
+    assert_eq!(rebuilt, m);
 }
 
 /// `Match::view_text` (what a server sends) is `Match::view` as JSON, for every game and viewer

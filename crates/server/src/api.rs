@@ -359,6 +359,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         )
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))
+        .route("/api/qr", post(crate::qr::post))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))
         .merge(crate::tournament_api::routes::<S>())
         .merge(crate::season_api::routes::<S>())

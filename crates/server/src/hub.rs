@@ -3083,9 +3083,10 @@ impl<S: Store> Hub<S> {
 
     /// `role` writes `text` in the match's chat: a seat in the players' chat (its name is the
     /// seat's, `name` is ignored), a spectator in the spectators' chat under `name` (checked as
-    /// seats' names are, and not a seat's name). Only while the match runs (409 `not_started`
-    /// before, `over` after); at most `max_lines` messages a match (then 409 `chat_full`).
-    /// Stored like every event before anyone is told.
+    /// seats' names are, and not a seat's name). From the start on, and after the end too (a
+    /// "gg"; 409 `not_started` before both have joined); at most `max_lines` messages a match
+    /// (then 409 `chat_full`). Stored like every event before anyone is told; the record
+    /// published at the end carries the lines written after it as well.
     pub async fn chat(
         self: &Arc<Self>,
         table: &Arc<Table>,
@@ -3095,12 +3096,6 @@ impl<S: Store> Hub<S> {
         max_lines: usize,
     ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
-        if st.meta.finished() {
-            return Err(ApiError::conflict(
-                ErrorCode::Over,
-                "the match is over: its chat is closed (and published with the record)",
-            ));
-        }
         if self.expired(&st.meta) {
             return Err(self.expired_error());
         }

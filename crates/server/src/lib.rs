@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod names;
 pub mod pages;
 pub mod pool;
+pub mod qr;
 pub mod render;
 pub mod season_api;
 pub mod seasons;

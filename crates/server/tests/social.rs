@@ -124,18 +124,38 @@ async fn seats_and_spectators_chat_apart_over_http() {
         .await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{answer}");
 
-    // The match ends: the chat closes and the record carries both channels.
+    // The match ends: the chat stays open for both (a "gg", a spectator's word), each channel
+    // still read by its own side only, and the record carries both channels.
     s.post(&id, "resign", &t[1], json!({})).await;
     let (st, body) = s
         .call("POST", &chat, Some(&t[0]), Some(json!({"text": "gg"})))
         .await;
-    assert_eq!((st, code(&body)), (StatusCode::CONFLICT, "over"));
+    assert_eq!(st, StatusCode::OK, "{body}");
+    assert_eq!(body["status"], "finished", "{body}");
+    assert_eq!(chat_texts(&body), ["good luck", "gg"]);
+    let (st, body) = s
+        .call(
+            "POST",
+            &chat,
+            None,
+            Some(json!({"text": "well played", "name": "Zed"})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    assert_eq!(chat_texts(&body), ["<b>Ann</b>, play d4", "well played"]);
+    let (_, seat_view) = s
+        .call("GET", &format!("/api/matches/{id}"), Some(&t[1]), None)
+        .await;
+    assert_eq!(chat_texts(&seat_view), ["good luck", "gg"]);
     let (_, records) = s
         .call("GET", &format!("/api/matches/{id}/record"), None, None)
         .await;
     let lines = records["records"][0]["chat"].as_array().unwrap();
     let texts: Vec<&str> = lines.iter().map(|l| l["text"].as_str().unwrap()).collect();
-    assert_eq!(texts, ["good luck", "<b>Ann</b>, play d4"]);
+    assert_eq!(
+        texts,
+        ["good luck", "<b>Ann</b>, play d4", "gg", "well played"]
+    );
     assert_eq!(lines[1]["channel"], "spectators");
     // The record with its chat is still a record `colosseum replay` reads.
     let record: colosseum_engine::Record =
