@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import {
   botLabel, orderedLevels, friendlyError, plain, placeholderFor, lastReveal, resultText, timeoutNotice,
   clockLevel, statusLine, pageTitle, gridStep, seatName, contrast, seatDoing, moveLabel,
-  raceName, raceTitle,
+  raceName, raceTitle, personName, namesOf, seatsToNames, count, singular,
 } from '../../crates/server/assets/present.js';
 import * as goofspiel from '../../crates/games/assets/goofspiel.js';
 import * as squareGoofspiel from '../../crates/games/assets/square-goofspiel.js';
@@ -118,9 +118,39 @@ test('the last reveal of each game: a sentence, both moves, the cells it changed
 
 test('result text names the winner and drops backticks', () => {
   const st = stateOf({ match: { result: { winner: 'p2', by: 'game', reason: 'p2 has more points (`12` to 9)' } } });
-  assert.deepEqual(resultText(st), { head: 'You lose', body: 'Bob won by the rules of the game: p2 has more points (12 to 9)' });
+  assert.deepEqual(resultText(st), { head: 'You lose', body: 'Bob has more points (12 to 9).' });
   const watcher = { ...st, you: null };
   assert.equal(resultText(watcher).head, 'Bob wins');
+});
+
+test('result text: the players\u2019 names for the seat ids, a bot by its level\u2019s name, how it ended in words, singular right', () => {
+  const bot = { ...seat(), player: { kind: 'bot', level: 'heuristic' } };
+  const st = stateOf({ names: { p1: 'Ann', p2: 'bot heuristic' }, match: { seats: { p1: seat(), p2: bot }, result: { winner: 'p2', by: 'game', reason: 'p2 took more points, 7 to 3' } } });
+  const r = resultText(st);
+  assert.equal(r.body, 'Computer: rule of thumb took more points, 7 to 3.');
+  assert.doesNotMatch(`${r.head} ${r.body}`, /\bp[12]\b|by the rules of the game|heuristic/);
+  const resigned = resultText(stateOf({ you: null, match: { result: { winner: 'p1', by: 'resignation', reason: 'p2 resigned' } } }));
+  assert.deepEqual(resigned, { head: 'Ann wins', body: 'Ann won by resignation: Bob resigned.' });
+  const late = resultText(stateOf({ match: { result: { winner: 'p1', by: 'time', reason: 'p2 ran out of time (bid)' } } }));
+  assert.equal(late.body, 'You won on time: Bob ran out of time (bid).');
+  const drawn = resultText(stateOf({ match: { result: { winner: null, by: 'game', reason: 'p1 and p2 both took 1 points' } } }));
+  assert.deepEqual(drawn, { head: 'A draw', body: 'Ann and Bob both took 1 point.' });
+  const nobody = resultText(stateOf({ names: { p1: '', p2: null }, you: null, match: { result: { winner: 'p2', by: 'game', reason: 'p2 has 1 cells, p1 has 11 cells' } } }));
+  assert.equal(nobody.head, 'Player 2 wins');
+  assert.equal(nobody.body, 'Player 2 has 1 cell, Player 1 has 11 cells.');
+});
+
+test('names as people read them: bots by their level\u2019s name, seats in words, plurals right', () => {
+  assert.equal(personName('bot heuristic'), 'Computer: rule of thumb');
+  assert.equal(personName('bot mcts:easy'), 'Computer: easy');
+  assert.equal(personName('Ann', 'p1'), 'Ann');
+  assert.equal(personName(null, 'p1'), 'Player 1');
+  assert.deepEqual(namesOf({ p1: 'Ann', p2: 'bot random' }), { p1: 'Ann', p2: 'Computer: random moves' });
+  assert.equal(seatsToNames('p1 took more points than p2; p12 stays', { p1: 'Ann', p2: 'Bob' }), 'Ann took more points than Bob; p12 stays');
+  assert.equal(count(1, 'point'), '1 point');
+  assert.equal(count(0, 'point'), '0 points');
+  assert.equal(count(3, 'match', 'matches'), '3 matches');
+  assert.equal(singular('1 points, 11 points, 21 cards, 1.5 points, 1 cards'), '1 point, 11 points, 21 cards, 1.5 points, 1 card');
 });
 
 test('a timeout says what was played for whom', () => {
@@ -143,7 +173,7 @@ test('the status line says what to do now', () => {
   assert.equal(statusLine(stateOf({ seats: { p1: { to_act: true }, p2: { to_act: true } } })), 'Your move. Bob is choosing too.');
   assert.match(statusLine(stateOf({ seats: { p1: { to_act: true, submitted: true, submission: '4' }, p2: { to_act: true } } })), /^You played 4\. You may change it until Bob moves too, or lock it\.$/);
   assert.equal(statusLine(stateOf({ seats: { p2: { to_act: true } } })), 'Waiting for Bob.');
-  assert.match(statusLine({ ...stateOf(), status: 'waiting', joined: { p1: true, p2: false } }, { invite: 'x' }), /invite link below/);
+  assert.match(statusLine({ ...stateOf(), status: 'waiting', joined: { p1: true, p2: false } }, { invite: 'x' }), /to join: send them the invite link\.$/);
 });
 
 test('the title says "your move"', () => {

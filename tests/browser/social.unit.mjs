@@ -9,7 +9,7 @@ const names = { p1: 'Ann', p2: 'Bob' };
 
 test('names replace seat ids in the game\'s sentences', () => {
   assert.equal(withNames('p2 to pick 4 or 7', names), 'Bob to pick 4 or 7');
-  assert.equal(withNames('p1 and p2', { p1: 'Ann' }), 'Ann and p2');
+  assert.equal(withNames('p1 and p2', { p1: 'Ann' }), 'Ann and Player 2', 'a seat without a name in words, never p2');
   assert.equal(withNames('sp1 p12', names), 'sp1 p12', 'only whole seat ids');
 });
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { chromium } from 'playwright-core';
+import { namesOf, seatsToNames, singular } from '../../crates/server/assets/present.js';
 
 const BASE = process.env.COLOSSEUM_URL;
 const SHOTS = process.env.SCREENSHOTS_DIR || '';
@@ -200,9 +201,12 @@ async function checkResult(page, seat) {
   const want = r.winner ? (seat ? (r.winner === seat ? 'You win' : 'You lose') : new RegExp(' wins$')) : 'A draw';
   if (typeof want === 'string') assert.equal(head, want, `${body} vs ${JSON.stringify(r)}`);
   else assert.match(head, want);
-  assert.ok(body.includes(r.reason.replace(/`/g, '')), `the record's reason is shown: ${body} / ${r.reason}`);
-  const by = { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[r.by];
-  assert.ok(body.includes(by), `how it ended: ${body}`);
+  // The reason with the players' names for the seat ids (never p1/p2), singular right.
+  const reason = singular(seatsToNames(r.reason.replace(/`/g, ''), namesOf(replay.names))).replace(/\.$/, '');
+  assert.ok(body.toLowerCase().includes(reason.toLowerCase()), `the record's reason is shown with names: ${body} / ${r.reason}`);
+  assert.doesNotMatch(body, /\bp[12]\b/, `no seat id in the result: ${body}`);
+  const by = { resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[r.by];
+  if (by) assert.ok(body.includes(by), `how it ended: ${body}`);
   // The last reveal on the result screen is the record's last round as the replay's final frame shows it.
   return { result: r, head, body };
 }
@@ -1926,3 +1930,226 @@ test('every rules page loads without a console error (no 404 for a balance repor
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// ---------------------------------------------------------------- issue 37: words, not seats; the replay with its analysis; tournaments that end
+
+const GAME_IDS = /\b(goofspiel|square-goofspiel|all-in-goofspiel|thwart-omega|galespiel|witchs-brew)\b/;
+
+/** What a person reads and can reach on the page: its width against the window's, the visible
+ *  text outside code and examples, and the targets smaller than `min` px. Graph points (SVG)
+ *  are left out: the decision buttons beside the graph are their targets of full size; links
+ *  inside a sentence (prose, a rules page) are too, as WCAG's inline exception says. */
+async function pageFacts(page, min) {
+  return page.evaluate((least) => {
+    const doc = document.documentElement;
+    const visible = (el) => el && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => (n.parentElement.closest('pre, code, script, style, option, ul.links') || !visible(n.parentElement) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    const texts = [];
+    while (walker.nextNode()) texts.push(walker.currentNode.data);
+    const inline = (el) => {
+      if (el.tagName !== 'A') return false;
+      if (el.closest('article.rules, .hint, .muted')) return true;
+      const p = el.parentElement;
+      return p.tagName === 'P' && p.textContent.trim().length > el.textContent.trim().length + 2 && !p.matches('main > p');
+    };
+    const small = [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary, [role=tab]')]
+      .filter((el) => visible(el) && !inline(el))
+      // A radio button or a checkbox is reached through its label.
+      .map((el) => ({ el, r: ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label') || el).getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && (r.width < least || r.height < least))
+      .map(({ el, r }) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    return { scrollWidth: doc.scrollWidth, width: doc.clientWidth, text: texts.join(' '), small };
+  }, min);
+}
+
+/** The page fits its width, names no seat id, shows no null/undefined/game id/match id, and its
+ *  targets are at least 44 px on a phone (24 px on a laptop). */
+async function readsWell(page, what, { matchIds = [] } = {}) {
+  const phone = page.viewportSize().width <= 400;
+  const f = await pageFacts(page, phone ? 44 : 24);
+  assert.ok(f.scrollWidth <= f.width, `${what}: no sideways scroll (${f.scrollWidth} px wide in ${f.width})`);
+  const seat = /.{0,40}\b(p1|p2|null|undefined)\b.{0,40}/.exec(f.text);
+  assert.equal(seat, null, `${what}: no seat id, null or undefined in what is shown: "${seat?.[0]}"`);
+  const id = GAME_IDS.exec(f.text);
+  assert.equal(id, null, `${what}: game names, not ids: "${id?.[0]}"`);
+  for (const m of matchIds) assert.ok(!f.text.includes(m), `${what}: no match id (${m}) in the text`);
+  assert.deepEqual(f.small, [], `${what}: targets of at least ${phone ? 44 : 24} px`);
+}
+
+/** A finished match between two bots (4 cards of Goofspiel): its id. */
+async function botMatch() {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '4' }, seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'heuristic' }], time: { kind: 'untimed' } });
+  for (let i = 0; i < 100; i++) {
+    const st = await (await fetch(`${BASE}/api/matches/${c.id}`)).json();
+    if (st.status === 'finished') return c.id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the bots did not finish');
+}
+
+test('the replay with its analysis: the graph beside the board and above the moves on a laptop, its own tab on a phone; names, not seats; no sideways scroll; axe', async () => {
+  const id = await botMatch();
+  const laptop = await newPage(SIZES.laptop);
+  await laptop.goto(`${BASE}/replay/${id}?analysis`);
+  await laptop.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 120000 });
+  await laptop.locator('#analysis-detail h3').waitFor();
+  const box = async (p, sel) => p.locator(sel).first().boundingBox();
+  const board = await box(laptop, '.board-box');
+  const graph = await box(laptop, '#analysis-graph svg');
+  const moves = await box(laptop, '#move-list');
+  assert.ok(graph.x >= board.x + board.width, `the graph is beside the board (${graph.x} vs ${board.x + board.width})`);
+  assert.ok(graph.y < SIZES.laptop.height, `the graph is in the first viewport (top ${graph.y})`);
+  assert.ok(Math.abs(moves.x - graph.x) < 60 && moves.y > graph.y, 'the moves are in the graph\u2019s column, under it');
+  assert.equal(await laptop.locator('[role=tablist]').isVisible(), false, 'no tabs on a laptop');
+  const text = await laptop.locator('main').innerText();
+  assert.match(text, /Computer: rule of thumb/);
+  assert.doesNotMatch(text, /bot heuristic|bot random|\bp1 expects/);
+  assert.match(await laptop.locator('#analysis-detail h3').innerText(), /^Decision \d+: Computer: random moves\u2019s expected score: \d+%$/);
+  await readsWell(laptop, 'replay with analysis, laptop', { matchIds: [id] });
+  assert.deepEqual(await axe(laptop), []);
+  if (SHOTS) await laptop.screenshot({ path: joinPath(SHOTS, 'replay-analysis.png') });
+
+  const phone = await newPage(SIZES.phone);
+  await phone.goto(`${BASE}/replay/${id}?analysis`);
+  await phone.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 30000 });
+  // The shared link opens on the Analysis tab: the graph, not the board.
+  assert.equal(await phone.locator('#tab-analysis').getAttribute('aria-selected'), 'true');
+  assert.ok(await phone.locator('#analysis-graph svg').isVisible());
+  assert.equal(await phone.locator('.board-box').isVisible(), false, 'the board is in the other tab');
+  const graphTop = (await box(phone, '#analysis-graph svg')).y;
+  assert.ok(graphTop < SIZES.phone.height, `the graph is in the first viewport (top ${graphTop})`);
+  const region = await phone.locator('.analysis-decision').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  assert.ok(region[0] <= region[1], `the decision fits its box (${region[0]} in ${region[1]})`);
+  await readsWell(phone, 'replay with analysis, phone (Analysis tab)', { matchIds: [id] });
+  assert.deepEqual(await axe(phone), []);
+  if (SHOTS) await phone.screenshot({ path: joinPath(SHOTS, 'replay-analysis-phone.png'), fullPage: true });
+  // The decision buttons step through the decisions; "Show this position" goes to the board.
+  const first = await phone.locator('#analysis-detail h3').innerText();
+  await phone.locator('#decision-next').click();
+  await phone.waitForFunction((t) => document.querySelector('#analysis-detail h3')?.textContent !== t, first);
+  const analysis = await (await fetch(`${BASE}/api/matches/${id}/analysis`)).json();
+  const n = Number(/^Decision (\d+):/.exec(await phone.locator('#analysis-detail h3').innerText())[1]);
+  await phone.locator('#analysis-detail button.show-board').click();
+  assert.equal(await phone.locator('#tab-board').getAttribute('aria-selected'), 'true');
+  assert.ok(await phone.locator('.board-box').isVisible());
+  assert.equal(await phone.locator('#analysis-graph svg').isVisible(), false);
+  const decisions = analysis.games[analysis.games.length - 1].decisions;
+  assert.equal(await phone.evaluate(() => document.body.dataset.frame), String(decisions[n - 1].step), 'the board shows that decision');
+  await readsWell(phone, 'replay with analysis, phone (Board tab)', { matchIds: [id] });
+  // The keyboard: the arrows move between the tabs.
+  await phone.locator('#tab-board').focus();
+  await phone.keyboard.press('ArrowRight');
+  assert.equal(await phone.locator('#tab-analysis').getAttribute('aria-selected'), 'true');
+  assert.deepEqual(laptop.errors, []);
+  assert.deepEqual(phone.errors, []);
+  for (const p of [laptop, phone]) await p.context().close();
+});
+
+test('a finished tournament leads with its winner and offers no Adjudicate or Pause; tournament and season pages read in names and game names and fit a phone; axe', async () => {
+  const c = await apiTournament({
+    name: 'Bots Open', game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' },
+    format: { kind: 'swiss', rounds: 2 },
+    players: [{ name: 'Ann', bot: 'random' }, { name: 'Bo', bot: 'heuristic' }, { name: 'Cy', bot: 'random' }, { name: 'Dee', bot: 'random' }],
+  });
+  const done = await waitView(c.id, c.admin_token, (v) => v.status === 'finished', 'the end');
+  const top = done.standings.filter((s) => s.rank === done.standings[0].rank).map((s) => s.name);
+  // A running one beside it, with people, for the host's controls.
+  const running = await apiTournament({
+    name: 'People Cup', game: 'goofspiel', options: { cards: '4' }, time: { kind: 'untimed' },
+    format: { kind: 'single_elimination' }, players: [{ name: 'Eve' }, { name: 'Fay' }],
+  });
+  await waitView(running.id, running.admin_token, (v) => v.rounds[0]?.boards[0]?.match, 'the first round');
+  const seasonRes = await fetch(`${BASE}/api/seasons`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Phone Season', players: ['Gil', 'Hal'] }) });
+  const season = await seasonRes.json();
+  assert.equal(seasonRes.status, 201, JSON.stringify(season));
+  const sid = /^\/s\/([A-Za-z0-9]+)/.exec(season.links.admin)[1];
+  const found = {};
+  for (const size of ['laptop', 'phone']) {
+    const page = await newPage(SIZES[size]);
+    // The finished tournament, as its host sees it: the winner first, no controls.
+    await page.goto(`${BASE}/t/${c.id}#admin=${c.admin_token}`);
+    await page.locator('#winner').waitFor();
+    const head = await page.locator('#winner h2').innerText();
+    assert.equal(head, `${top.length > 1 ? 'Winners' : 'Winner'}: ${top.join(' and ')}`);
+    const order = await page.evaluate(() => [...document.querySelectorAll('main section')].map((s) => s.id).filter(Boolean));
+    assert.equal(order[0], 'winner', `the winner leads the page: ${order.join(', ')}`);
+    assert.match(await page.locator('#winner').innerText(), new RegExp(`${done.standings[0].name}: \\d+(\\.5)? points?`));
+    assert.equal(await page.getByRole('button', { name: 'Adjudicate' }).count(), 0, 'no Adjudicate once it is over');
+    assert.equal(await page.locator('#h-p-action').count(), 0, 'no Pause once it is over');
+    assert.equal(await page.getByRole('button', { name: /Start the/ }).count(), 0);
+    assert.match(await page.locator('#rounds h3').first().innerText(), /^Round 2: Goofspiel$/);
+    await readsWell(page, `finished tournament, host, ${size}`);
+    found[`finished tournament ${size}`] = await axe(page);
+    if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `tournament-winner${size === 'phone' ? '-phone' : ''}.png`) });
+    // The running one: the host's controls name the players, not the seats.
+    await page.goto(`${BASE}/t/${running.id}#admin=${running.admin_token}`);
+    await page.locator('#h-a-result').waitFor();
+    const results = await page.locator('#h-a-result option').allTextContents();
+    assert.deepEqual(results.slice(0, 2).sort(), ['Eve wins', 'Fay wins']);
+    assert.equal(await page.locator('#winner').count(), 0, 'no winner while it runs');
+    await readsWell(page, `running tournament, host, ${size}`);
+    found[`running tournament ${size}`] = await axe(page);
+    await page.goto(`${BASE}/t`);
+    await page.locator('#t-name').waitFor();
+    await readsWell(page, `tournaments list, ${size}`);
+    found[`tournaments list ${size}`] = await axe(page);
+    await page.goto(`${BASE}/s`);
+    await page.locator('#s-name').waitFor();
+    await readsWell(page, `seasons list, ${size}`);
+    await page.goto(`${BASE}${season.links.players[0].link}`);
+    await page.locator('#you').waitFor();
+    assert.deepEqual(await page.locator('#r-seat option').allTextContents(), ['the first seat (moves first where it matters)', 'the second seat']);
+    await readsWell(page, `a season player's page, ${size}`);
+    found[`season player ${size}`] = await axe(page);
+    await page.goto(`${BASE}/s/${sid}#admin=${season.links.admin.split('#admin=')[1]}`);
+    await page.locator('#host').waitFor();
+    await readsWell(page, `a season's host page, ${size}`);
+    found[`season host ${size}`] = await axe(page);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  const bad = Object.entries(found).filter(([, v]) => v.length);
+  assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
+});
+
+test('the lobby names things: the seat in words, "Your seats" by game and opponent (no match id), finished matches\u2019 reasons with names; rules pages fit a phone', async () => {
+  const page = await newPage(SIZES.phone);
+  await page.goto(`${BASE}/`);
+  await page.locator('#create').waitFor();
+  assert.deepEqual(await page.locator('#seat option').allTextContents(), ['the first seat (moves first where it matters)', 'the second seat']);
+  assert.deepEqual(await page.locator('#seat option').evaluateAll((os) => os.map((o) => o.value)), ['p1', 'p2'], 'the values stay p1/p2');
+  await page.locator('#game').selectOption('goofspiel');
+  await page.locator('#level').selectOption('mcts:easy');
+  await page.locator('#name').fill('Ada');
+  await page.getByRole('button', { name: 'Create match and take my seat' }).click();
+  await page.waitForURL(/\/m\/[0-9a-f]+#seat=/);
+  const id = new URL(page.url()).pathname.split('/')[2];
+  await botMatch(); // a finished match in the lobby's list, with a reason
+  await page.goto(`${BASE}/`);
+  const mine = page.locator('#mine li a').first();
+  await mine.waitFor();
+  assert.equal(await mine.innerText(), 'Goofspiel against Computer: easy');
+  assert.ok((await mine.getAttribute('href')).includes(id), 'the id stays in the link');
+  await page.locator('#matches li').first().waitFor();
+  await readsWell(page, 'lobby, phone', { matchIds: [id] });
+  assert.deepEqual(page.errors, []);
+  // The rules pages: no sideways scroll, targets of 44 px, seats in words in the prose.
+  for (const game of GAMES) {
+    await page.goto(`${BASE}/rules/${game}`);
+    await page.locator('article.rules h2').first().waitFor();
+    const f = await pageFacts(page, 44);
+    assert.ok(f.scrollWidth <= f.width, `${game}: no sideways scroll (${f.scrollWidth})`);
+    assert.deepEqual(f.small, [], `${game}: targets of at least 44 px`);
+    const prose = await page.evaluate(() => {
+      const a = document.querySelector('article.rules').cloneNode(true);
+      a.querySelectorAll('pre, code, details.technical').forEach((x) => x.remove());
+      return a.textContent;
+    });
+    assert.doesNotMatch(prose, /\bp[12]\b/, `${game}: the rules' prose names the seats in words`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+// ---------------------------------------------------------------- end of issue 37's words, replay and tournaments block

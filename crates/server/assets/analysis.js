@@ -1,7 +1,8 @@
 // The analysis after the game on the replay page (/replay/{id}, shared as /replay/{id}?analysis):
 // the Analyse button (POST /api/matches/{id}/analysis, then GET until done), the evaluation
-// graph (SVG: p1's expected result before each decision; every point a focusable button), and a
-// decision's moves beside the engine's choice. See docs/analysis.md.
+// graph (SVG: the first player's expected score before each decision; every point a focusable
+// button), and a decision's moves beside the engine's choice, with the players' names. See
+// docs/analysis.md.
 import { h, s, api, errorText } from './common.js';
 
 const W = 640;
@@ -10,14 +11,32 @@ const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
 const pct = (v) => `${Math.round(100 * v)}%`;
 const num = (v) => (v === null || v === undefined || Number.isNaN(v) ? '\u2014' : v.toFixed(3));
+/** A share of a win (0 to 1) in percent with a tenth: a cost of 0.023 is "2.3%". */
+const pct1 = (v) => (v === null || v === undefined || Number.isNaN(v) ? '\u2014' : `${(100 * v).toFixed(1)}%`);
+const seatOf = (names, seat) => names?.[seat] || { p1: 'Player 1', p2: 'Player 2' }[seat] || seat;
+const METHOD = { exact: 'exact', search: 'searched' };
 
-/** A one-line summary of a seat's part of a decision, for labels. */
-export function seatSummary(seat) {
-  const mark = seat.mark ? `, ${seat.mark}` : '';
-  return `${seat.seat} played ${seat.played} (cost ${num(seat.cost)}${mark}); engine: ${seat.best}`;
+/** A seat's expected score in words: "Ann's expected score: 39%" (a win counts 1, a draw ½:
+ *  docs/analysis.md). */
+export function expectsText(name, value) {
+  return `${name}\u2019s expected score: ${pct(value)}`;
 }
 
-/** The graph's points: x, y in the SVG's units for each decision's p1_expected. */
+/** A one-line summary of a seat's part of a decision, for labels, with the seat's name. */
+export function seatSummary(seat, names) {
+  const mark = seat.mark ? `, ${seat.mark}` : '';
+  return `${seatOf(names, seat.seat)} played ${seat.played} (cost ${pct1(seat.cost)}${mark}); engine: ${seat.best}`;
+}
+
+/** A turning point in words: "after decision 3 (+12% for Ann)"; a fall is good for the second
+ *  player, so it is said for them. */
+export function turningText(t, names) {
+  const up = t.swing >= 0;
+  return `after decision ${t.decision + 1} (+${pct(Math.abs(t.swing))} for ${seatOf(names, up ? 'p1' : 'p2')})`;
+}
+
+/** The graph's points: x, y in the SVG's units for each decision's `p1_expected` (the first
+ *  player's expected score). */
 export function graphPoints(decisions) {
   const n = Math.max(decisions.length - 1, 1);
   const iw = W - PAD.left - PAD.right;
@@ -30,14 +49,15 @@ export function graphPoints(decisions) {
 
 /**
  * The panel. `goTo(frame)` shows the replay's frame (the position before a decision is the
- * frame of its step); `setGame(i)` follows the replay's game selector.
+ * frame of its step); `setGame(i)` follows the replay's game selector. `names` are the players'
+ * names by seat; `showBoard()` brings the board into view (the phone's Board tab).
  */
-export function analysisPanel(id, goTo) {
+export function analysisPanel(id, goTo, names = {}, showBoard = null) {
   const status = h('p', { id: 'analysis-status', 'aria-live': 'polite' });
   const graph = h('div', { id: 'analysis-graph' });
   const detail = h('div', { id: 'analysis-detail' });
   const link = h('p', { id: 'analysis-share', hidden: true }, 'Share this analysis: ',
-    h('a', { href: `/replay/${encodeURIComponent(id)}?analysis` }, `/replay/${id}?analysis`));
+    h('a', { href: `/replay/${encodeURIComponent(id)}?analysis` }, 'the link to this analysis'));
   let result = null;
   let game = 0;
   let chosen = null;
@@ -48,21 +68,34 @@ export function analysisPanel(id, goTo) {
       c.classList.toggle('current', Number(c.dataset.decision) === d.index);
       c.setAttribute('aria-pressed', String(Number(c.dataset.decision) === d.index));
     }
+    const cell = (label, text, cls) => h('td', { class: cls, 'data-label': label }, text);
     const rows = d.seats.map((seat) => h('tr', { class: seat.mark ? `mark-${seat.mark}` : null },
-      h('th', { scope: 'row' }, seat.seat),
-      h('td', {}, `${num(seat.expected)}${seat.expected_error != null ? ` \u00b1${num(seat.expected_error)}` : ''}`),
-      h('td', { class: 'played' }, `${seat.played} (${num(seat.played_value)})`),
-      h('td', { class: 'engine' }, seat.recommended.slice(0, 3).map((c) => `${c.move} ${pct(c.probability)}`).join(', ') || '\u2014'),
-      h('td', {}, `${num(seat.cost)}${seat.cost_error != null ? ` \u00b1${num(seat.cost_error)}` : ''}`),
-      h('td', {}, seat.mark || '\u2014'),
-      h('td', {}, seat.method)));
+      h('th', { scope: 'row' }, seatOf(names, seat.seat)),
+      cell('expects', `${pct(seat.expected)}${seat.expected_error != null ? ` \u00b1${pct1(seat.expected_error)}` : ''}`),
+      cell('played', `${seat.played} (${pct(seat.played_value)})`, 'played'),
+      cell('engine', seat.recommended.slice(0, 3).map((c) => `${c.move} ${pct(c.probability)}`).join(', ') || '\u2014', 'engine'),
+      cell('cost', `${pct1(seat.cost)}${seat.cost_error != null ? ` \u00b1${pct1(seat.cost_error)}` : ''}`),
+      cell('mark', seat.mark || '\u2014'),
+      cell('how', METHOD[seat.method] || seat.method)));
     detail.replaceChildren(
-      h('h3', {}, `Decision ${d.index + 1}: p1 expects ${num(d.p1_expected)}`),
-      h('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'the decision, move played beside the engine' },
+      h('h3', {}, `Decision ${d.index + 1}: ${expectsText(seatOf(names, 'p1'), d.p1_expected)}`),
+      h('p', { class: 'hint' }, 'A win counts 100%, a draw 50%. Each seat\u2019s move and its value beside the engine\u2019s choice (its three likeliest moves); the cost is the expected score the move gave up.'),
+      h('div', { role: 'region', 'aria-label': 'the decision, move played beside the engine', class: 'analysis-decision' },
         h('table', { class: 'analysis-table' },
-          h('thead', {}, h('tr', {}, ['seat', 'expects', 'played (value)', "engine's choice", 'cost', 'mark', 'how'].map((t) => h('th', { scope: 'col' }, t)))),
-          h('tbody', {}, rows))));
+          h('thead', {}, h('tr', {}, ['player', 'expects', 'played (value)', "engine's choice", 'cost', 'mark', 'how'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, rows))),
+      h('p', { class: 'analysis-steps' },
+        h('button', { type: 'button', id: 'decision-prev', disabled: d.index === 0, onclick: () => step(-1) }, '\u25c0 previous decision'),
+        h('button', { type: 'button', id: 'decision-next', disabled: d.index >= decisions().length - 1, onclick: () => step(1) }, 'next decision \u25b6'),
+        showBoard ? h('button', { type: 'button', class: 'show-board', onclick: () => showBoard() }, 'Show this position on the board') : null));
     goTo(d.step);
+  };
+
+  const decisions = () => result?.games?.[game]?.decisions || [];
+  const step = (d) => {
+    const ds = decisions();
+    const next = ds[Math.min(ds.length - 1, Math.max(0, (chosen ?? 0) + d))];
+    if (next) { showDetail(next); document.getElementById(d < 0 ? 'decision-prev' : 'decision-next')?.focus(); }
   };
 
   const draw = () => {
@@ -73,7 +106,8 @@ export function analysisPanel(id, goTo) {
     const y = (v) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - v);
     const line = pts.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
     const marked = (d) => d.seats.find((x) => x.mark)?.mark;
-    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'eval-graph', role: 'group', 'aria-label': `evaluation graph: p1's expected result before each of ${ds.length} decisions` },
+    const first = seatOf(names, 'p1');
+    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'eval-graph', role: 'group', 'aria-label': `evaluation graph: ${first}\u2019s expected score before each of ${ds.length} decisions (up is good for ${first}, down for ${seatOf(names, 'p2')})` },
       [0, 0.5, 1].map((v) => [
         s('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: v === 0.5 ? 'eval-mid' : 'eval-grid' }),
         s('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'eval-axis' }, pct(v)),
@@ -85,15 +119,20 @@ export function analysisPanel(id, goTo) {
         cx: pts[i].x, cy: pts[i].y, r: marked(d) ? 7 : 5,
         class: `eval-point${marked(d) ? ` mark-${marked(d)}` : ''}`,
         tabindex: '0', role: 'button', 'aria-pressed': 'false', 'data-decision': i,
-        'aria-label': `Decision ${i + 1}: p1 expects ${pct(d.p1_expected)}; ${d.seats.map(seatSummary).join('; ')}`,
+        'aria-label': `Decision ${i + 1}: ${expectsText(first, d.p1_expected)}; ${d.seats.map((x) => seatSummary(x, names)).join('; ')}`,
         onclick: () => showDetail(d),
         onkeydown: (e) => {
           if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); showDetail(d); }
         },
-      }, s('title', {}, `Decision ${i + 1}: p1 ${pct(d.p1_expected)}`))));
-    const turning = a.turning_points.map((t) => `after decision ${t.decision + 1} (${t.swing > 0 ? '+' : ''}${pct(t.swing)} for p1)`);
-    graph.replaceChildren(svg,
-      h('p', { class: 'muted' }, `Turning points: ${turning.join(', ') || 'none'}. ${a.information}. Exact where the game is solved, else a search of ${result.iterations} iterations, ${result.runs} runs (\u00b1 one standard deviation).`));
+      }, s('title', {}, `Decision ${i + 1}: ${expectsText(first, d.p1_expected)}`))));
+    const turning = a.turning_points.map((t) => turningText(t, names));
+    graph.replaceChildren(
+      h('p', { class: 'hint eval-legend' }, `${first}\u2019s expected score before each decision (a win 100%, a draw 50%): up is good for ${first}, down for ${seatOf(names, 'p2')}. Marked points are inaccuracies (yellow), mistakes (orange) and blunders (red).`),
+      svg,
+      h('p', { class: 'turning' }, `Turning points: ${turning.join(', ') || 'none'}.`),
+      h('details', { class: 'how-computed' }, h('summary', {}, 'How the engine values a decision'),
+        h('p', {}, intro),
+        h('p', {}, `${a.information[0]?.toUpperCase() || ''}${a.information.slice(1)}. Exact where the game is solved, else a search of ${result.iterations.toLocaleString('en')} iterations, ${result.runs} runs (\u00b1 one standard deviation).`)));
     const again = ds.find((d) => d.index === chosen) || ds.find((d) => d.seats.some((x) => x.mark)) || ds[0];
     if (again) showDetail(again);
   };
@@ -105,10 +144,11 @@ export function analysisPanel(id, goTo) {
       const v = res.data;
       if (v.status === 'done') {
         result = v;
-        status.textContent = 'Analysis done: click or focus a point of the graph to see that decision.';
+        status.textContent = 'Analysis done: click a point of the graph (or Tab to it and press Enter) to see that decision.';
         document.body.dataset.analysis = 'done';
         link.hidden = false;
         button.hidden = true;
+        about.hidden = true;
         draw();
         return;
       }
@@ -131,9 +171,11 @@ export function analysisPanel(id, goTo) {
   };
   const button = h('button', { type: 'button', id: 'analyse', onclick: start }, 'Analyse');
 
+  const intro = 'An engine values every decision from the seat\u2019s own view: the expected result before it, the move played beside the engine\u2019s choice, and marks for inaccuracies, mistakes and blunders.';
+  const about = h('p', { class: 'muted' }, intro);
   const section = h('section', { class: 'panel', id: 'analysis', 'aria-labelledby': 'analysis-title' },
     h('h2', { id: 'analysis-title' }, 'Analysis'),
-    h('p', { class: 'muted' }, 'An engine values every decision from the seat\u2019s own view: the expected result before it, the move played beside the engine\u2019s choice, and marks for inaccuracies, mistakes and blunders.'),
+    about,
     h('p', {}, button), status, graph, detail, link);
   if (new URLSearchParams(location.search).has('analysis')) start();
   return {

@@ -1,6 +1,6 @@
 // The lobby: create a match (against a friend or a bot), copy its links, list matches.
 import { h, api, errorText, games, mount, notice } from './common.js';
-import { botLabel, orderedLevels, friendlyError, plain, raceName } from './present.js';
+import { botLabel, orderedLevels, friendlyError, plain, raceName, seatName, seatsToNames, singular, other } from './present.js';
 import { loadGame } from './boards.js';
 
 const MINE = 'colosseum.mine';
@@ -15,9 +15,14 @@ function remember(entry) {
 }
 
 function seatText(seat) {
-  if (!seat) return '?';
-  if (seat.player?.kind === 'bot') return botLabel(seat.player.level);
+  if (!seat) return 'a seat';
+  if (seat.player?.kind === 'bot') return botLabel(seat.player.level).replace(/ \(.*\)$/, '');
   return seat.name || (seat.joined ? 'a player' : 'open seat');
+}
+
+/** A finished match's reason with its players' names for the seat ids. */
+function reasonText(m) {
+  return singular(seatsToNames(plain(m.result.reason), { p1: seatText(m.seats.p1), p2: seatText(m.seats.p2) }));
 }
 
 async function main() {
@@ -34,7 +39,7 @@ async function main() {
   // Choosing a level chooses the computer as the opponent.
   const levelSel = h('select', { id: 'level', name: 'level', 'aria-label': 'the computer\u2019s level', onchange: () => { form.querySelector('input[name=opponent][value=bot]').checked = true; showTrivia(); } });
   const opp = (v, label, checked, extra) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: v, checked, ...extra }), label);
-  const seatSel = h('select', { id: 'seat', name: 'seat' }, h('option', { value: 'p1' }, 'p1 (moves first where it matters)'), h('option', { value: 'p2' }, 'p2'));
+  const seatSel = h('select', { id: 'seat', name: 'seat' }, h('option', { value: 'p1' }, 'the first seat (moves first where it matters)'), h('option', { value: 'p2' }, 'the second seat'));
   // The clock in force is on the form itself (not under Advanced options): against the computer
   // it is "No clock" until the player chooses one (the lobby sends `{"kind": "untimed"}`);
   // against a friend, the game's default, named with its seconds.
@@ -176,7 +181,7 @@ async function main() {
     h('details', { id: 'advanced', class: 'advanced' }, h('summary', {}, 'Advanced options'),
       h('fieldset', {}, h('legend', {}, 'Game options (blank = default)'), optionsBox),
       triviaBox,
-      h('div', { class: 'field' }, h('label', { for: 'seat' }, 'You play'), seatSel),
+      h('div', { class: 'field' }, h('label', { for: 'seat' }, 'Your seat'), seatSel),
       h('div', { class: 'field' }, h('label', { class: 'radio', for: 'sealed' }, sealedIn, ' Sealed: moves are sent as commitments, so the server learns a move only when both have committed'))),
     h('button', { type: 'submit', class: 'primary' }, 'Create match and take my seat'));
 
@@ -224,7 +229,7 @@ async function main() {
     }
     const { id, links } = res.data;
     const friendSeat = mySeat === 'p1' ? 'p2' : 'p1';
-    remember({ id, game: g.name, link: links[mySeat], invite: opponent === 'bot' ? null : links[friendSeat] || null, at: Date.now() });
+    remember({ id, game: g.name, opponent: opponent === 'bot' ? botLabel(levelSel.value).replace(/ \(.*\)$/, '') : 'a friend', link: links[mySeat], invite: opponent === 'bot' ? null : links[friendSeat] || null, at: Date.now() });
     // Straight to the seat, joined under the typed name (the table reads this once); the table
     // shows the invite and spectator links with Copy buttons.
     sessionStorage.setItem(`colosseum.autojoin.${id}`, name);
@@ -240,7 +245,7 @@ async function main() {
     const row = (m) => h('li', {},
       h('strong', {}, name(m.game)), m.sealed ? h('span', { class: 'badge sealed' }, 'sealed') : null, m.practice ? h('span', { class: 'badge practice', title: 'its creator chose the seed: chance is not provably fair' }, 'practice') : null, ` \u00b7 ${m.status} \u00b7 `,
       `${seatText(m.seats.p1)} vs ${seatText(m.seats.p2)} `,
-      m.result ? h('span', { class: 'muted' }, `(${plain(m.result.reason)}) `) : null,
+      m.result ? h('span', { class: 'muted' }, `(${reasonText(m)}) `) : null,
       h('a', { href: `/m/${m.id}` }, m.status === 'finished' ? 'view' : 'watch'),
       m.status === 'finished' ? [' \u00b7 ', h('a', { href: `/replay/${m.id}` }, 'replay')] : null);
     live.replaceChildren(
@@ -260,10 +265,20 @@ async function main() {
       const seat = st.you && st.match?.seats?.[st.you];
       if (st.status === 'finished') return h('span', { class: 'muted' }, ' \u00b7 finished');
       if (st.status === 'live' && seat?.to_act && !seat.submitted) return h('strong', { class: 'your-move', 'data-testid': 'your-move' }, ' \u00b7 your move');
-      return h('span', { class: 'muted' }, ` \u00b7 ${st.status}`);
+      return h('span', { class: 'muted' }, ` \u00b7 ${{ waiting: 'waiting for your opponent', live: 'playing' }[st.status] || st.status}`);
+    };
+    // Each seat by its game and its opponent (from the match's state where the page asked for
+    // it, else as remembered); the match's id stays in the link only.
+    const against = (e, st) => {
+      if (st?.you) {
+        const opp = other(st.you);
+        const bot = st.match?.seats?.[opp]?.player?.kind === 'bot';
+        return bot || st.names?.[opp] ? seatName(st, opp) : 'a friend';
+      }
+      return e.opponent || null;
     };
     mine.replaceChildren(...(my.length ? [h('h2', {}, 'Your seats (this browser)'),
-      h('ul', { class: 'matches' }, my.map((e, i) => h('li', {}, h('a', { href: e.link }, `${e.game} ${e.id}`), tag(states[i]))))] : []));
+      h('ul', { class: 'matches' }, my.map((e, i) => h('li', {}, h('a', { href: e.link }, `${e.game}${against(e, states[i]) ? ` against ${against(e, states[i])}` : ''}`), tag(states[i]))))] : []));
   }
 
   mount(h('div', { class: 'lobby' }, h('div', {}, form, result, ratedCard(gameSel, list)), h('div', {}, mine, live)));

@@ -3,10 +3,12 @@
 // the viewer may not see (a face-down move, secret chance); this module only words it.
 // Pure functions first (tested with `node --test`), then the DOM.
 import { h, clockText } from './common.js';
+import { personName } from './present.js';
 
-/** The name to show for a seat: its player's name, else `p1`/`p2`. */
+/** The name to show for a seat: its player's name (a bot's level in words: "Computer: easy"),
+ *  else the seat in words ("Player 1"), never `p1`/`p2`. */
 export function seatName(names, seat) {
-  return (names && names[seat]) || seat;
+  return personName(names && names[seat], seat);
 }
 
 /** Replaces the seat ids `p1`/`p2` in a game's sentence with the players' names. */

@@ -22,11 +22,49 @@ export function orderedLevels(levels) {
   return [...levels].sort((a, b) => (rank(a) < 0 ? 99 : rank(a)) - (rank(b) < 0 ? 99 : rank(b)));
 }
 
-/** A seat's name: the typed name, a bot's label, else "p1"/"p2". */
+/** A seat named in words when nobody typed a name: "Player 1", "Player 2" (never `p1`). */
+export function seatWords(seat) {
+  return { p1: 'Player 1', p2: 'Player 2' }[seat] || String(seat ?? '');
+}
+
+/** A player's name as a person reads it: the server names a bot seat "bot LEVEL" (its
+ *  level's id); that reads as the lobby's level name ("Computer: rule of thumb"). An empty name
+ *  is the seat in words. */
+export function personName(name, seat) {
+  const n = String(name ?? '').trim();
+  if (!n) return seatWords(seat);
+  const bot = /^bot (\S+)$/.exec(n);
+  return bot ? botLabel(bot[1]).replace(/ \(.*\)$/, '') : n;
+}
+
+/** The names of both seats from a `{p1, p2}` map of typed names (missing ones in words). */
+export function namesOf(names) {
+  return { p1: personName(names?.p1, 'p1'), p2: personName(names?.p2, 'p2') };
+}
+
+/** Replaces the seat ids `p1`/`p2` in a sentence (an engine's reason) with the names
+ *  (`{p1, p2}`, as `namesOf` gives them). */
+export function seatsToNames(text, names) {
+  return String(text ?? '').replace(/\bp([12])\b/g, (seat) => names?.[seat] || seatWords(seat));
+}
+
+/** "1 point", "2 points": a count with its noun, singular or plural. */
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${Number(n) === 1 ? one : many}`;
+}
+
+/** A sentence whose numbers say "1 points" reads "1 point" (the engine's texts count with
+ *  plurals: points, cards, cells, ...). Only whole words after a lone 1. */
+export function singular(text) {
+  return String(text ?? '').replace(/(^|[^\d.,])1 (point|card|cell|bridge|stone|round|game|decision|player|second|minute|garnet|bye|win|draw|loss|VP|M)s\b/g,
+    (_, pre, noun) => `${pre}1 ${noun}`);
+}
+
+/** A seat's name: the typed name, a bot's label, else "Player 1"/"Player 2". */
 export function seatName(state, seat) {
   const p = state?.match?.seats?.[seat]?.player;
   if (p?.kind === 'bot') return botLabel(p.level).replace(/ \(.*\)$/, '');
-  return state?.names?.[seat] || seat;
+  return personName(state?.names?.[seat], seat);
 }
 
 /** "you" for the viewer's own seat, else the seat's name. */
@@ -83,12 +121,31 @@ export function raceTitle(game) {
 
 // ----- the table's sentences -----
 
-/** The result in a heading and a sentence (names, how it ended, the game's reason). */
+/** How a match ended, as the start of a sentence about its winner: "won on time". */
+const WON_BY = {
+  game: 'won',
+  resignation: 'won by resignation',
+  time: 'won on time',
+  second_draw: 'won after a second draw',
+  adjudicated: 'won by the host\u2019s decision',
+};
+
+/** The result in a heading and a sentence. The sentence is the game's reason with the
+ *  players' names for the seat ids ("Bob took more points, 7 to 3."); how the match ended leads
+ *  it where that is not the rules of the game ("Ann won on time: Bob ran out of time (move).") or
+ *  where the reason names nobody. */
 export function resultText(state) {
   const r = state.match.result;
-  const by = { game: 'by the rules of the game', resignation: 'by resignation', time: 'on time', second_draw: 'after a second draw' }[r.by] || r.by;
+  const names = { p1: seatName(state, 'p1'), p2: seatName(state, 'p2') };
   const head = r.winner ? (state.you ? (r.winner === state.you ? 'You win' : 'You lose') : `${seatName(state, r.winner)} wins`) : 'A draw';
-  return { head, body: `${r.winner ? `${cap(who(state, r.winner))} won` : 'Nobody won'} ${by}: ${plain(r.reason)}` };
+  const reason = singular(seatsToNames(plain(r.reason), names)).trim().replace(/\.$/, '');
+  const namesSomebody = /\bp[12]\b/.test(r.reason || '');
+  const how = r.winner
+    ? `${cap(who(state, r.winner))} ${WON_BY[r.by] || 'won'}`
+    : r.by === 'second_draw' ? 'A draw after a second draw' : 'Nobody won';
+  const lead = (r.by && r.by !== 'game') || !namesSomebody || !reason;
+  const body = !reason ? `${how}.` : lead ? `${how}: ${reason}.` : `${cap(reason)}.`;
+  return { head, body };
 }
 
 /** What the host played for a seat at a timeout, in a sentence for the viewer. */
@@ -118,7 +175,7 @@ export function statusLine(state, { kept = null, invite = '', sealedWords = '', 
   const opp = other(you);
   const oppName = seatName(state, opp);
   const decision = m.decision && m.decision !== 'move' ? ` (${m.decision})` : '';
-  if (state.status === 'waiting') return state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${invite ? ' below' : ' from the lobby'}.` : 'Join to start.';
+  if (state.status === 'waiting') return state.joined[you] ? `Waiting for ${oppName} to join: send them the invite link${invite ? '' : ' from the lobby'}.` : 'Join to start.';
   if (m.result) return 'The match is over.';
   if (state.paused) return 'Paused by the host: your move waits until the host resumes the match.';
   if (m.race && !m.race.over) return `The ${race} race is on: answer the question above.`;

@@ -1,5 +1,8 @@
 // A game's rules page, /rules/{game}: the rules text from GET /api/games/{game}.
 import { h, api, errorText, games, mount, notice, markdown } from './common.js';
+import { botLabel, count } from './present.js';
+
+const SEAT = { p1: 'the first seat', p2: 'the second seat' };
 
 const game = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -24,6 +27,35 @@ function foldTechnical(nodes) {
   return out;
 }
 
+/** The rules' prose names the seats p1 and p2 (the notation's names): in words ("the first
+ *  player") outside code, examples and technical notes, where the notation stays. */
+export function seatsInWords(text, atStart = true) {
+  return String(text)
+    .replace(/(^|[.!?]\s+)p([12])\b/g, (all, pre, n) => (pre || atStart ? `${pre}The ${n === '1' ? 'first' : 'second'} player` : all))
+    .replace(/\bp([12])\b/g, (_, n) => `the ${n === '1' ? 'first' : 'second'} player`);
+}
+
+/** Whether a node starts a sentence: first in its block, or after a full stop. */
+function startsSentence(node) {
+  const prev = node.previousSibling;
+  if (!prev) return !['CODE', 'EM', 'STRONG', 'A'].includes(node.parentElement?.tagName);
+  return /[.!?]\s*$/.test(prev.textContent || '');
+}
+
+function wordSeats(root) {
+  // A seat written as code (`p1`) in the prose is a seat, not notation to type: words too.
+  for (const c of [...root.querySelectorAll('code')]) {
+    if (c.closest('pre, details.technical') || !/^p[12]$/.test(c.textContent)) continue;
+    c.replaceWith(seatsInWords(c.textContent, startsSentence(c)));
+  }
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement.closest('pre, code, details.technical') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  for (const n of nodes) if (/\bp[12]\b/.test(n.data)) n.data = seatsInWords(n.data, startsSentence(n));
+}
+
 async function main() {
   const [res, all] = await Promise.all([api(`/api/games/${encodeURIComponent(game)}`), games()]);
   const nav = h('nav', { class: 'game-tabs', 'aria-label': 'games' }, all.map((g) => h('a', { href: `/rules/${g.id}`, 'aria-current': g.id === game ? 'page' : undefined }, g.name)));
@@ -34,8 +66,10 @@ async function main() {
   const g = res.data;
   document.title = `${g.name} rules \u00b7 Colosseum`;
   const opts = g.options.length ? h('div', { class: 'scroll', tabindex: '0' }, h('table', {}, h('thead', {}, h('tr', {}, ['option', 'default', 'allowed', 'meaning'].map((x) => h('th', {}, x)))),
-    h('tbody', {}, g.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, o.default), h('td', {}, o.allowed), h('td', {}, o.help)))))) : null;
-  mount(nav, h('article', { class: 'rules' }, foldTechnical(markdown(g.rules))), h('section', { class: 'card' }, h('h2', {}, 'Options in the lobby'), opts || h('p', {}, 'None.'), h('p', {}, h('a', { href: '/', class: 'button primary' }, `Play ${g.name}`))));
+    h('tbody', {}, g.options.map((o) => h('tr', {}, h('td', {}, h('code', {}, o.name)), h('td', {}, h('code', {}, o.default)), h('td', {}, h('code', {}, o.allowed)), h('td', {}, seatsInWords(o.help, true))))))) : null;
+  const article = h('article', { class: 'rules' }, foldTechnical(markdown(g.rules)));
+  wordSeats(article);
+  mount(nav, article, h('section', { class: 'card' }, h('h2', {}, 'Options in the lobby'), opts || h('p', {}, 'None.'), h('p', {}, h('a', { href: '/', class: 'button primary' }, `Play ${g.name}`))));
   showBalance(g);
 }
 
@@ -49,6 +83,13 @@ async function showBalance(g) {
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
+/** The engine of a report in words: a level's name ("Computer: hard" reads "hard"), a search
+ *  of N iterations otherwise. */
+const engineName = (spec) => {
+  const iters = /iters=(\d+)/.exec(String(spec))?.[1];
+  if (iters) return `a search of ${Number(iters).toLocaleString('en')} iterations`;
+  return botLabel(spec).replace(/^Computer: /, '').replace(/ \(.*\)$/, '');
+};
 const interval = (i) => (i ? `${pct(i.estimate)} [${pct(i.low)}, ${pct(i.high)}]` : '\u2014');
 const optionText = (o) => Object.entries(o || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
 
@@ -63,7 +104,7 @@ export function balanceSection(g, data) {
     h('td', {}, String(p.games)),
     h('td', {}, interval(p.first_seat_wins)),
     h('td', {}, interval(p.first_seat_score)),
-    h('td', {}, p.advantage_holder ? `${p.advantage_holder}: ${interval(p.advantage_wins)}` : '\u2014'),
+    h('td', {}, p.advantage_holder ? `${SEAT[p.advantage_holder] || p.advantage_holder}: ${interval(p.advantage_wins)}` : '\u2014'),
     h('td', {}, interval(p.draw_rate)),
     h('td', {}, `${p.length.estimate.toFixed(1)} (${p.length_min}\u2013${p.length_max})`)));
   const table = h('div', { class: 'scroll', tabindex: '0' }, h('table', { 'data-testid': 'balance-table' },
@@ -77,7 +118,7 @@ export function balanceSection(g, data) {
     h('figcaption', {}, titles[name] || name)));
   return h('section', { class: 'card', 'data-testid': 'balance' },
     h('h2', {}, 'Balance'),
-    h('p', {}, `The bot ${r.engine} played ${g.name} against itself: ${games} games${when ? `, report of ${when}` : ''}, seats swapped every other game. Shares with their 95% intervals; a fair game gives the first seat a score of 50%.`),
+    h('p', {}, `The computer (${engineName(r.engine)}) played ${g.name} against itself: ${count(games, 'game')}${when ? `, report of ${when}` : ''}, seats swapped every other game. Shares with their 95% intervals; a fair game gives the first seat a score of 50%.`),
     table,
     h('h3', {}, 'How the games ended'),
     h('ul', {}, endings),

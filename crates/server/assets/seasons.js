@@ -4,6 +4,7 @@
 // player's link (#player=TOKEN): their rated matches (with their seat) and a form to start one.
 // Tokens stay in the fragment and go to the API in the Authorization header.
 import { h, api, errorText, games, mount, notice, copy } from './common.js';
+import { count } from './present.js';
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -19,10 +20,6 @@ function linkRow(label, path) {
   const url = new URL(path, location.origin).href;
   return h('li', {}, `${label}: `, h('a', { href: path }, url), ' ',
     h('button', { type: 'button', onclick: async (e) => { e.target.textContent = (await copy(url)) ? 'Copied' : 'Copy failed'; } }, 'Copy'));
-}
-
-function count(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function lines(text) {
@@ -98,8 +95,8 @@ function ratingsSection(s, gameName) {
       h('caption', {}, gameName(game)),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'RD', 'Games', 'W/D/L'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rows.map((r) => h('tr', {},
-        h('td', {}, r.rank), h('th', { scope: 'row' }, r.name), h('td', {}, r.rating.toFixed(1)), h('td', {}, r.deviation.toFixed(1)),
-        h('td', {}, r.games), h('td', {}, `${r.wins}/${r.draws}/${r.losses}`)))))));
+        h('td', { 'data-label': '#' }, r.rank), h('th', { scope: 'row' }, r.name), h('td', { 'data-label': 'Rating' }, r.rating.toFixed(1)), h('td', { 'data-label': 'RD' }, r.deviation.toFixed(1)),
+        h('td', { 'data-label': 'Games' }, r.games), h('td', { 'data-label': 'W/D/L' }, `${r.wins}/${r.draws}/${r.losses}`)))))));
   return h('section', { class: 'card', id: 'ratings' }, h('h2', {}, 'Ratings'),
     tables.length ? tables : h('p', { class: 'muted' }, 'No rated game yet: ratings start when a game of the season\u2019s tournaments or a rated match ends.'),
     h('p', { class: 'hint' }, 'Glicko-2, one rating per game. Everyone starts at 1500 with a deviation (RD) of 350; each rated game moves both players at once. A high RD means the rating is still uncertain.'));
@@ -121,7 +118,7 @@ function tournamentsSection(s, gameName) {
 function matchesSection(s, gameName) {
   return h('section', { class: 'card', id: 'rated-matches' }, h('h2', {}, 'Rated matches'),
     s.matches.length ? h('ul', {}, s.matches.slice().reverse().map((m) => h('li', {},
-      `${gameName(m.game)}: ${m.p1.name} (p1) v ${m.p2.name} (p2): ${m.result === 'p1' ? `${m.p1.name} won` : m.result === 'p2' ? `${m.p2.name} won` : m.result === 'draw' ? 'a draw' : m.result || 'playing'} `,
+      `${gameName(m.game)}: ${m.p1.name} v ${m.p2.name}: ${m.result === 'p1' ? `${m.p1.name} won` : m.result === 'p2' ? `${m.p2.name} won` : m.result === 'draw' ? 'a draw' : m.result || 'playing'} `,
       h('a', { href: m.link }, m.result ? 'replay' : 'watch'))))
       : h('p', { class: 'muted' }, 'None yet.'));
 }
@@ -129,11 +126,11 @@ function matchesSection(s, gameName) {
 function youSection(s, token, status, list, gameName) {
   const game = h('select', {}, list.map((g) => h('option', { value: g.id }, g.name)));
   const opponent = h('select', {}, s.players.filter((p) => p.player !== s.you.player).map((p) => h('option', { value: p.player }, p.name)));
-  const seat = h('select', {}, h('option', { value: 'p1' }, 'p1'), h('option', { value: 'p2' }, 'p2'));
+  const seat = h('select', {}, h('option', { value: 'p1' }, 'the first seat (moves first where it matters)'), h('option', { value: 'p2' }, 'the second seat'));
   const mine = s.you.matches.slice().reverse();
   return h('section', { class: 'card', id: 'you' }, h('h2', {}, `Your page, ${s.you.name}`),
     mine.length ? h('ul', { class: 'your-games' }, mine.map((m) => h('li', {},
-      `${gameName(m.game)} v ${m.opponent} (you are ${m.seat}): ${m.result ? (m.result === 'draw' ? 'a draw' : m.result === m.seat ? 'you won' : (m.result === 'p1' || m.result === 'p2') ? 'you lost' : m.result) : 'playing'} `,
+      `${gameName(m.game)} v ${m.opponent}: ${m.result ? (m.result === 'draw' ? 'a draw' : m.result === m.seat ? 'you won' : (m.result === 'p1' || m.result === 'p2') ? 'you lost' : m.result) : 'playing'} `,
       h('a', { href: m.link, class: m.result ? '' : 'button primary' }, m.result ? 'replay' : 'Go to your table'))))
       : h('p', { class: 'muted' }, 'No rated match yet.'),
     h('form', {

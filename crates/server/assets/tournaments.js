@@ -3,6 +3,13 @@
 // player's own page with their link (#player=TOKEN), registration with #register=TOKEN.
 // Tokens stay in the fragment (never sent in a URL) and go to the API in the Authorization header.
 import { h, api, errorText, games, mount, notice, copy } from './common.js';
+import { count } from './present.js';
+
+/** A seat in words: "first seat", "second seat" (the values stay p1/p2 in forms and the API). */
+const SEAT = { p1: 'first seat', p2: 'second seat' };
+/** The registry's games by id, for their names (filled by each page before it draws). */
+let gameList = [];
+const nameOfGame = (id) => gameList.find((g) => g.id === id)?.name || 'the game';
 
 const FORMATS = {
   swiss: 'Swiss',
@@ -39,6 +46,11 @@ function resultText(board) {
   return `${board[board.result].name} won${how}`;
 }
 
+/** The code's rules name the seats p1 and p2: in words here. */
+function seatWords(text) {
+  return String(text).replace(/\bp([12])\b/g, (_, n) => (n === '1' ? 'the first seat' : 'the second seat'));
+}
+
 function labelled(id, label, input, hint) {
   input.id = id;
   return h('div', { class: 'field' }, h('label', { for: id }, label), input, hint ? h('small', { class: 'hint' }, hint) : null);
@@ -48,11 +60,12 @@ function labelled(id, label, input, hint) {
 
 async function listPage() {
   const list = await games();
+  gameList = list;
   const [listed, seasons] = await Promise.all([api('/api/tournaments'), api('/api/seasons')]);
   const out = h('section', { 'aria-live': 'polite' });
   const form = createForm(list, out);
   const rows = (listed.ok ? listed.data.tournaments : []).map((t) =>
-    h('li', {}, h('a', { href: t.link }, t.name), ` \u2014 ${formatText(t.format)}, ${t.players} players, ${t.status}`));
+    h('li', {}, h('a', { href: t.link }, t.name), ` \u2014 ${formatText(t.format)}, ${count(t.players, 'player')}, ${t.status}`));
   mount(
     h('h1', {}, 'Tournaments'),
     h('section', { class: 'card' }, h('h2', {}, 'Create a tournament'), form),
@@ -66,7 +79,7 @@ async function listPage() {
 function seasonsCard(seasons) {
   return h('section', { class: 'card', id: 'seasons' }, h('h2', {}, 'Seasons'),
     h('p', {}, 'A season keeps its players and their Glicko-2 ratings across tournaments and rated matches. ', h('a', { href: '/s' }, 'Create a season'), '; a season’s tournaments are created from its page.'),
-    seasons.length ? h('ul', {}, seasons.map((s) => h('li', {}, h('a', { href: s.link }, s.name), ` — ${s.players} players, ${s.tournaments} tournaments`))) : null);
+    seasons.length ? h('ul', {}, seasons.map((s) => h('li', {}, h('a', { href: s.link }, s.name), ` — ${count(s.players, 'player')}, ${count(s.tournaments, 'tournament')}`))) : null);
 }
 
 function createForm(list, out) {
@@ -157,7 +170,8 @@ function showLinks(out, links) {
 async function tournamentPage(id) {
   const f = fragment();
   const token = f.admin || f.player || null;
-  const res = await api(`/api/tournaments/${encodeURIComponent(id)}`, { token });
+  const [res, list] = await Promise.all([api(`/api/tournaments/${encodeURIComponent(id)}`, { token }), games()]);
+  gameList = list;
   if (!res.ok) { mount(h('h1', {}, 'Tournament'), notice('error', errorText(res))); return; }
   const t = res.data;
   const status = h('div', { 'aria-live': 'polite' });
@@ -165,7 +179,8 @@ async function tournamentPage(id) {
   else lastOutcome = null;
   mount(
     h('h1', {}, t.name),
-    h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => g.game).join(', ')} \u00b7 ${t.players.length} players \u00b7 `, h('strong', { class: 'badge' }, t.status)),
+    h('p', {}, `${formatText(t.format)} \u00b7 ${t.games.map((g) => nameOfGame(g.game)).join(', ')} \u00b7 ${count(t.players.length, 'player')} \u00b7 `, h('strong', { class: 'badge' }, t.status)),
+    t.status === 'finished' ? winnerSection(t) : null,
     t.season ? h('p', { id: 'season' }, 'Part of the season ', h('a', { href: t.season.link }, t.season.name), ': its players’ games are rated.') : null,
     status,
     f.register && t.registration ? registerForm(id, f.register, status, t.season) : null,
@@ -223,10 +238,10 @@ function youSection(t) {
   if (!c) body = h('p', {}, t.status === 'finished' ? 'The tournament is over.' : 'No match for you now.');
   else if (c.bye) body = h('p', {}, `Round ${c.round + 1}: you have a bye (a point).`);
   else if (c.result) body = h('p', {}, `Round ${c.round + 1} against ${c.opponent}: ${c.result === 'draw' ? 'a draw' : (c.result === c.seat ? 'you won' : 'you lost')}. `, c.link ? h('a', { href: c.link }, 'Replay') : null);
-  else body = h('p', {}, `Round ${c.round + 1}: you play ${c.opponent} as ${c.seat}. `, c.link ? h('a', { href: c.link, class: 'button primary' }, 'Go to your table') : 'The table is being set.');
+  else body = h('p', {}, `Round ${c.round + 1}: you play ${c.opponent}, from the ${SEAT[c.seat] || 'seat you are given'}. `, c.link ? h('a', { href: c.link, class: 'button primary' }, 'Go to your table') : 'The table is being set.');
   const played = (t.you.games || []).filter((g) => g.result);
   const list = played.length ? h('ul', { class: 'your-games' }, played.map((g) => h('li', {},
-    `Round ${g.round + 1} v ${g.opponent} (you were ${g.seat}): ${g.result === 'draw' ? 'a draw' : `you ${g.result}`} `,
+    `Round ${g.round + 1} v ${g.opponent}: ${g.result === 'draw' ? 'a draw' : `you ${g.result}`} `,
     g.match ? h('a', { href: `/replay/${g.match}` }, 'replay') : null))) : null;
   return h('section', { class: 'card', id: 'you' }, h('h2', {}, `Your page, ${t.you.name}`), body,
     list ? h('h3', {}, 'Your games') : null, list);
@@ -236,17 +251,19 @@ function youSection(t) {
 function ratingCell(t, player) {
   if (!t.season) return null;
   const r = t.players[player].ratings?.[t.games[0].game];
-  return h('td', {}, r ? `${Math.round(r.rating)} \u00b1${Math.round(r.deviation)}` : '\u2014');
+  return h('td', { 'data-label': 'Rating' }, r ? `${Math.round(r.rating)} \u00b1${Math.round(r.deviation)}` : '\u2014');
 }
 
 function standingsSection(t) {
+  // Each cell carries its column's name: on a phone the table reads as one card a player.
+  const c = (label, text) => h('td', { 'data-label': label }, text);
   const rows = t.standings.map((s) => h('tr', {},
-    h('td', {}, s.rank), h('th', { scope: 'row' }, s.name), h('td', {}, s.points), h('td', {}, s.buchholz), h('td', {}, s.sonneborn_berger),
-    h('td', {}, `${s.wins}/${s.draws}/${s.losses}`), h('td', {}, s.byes), h('td', {}, t.players[s.player].garnets),
-    t.bracket ? h('td', {}, s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
+    c('#', s.rank), h('th', { scope: 'row' }, s.name), c('Points', s.points), c('Buchholz', s.buchholz), c('Sonneborn-Berger', s.sonneborn_berger),
+    c('W/D/L', `${s.wins}/${s.draws}/${s.losses}`), c('Byes', s.byes), c('Garnets', t.players[s.player].garnets),
+    t.bracket ? c('Out', s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
   return h('section', { class: 'card', id: 'standings' },
     h('h2', {}, 'Standings'),
-    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' }, h('table', { class: 'standings' },
+    h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' }, h('table', { class: 'standings stack-phone' },
       h('caption', { class: 'muted' }, 'Points, then the format\u2019s tie-breaks'),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null, t.season ? h('th', { scope: 'col' }, 'Rating') : null)),
       h('tbody', {}, rows))),
@@ -254,7 +271,19 @@ function standingsSection(t) {
 }
 
 function boardLine(b) {
-  return h('li', {}, `${b.p1.name} (p1) v ${b.p2.name} (p2): ${resultText(b)} `, b.link ? h('a', { href: b.link }, b.result ? 'replay' : 'watch') : null);
+  return h('li', {}, `${b.p1.name} v ${b.p2.name}: ${resultText(b)} `, b.link ? h('a', { href: b.link, 'aria-label': `${b.p1.name} v ${b.p2.name}: ${b.result ? 'replay' : 'watch'}` }, b.result ? 'replay' : 'watch') : null);
+}
+
+/** A finished tournament leads with its winner (the first of the final standings; players
+ *  tied first are all named) and the final standing. */
+function winnerSection(t) {
+  const top = t.standings.filter((s) => s.rank === t.standings[0]?.rank);
+  if (!top.length) return null;
+  const line = (s) => `${s.name}: ${count(s.points, 'point')} (${count(s.wins, 'win')}, ${count(s.draws, 'draw')}, ${count(s.losses, 'loss', 'losses')})`;
+  return h('section', { class: 'card winner', id: 'winner', 'aria-labelledby': 'winner-title' },
+    h('h2', { id: 'winner-title', class: 'winner-head' }, `${top.length > 1 ? 'Winners' : 'Winner'}: ${top.map((s) => s.name).join(' and ')}`),
+    h('p', {}, 'The tournament is over. The final standing:'),
+    h('ol', { class: 'final-standing' }, t.standings.slice(0, 8).map((s) => h('li', { value: s.rank }, line(s)))));
 }
 
 function bracketSection(t) {
@@ -275,7 +304,7 @@ function bracketSection(t) {
 function roundsSection(t) {
   return h('section', { class: 'card', id: 'rounds' }, h('h2', {}, 'Rounds'),
     t.rounds.length ? t.rounds.map((r) => h('div', { class: 'round' },
-      h('h3', {}, `Round ${r.round + 1}: ${r.game}${r.complete ? '' : ' (playing)'}`),
+      h('h3', {}, `Round ${r.round + 1}: ${nameOfGame(r.game)}${r.complete ? '' : ' (playing)'}`),
       h('ul', {}, r.boards.map(boardLine)),
       r.byes.length ? h('p', {}, `Bye: ${r.byes.join(', ')}`) : null,
       r.waiting.length ? h('p', { class: 'muted' }, `Waiting: ${r.waiting.join(', ')}`) : null)).reverse()
@@ -288,9 +317,9 @@ function rulesSection(t) {
   // The Swiss rules refer to each other by number ("rule 3"): an ordered list.
   return h('section', { class: 'card', id: 'rules' }, h('h2', {}, 'How pairing works'),
     swiss ? h('p', {}, 'Swiss rounds are paired by the FIDE (Dutch) System:') : null,
-    swiss ? h('ol', { class: 'pairing-rules' }, (t.pairing_rules || []).map((r) => h('li', {}, r))) : null,
+    swiss ? h('ol', { class: 'pairing-rules' }, (t.pairing_rules || []).map((r) => h('li', {}, seatWords(r)))) : null,
     h('ul', {}, rules.map((r) => h('li', {}, r)),
-      h('li', {}, 'In each game the player with more garnets holds the game\u2019s DM advantage (equal garnets: p1).')));
+      h('li', {}, 'In each game the player with more garnets holds the game\u2019s DM advantage (equal garnets: the player in the first seat).')));
 }
 
 function hostSection(t, token, status) {
@@ -310,11 +339,14 @@ function hostSection(t, token, status) {
   const playerSel = (id) => { const s = h('select', {}, t.players.map((p) => h('option', { value: p.player }, p.name))); s.id = id; return s; };
   const last = t.rounds.length ? t.rounds[t.rounds.length - 1] : null;
   const boardSel = (id) => { const s = h('select', {}, (last ? last.boards : []).map((b) => h('option', { value: b.board }, `${b.p1.name} v ${b.p2.name}`))); s.id = id; return s; };
-  const gameSel = h('select', {}, h('option', { value: '' }, 'as set'), t.games.map((g) => h('option', { value: g.game }, g.game)));
+  const gameSel = h('select', {}, h('option', { value: '' }, 'as set'), t.games.map((g) => h('option', { value: g.game }, nameOfGame(g.game))));
   const gPlayer = playerSel('h-g-player');
   const garnets = h('input', { type: 'number', value: 0 });
   const aBoard = boardSel('h-a-board');
-  const aResult = h('select', {}, h('option', { value: 'p1' }, 'p1 wins'), h('option', { value: 'p2' }, 'p2 wins'), t.bracket ? null : h('option', { value: 'draw' }, 'draw'));
+  // The result and the seat are chosen by the players' names of the chosen game (the values
+  // stay p1/p2).
+  const boardOf = (sel) => (last ? last.boards.find((b) => String(b.board) === sel.value) || last.boards[0] : null);
+  const aResult = h('select', {}, h('option', { value: 'p1' }, 'the first seat wins'), h('option', { value: 'p2' }, 'the second seat wins'), t.bracket ? null : h('option', { value: 'draw' }, 'a draw'));
   const reason = h('input', { type: 'text', maxlength: 200 });
   const uBoard = boardSel('h-u-board');
   const rPlayer = playerSel('h-r-player');
@@ -322,33 +354,45 @@ function hostSection(t, token, status) {
   const round = last ? last.round : 0;
   const pBoard = boardSel('h-p-board');
   const pAction = h('select', {}, h('option', { value: 'pause' }, 'pause the match'), h('option', { value: 'resume' }, 'resume the match'), h('option', { value: 'give_time' }, 'give a seat time'));
-  const pSeat = h('select', {}, h('option', { value: 'p1' }, 'p1'), h('option', { value: 'p2' }, 'p2'));
+  const pSeat = h('select', {}, h('option', { value: 'p1' }, 'first seat'), h('option', { value: 'p2' }, 'second seat'));
+  const named = () => {
+    const a = boardOf(aBoard);
+    if (a) { aResult.options[0].textContent = `${a.p1.name} wins`; aResult.options[1].textContent = `${a.p2.name} wins`; }
+    const p = boardOf(pBoard);
+    if (p) { pSeat.options[0].textContent = p.p1.name; pSeat.options[1].textContent = p.p2.name; }
+  };
+  aBoard.addEventListener('change', named);
+  pBoard.addEventListener('change', named);
+  named();
+  // Host controls only while the tournament runs: once it is over, the links and the log.
+  const running = t.status !== 'finished';
   const pSeconds = h('input', { type: 'number', min: 1, max: 86400, value: 60 });
   const touched = () => { hostTouched = Date.now(); };
   return h('section', { class: 'card', id: 'host', oninput: touched, onchange: touched }, h('h2', {}, 'Host'),
+    running ? null : h('p', { class: 'hint' }, 'The tournament is over: there is nothing left to start, adjudicate or pause. The players\u2019 links and the log stay here.'),
     t.status !== 'finished' ? h('form', { onsubmit: (e) => { e.preventDefault(); act('start', gameSel.value ? { game: { game: gameSel.value } } : {}); } },
       labelled('h-game', 'Game of the next round', gameSel), h('button', { type: 'submit', class: 'primary' }, t.status === 'registering' ? 'Start the tournament' : 'Start the next round')) : null,
-    h('form', { onsubmit: (e) => { e.preventDefault(); act('garnets', { player: Number(gPlayer.value), garnets: Number(garnets.value) }); } },
-      h('h3', {}, 'Garnets'), labelled('h-g-player', 'Player', gPlayer), labelled('h-garnets', 'Garnets', garnets), h('button', { type: 'submit' }, 'Set garnets')),
-    last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('adjudicate', { round, board: Number(aBoard.value), result: aResult.value, reason: reason.value }); } },
+    running ? h('form', { onsubmit: (e) => { e.preventDefault(); act('garnets', { player: Number(gPlayer.value), garnets: Number(garnets.value) }); } },
+      h('h3', {}, 'Garnets'), labelled('h-g-player', 'Player', gPlayer), labelled('h-garnets', 'Garnets', garnets), h('button', { type: 'submit' }, 'Set garnets')) : null,
+    running && last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('adjudicate', { round, board: Number(aBoard.value), result: aResult.value, reason: reason.value }); } },
       h('h3', {}, 'Adjudicate a game of this round'), labelled('h-a-board', 'Game', aBoard), labelled('h-a-result', 'Result', aResult), labelled('h-a-reason', 'Reason (logged)', reason), h('button', { type: 'submit' }, 'Adjudicate')) : null,
-    last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('undo_forfeit', { round, board: Number(uBoard.value) }); } },
+    running && last ? h('form', { onsubmit: (e) => { e.preventDefault(); act('undo_forfeit', { round, board: Number(uBoard.value) }); } },
       h('h3', {}, 'Undo a no-show forfeit'), labelled('h-u-board', 'Game', uBoard), h('button', { type: 'submit' }, 'Undo the forfeit')) : null,
-    last ? h('form', { onsubmit: (e) => {
+    running && last ? h('form', { onsubmit: (e) => {
       e.preventDefault();
       const body = { round, board: Number(pBoard.value) };
       if (pAction.value === 'give_time') Object.assign(body, { seat: pSeat.value, seconds: Number(pSeconds.value) });
       act(pAction.value, body);
     } },
     h('h3', {}, 'Pause, resume or give time'), labelled('h-p-board', 'Game', pBoard), labelled('h-p-action', 'Action', pAction),
-    labelled('h-p-seat', 'Seat (for time)', pSeat), labelled('h-p-seconds', 'Seconds (for time)', pSeconds),
+    labelled('h-p-seat', 'Player (for time)', pSeat), labelled('h-p-seconds', 'Seconds (for time)', pSeconds),
     h('button', { type: 'submit' }, 'Apply')) : null,
-    h('form', { onsubmit: (e) => { e.preventDefault(); act('replace', { player: Number(rPlayer.value), name: rName.value }); } },
-      h('h3', {}, 'Replace a player who dropped out'), labelled('h-r-player', 'Player', rPlayer), labelled('h-r-name', 'New player\u2019s name', rName), h('button', { type: 'submit' }, 'Replace')),
+    running ? h('form', { onsubmit: (e) => { e.preventDefault(); act('replace', { player: Number(rPlayer.value), name: rName.value }); } },
+      h('h3', {}, 'Replace a player who dropped out'), labelled('h-r-player', 'Player', rPlayer), labelled('h-r-name', 'New player\u2019s name', rName), h('button', { type: 'submit' }, 'Replace')) : null,
     h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' },
       t.links.register ? linkRow('Registration', t.links.register) : null,
       t.links.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))),
-    h('details', {}, h('summary', {}, `Log (${t.log.length} events)`), h('ol', { class: 'log', tabindex: '0' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
+    h('details', {}, h('summary', {}, `Log (${count(t.log.length, 'event')})`), h('ol', { class: 'log', tabindex: '0' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
 }
 
 const path = location.pathname.replace(/\/+$/, '');
