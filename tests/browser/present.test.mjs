@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import {
   botLabel, orderedLevels, friendlyError, plain, placeholderFor, lastReveal, resultText, timeoutNotice,
   clockLevel, statusLine, pageTitle, gridStep, seatName, contrast, seatDoing, moveLabel,
-  raceName, raceTitle, personName, namesOf, seatsToNames, count, singular,
+  raceName, raceTitle, personName, namesOf, seatsToNames, seatsInWords, count, singular,
 } from '../../crates/server/assets/present.js';
 import * as goofspiel from '../../crates/games/assets/goofspiel.js';
 import * as squareGoofspiel from '../../crates/games/assets/square-goofspiel.js';
@@ -151,6 +151,11 @@ test('names as people read them: bots by their level\u2019s name, seats in words
   assert.equal(count(0, 'point'), '0 points');
   assert.equal(count(3, 'match', 'matches'), '3 matches');
   assert.equal(singular('1 points, 11 points, 21 cards, 1.5 points, 1 cards'), '1 point, 11 points, 21 cards, 1.5 points, 1 card');
+  // The rules' and the options' words: the seats in words, a capital at a sentence's start only.
+  assert.equal(seatsInWords('p1 starts round 1; p2 the next. p1 holds the advantage (p1 by default)'),
+    'The first player starts round 1; the second player the next. The first player holds the advantage (the first player by default)');
+  assert.equal(seatsInWords('p2 starts', false), 'the second player starts', 'mid-sentence (after code) stays lower case');
+  assert.equal(seatsInWords('sp1 and p12'), 'sp1 and p12');
 });
 
 test('a timeout says what was played for whom', () => {

@@ -86,9 +86,9 @@ export function clockText(ms) {
   return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
+/** A seat's label: its player's name, else the seat in words ("Player 1"), never `p1`. */
 export function seatLabel(seat, names) {
-  const n = names?.[seat];
-  return n ? `${n} (${seat})` : seat;
+  return names?.[seat] || { p1: 'Player 1', p2: 'Player 2' }[seat] || String(seat ?? '');
 }
 
 export function other(seat) {

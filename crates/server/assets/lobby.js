@@ -1,6 +1,6 @@
 // The lobby: create a match (against a friend or a bot), copy its links, list matches.
 import { h, api, errorText, games, mount, notice } from './common.js';
-import { botLabel, orderedLevels, friendlyError, plain, raceName, seatName, seatsToNames, singular, other } from './present.js';
+import { botLabel, orderedLevels, friendlyError, plain, raceName, seatName, seatsToNames, seatsInWords, singular, other } from './present.js';
 import { loadGame } from './boards.js';
 
 const MINE = 'colosseum.mine';
@@ -74,7 +74,7 @@ async function main() {
       // An option with two named values ("simulated or live") is a choice; others are typed.
       const two = /^([\w-]+) or ([\w-]+)$/.exec(o.allowed);
       const inputId = `opt-${o.name}`;
-      const help = plain(o.help);
+      const help = seatsInWords(plain(o.help));
       // A long default (a whole board) is not shown in the box: it would look like a command.
       const shortDefault = String(o.default).length <= 24 ? String(o.default) : 'the standard one';
       const input = two

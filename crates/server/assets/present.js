@@ -48,6 +48,15 @@ export function seatsToNames(text, names) {
   return String(text ?? '').replace(/\bp([12])\b/g, (seat) => names?.[seat] || seatWords(seat));
 }
 
+/** A text that names the seats p1 and p2 (the notation's names, as the rules and the options'
+ *  help do) with the seats in words: "the first player", "The second player" at a sentence's
+ *  start (`atStart`: whether the text itself starts one). */
+export function seatsInWords(text, atStart = true) {
+  return String(text)
+    .replace(/(^|[.!?]\s+)p([12])\b/g, (all, pre, n) => (pre || atStart ? `${pre}The ${n === '1' ? 'first' : 'second'} player` : all))
+    .replace(/\bp([12])\b/g, (_, n) => `the ${n === '1' ? 'first' : 'second'} player`);
+}
+
 /** "1 point", "2 points": a count with its noun, singular or plural. */
 export function count(n, one, many = `${one}s`) {
   return `${n} ${Number(n) === 1 ? one : many}`;

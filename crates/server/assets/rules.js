@@ -1,6 +1,6 @@
 // A game's rules page, /rules/{game}: the rules text from GET /api/games/{game}.
 import { h, api, errorText, games, mount, notice, markdown } from './common.js';
-import { botLabel, count } from './present.js';
+import { botLabel, count, seatsInWords } from './present.js';
 
 const SEAT = { p1: 'the first seat', p2: 'the second seat' };
 
@@ -25,14 +25,6 @@ function foldTechnical(nodes) {
     }
   }
   return out;
-}
-
-/** The rules' prose names the seats p1 and p2 (the notation's names): in words ("the first
- *  player") outside code, examples and technical notes, where the notation stays. */
-export function seatsInWords(text, atStart = true) {
-  return String(text)
-    .replace(/(^|[.!?]\s+)p([12])\b/g, (all, pre, n) => (pre || atStart ? `${pre}The ${n === '1' ? 'first' : 'second'} player` : all))
-    .replace(/\bp([12])\b/g, (_, n) => `the ${n === '1' ? 'first' : 'second'} player`);
 }
 
 /** Whether a node starts a sentence: first in its block, or after a full stop. */

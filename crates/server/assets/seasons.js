@@ -91,11 +91,11 @@ async function seasonPage(id) {
 
 function ratingsSection(s, gameName) {
   const tables = Object.entries(s.ratings).map(([game, rows]) => h('div', { class: 'ratings-game table-scroll', tabindex: '0', role: 'region', 'aria-label': `${gameName(game)} ratings` },
-    h('table', { class: 'standings ratings' },
+    h('table', { class: 'standings ratings stack-phone' },
       h('caption', {}, gameName(game)),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'RD', 'Games', 'W/D/L'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rows.map((r) => h('tr', {},
-        h('td', { 'data-label': '#' }, r.rank), h('th', { scope: 'row' }, r.name), h('td', { 'data-label': 'Rating' }, r.rating.toFixed(1)), h('td', { 'data-label': 'RD' }, r.deviation.toFixed(1)),
+        h('td', { 'data-label': 'Rank' }, r.rank), h('th', { scope: 'row' }, r.name), h('td', { 'data-label': 'Rating' }, r.rating.toFixed(1)), h('td', { 'data-label': 'RD' }, r.deviation.toFixed(1)),
         h('td', { 'data-label': 'Games' }, r.games), h('td', { 'data-label': 'W/D/L' }, `${r.wins}/${r.draws}/${r.losses}`)))))));
   return h('section', { class: 'card', id: 'ratings' }, h('h2', {}, 'Ratings'),
     tables.length ? tables : h('p', { class: 'muted' }, 'No rated game yet: ratings start when a game of the season\u2019s tournaments or a rated match ends.'),

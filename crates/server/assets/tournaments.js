@@ -258,7 +258,7 @@ function standingsSection(t) {
   // Each cell carries its column's name: on a phone the table reads as one card a player.
   const c = (label, text) => h('td', { 'data-label': label }, text);
   const rows = t.standings.map((s) => h('tr', {},
-    c('#', s.rank), h('th', { scope: 'row' }, s.name), c('Points', s.points), c('Buchholz', s.buchholz), c('Sonneborn-Berger', s.sonneborn_berger),
+    c('Rank', s.rank), h('th', { scope: 'row' }, s.name), c('Points', s.points), c('Buchholz', s.buchholz), c('Sonneborn-Berger', s.sonneborn_berger),
     c('W/D/L', `${s.wins}/${s.draws}/${s.losses}`), c('Byes', s.byes), c('Garnets', t.players[s.player].garnets),
     t.bracket ? c('Out', s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
   return h('section', { class: 'card', id: 'standings' },
