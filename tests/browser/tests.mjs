@@ -1728,6 +1728,7 @@ test('a rematch against a friend: the friend\u2019s table offers it ("Ann offers
   const watcher = await newPage(SIZES.laptop);
   await watcher.goto(`${BASE}${c.links.spectator}`);
   await b.waitForFunction(() => document.body.dataset.status === 'live');
+  await b.locator('#more summary').click(); // Resign is in the More menu, never beside Submit
   await b.locator('#resign').click();
   await b.locator('#resign-yes').click();
   for (const p of [a, b, watcher]) await p.waitForFunction(() => document.body.dataset.status === 'finished');
@@ -1738,7 +1739,7 @@ test('a rematch against a friend: the friend\u2019s table offers it ("Ann offers
   const fresh = new URL(a.url()).pathname.split('/')[2];
   // Bob's table is told, with his own seat, in the first viewport.
   await b.waitForFunction(() => !document.querySelector('#rematch-offer')?.hidden);
-  assert.match(await b.locator('#rematch-offer').innerText(), /^Ann offers a rematch \(seats swapped: you play p1\) \u2014 Take your seat$/);
+  assert.match(await b.locator('#rematch-offer').innerText(), /^Ann offers a rematch \(seats swapped\) \u2014 Take your seat$/);
   await assertInFirstViewport(b, '#rematch-take');
   assert.match(await b.locator('#rematch-take').getAttribute('href'), new RegExp(`^/m/${fresh}#seat=[0-9a-f]+$`));
   await watcher.waitForFunction(() => !document.querySelector('#rematch-offer')?.hidden);
@@ -2153,3 +2154,241 @@ test('the lobby names things: the seat in words, "Your seats" by game and oppone
   await page.context().close();
 });
 // ---------------------------------------------------------------- end of issue 37's words, replay and tournaments block
+
+// ----- issue 37, the table in a player's hand (engineer A): the action bar, the score beside
+// the names, waiting for a friend, the end, the chat after it, your move in another tab -----
+
+/** Where the table's pieces are, at the current scroll: each selector's first visible element's
+ *  rectangle, whether a click at its centre reaches it (not covered by the bar), the window's
+ *  height and whether the page scrolls sideways; and the visible text of the table's own parts. */
+async function tableLayout(page, selectors) {
+  return page.evaluate((sels) => {
+    const out = { h: window.innerHeight, w: window.innerWidth, sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth, at: {} };
+    for (const [key, sel] of Object.entries(sels)) {
+      const el = [...document.querySelectorAll(sel)].find((x) => x.checkVisibility() && x.getBoundingClientRect().width > 0);
+      if (!el) { out.at[key] = null; continue; }
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      out.at[key] = { top: r.top, bottom: r.bottom, left: r.left, right: r.right, reached: !!hit && (hit === el || el.contains(hit)) };
+    }
+    const bar = document.querySelector('#actions');
+    out.barTop = bar && bar.checkVisibility() ? bar.getBoundingClientRect().top : null;
+    out.text = ['.table-head', '.players', '#actions', '#chat', '#fairness', '#result'].map((s) => document.querySelector(s))
+      .filter((x) => x && x.checkVisibility()).map((x) => x.innerText).join('\n');
+    return out;
+  }, selectors);
+}
+
+/** Asserts a piece is wholly inside the window and a click reaches it. */
+function inView(l, key, what) {
+  const r = l.at[key];
+  assert.ok(r, `${what}: ${key} is shown`);
+  assert.ok(r.top >= 0 && r.bottom <= l.h + 0.5 && r.left >= 0 && r.right <= l.w + 0.5, `${what}: ${key} is inside the ${l.w}x${l.h} window (${Math.round(r.top)}..${Math.round(r.bottom)})`);
+  assert.ok(r.reached, `${what}: ${key} is not covered (a click at its centre reaches it)`);
+}
+
+const TABLE_IDS = /\b(p1|p2|null|undefined)\b|square-goofspiel|all-in-goofspiel|thwart-omega|witchs-brew/;
+
+for (const size of ['phone', 'laptop']) {
+  test(`the action bar at ${size} size, every game against the random bot: the choice and Submit in the first viewport, both scores beside the names, no sideways scroll, Resign only in the More menu`, async () => {
+    for (const game of GAMES) {
+      const { page } = await seatAt(game, size);
+      assert.ok(await myTurn(page, 'p1'), `${game}: Ada is to move`);
+      await page.waitForTimeout(200); // the page lays itself out once the notices settle
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const what = `${game} at ${size}`;
+      const choice = '#hand button:not([disabled]), #legal .legal-list button, #board .clickable, #tools select';
+      let l = await tableLayout(page, { choice, submit: '#submit-move', s1: '[data-testid=score-p1]', s2: '[data-testid=score-p2]' });
+      inView(l, 'choice', what);
+      inView(l, 'submit', what);
+      inView(l, 's1', what);
+      inView(l, 's2', what);
+      assert.equal(l.sideways, false, `${what}: no sideways scroll`);
+      assert.doesNotMatch(l.text, TABLE_IDS, `${what}: names, not seat ids, null or game ids`);
+      // The players' boxes name the people, with their score; "(you)" marks this browser's seat.
+      assert.match(await page.locator('[data-seat=p1] .seat-name').innerText(), /^Ada \(you\)$/);
+      assert.match(await page.locator('[data-seat=p2] .seat-name').innerText(), /^Computer: random moves$/);
+      assert.match(await page.locator('[data-testid=table-who]').innerText(), /^Ada \(you\) vs Computer: random moves/);
+      // A board you click fits above the bar on a phone: every cell you may choose is reachable.
+      if (size === 'phone' && game === 'thwart-omega') {
+        const cells = await page.locator('#board .cell.clickable').evaluateAll((xs) => xs.map((x) => x.getBoundingClientRect().bottom));
+        assert.ok(cells.length > 0);
+        assert.ok(Math.max(...cells) <= l.barTop + 0.5, `${what}: the board's cells end at ${Math.round(Math.max(...cells))}, above the bar at ${Math.round(l.barTop)}`);
+      }
+      // On a phone the bar stays at the bottom wherever the page is scrolled.
+      if (size === 'phone') {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        l = await tableLayout(page, { submit: '#submit-move', s1: '[data-testid=score-p1]', s2: '[data-testid=score-p2]' });
+        inView(l, 'submit', `${what}, scrolled down`);
+        inView(l, 's1', `${what}, scrolled down`);
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
+      // Resign is not beside Submit: it is in the More menu, with a confirmation.
+      assert.equal(await page.locator('#resign').isVisible(), false, `${what}: no Resign button in sight`);
+      assert.equal(await page.locator('#actions #resign, #move-form #resign').count(), 0, `${what}: Resign is not in the action bar`);
+      await page.locator('#more summary').click();
+      await page.locator('#resign').click();
+      assert.match(await page.locator('.more-menu .confirm').innerText(), /Resign the match\?/);
+      await page.locator('#resign-no').click();
+      assert.equal(await page.locator('#resign').isVisible(), true, `${what}: No keeps the game on`);
+      await page.locator('#more summary').click();
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'live', `${what}: nothing resigned`);
+      if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, `${game}-bar-${size}.png`) });
+      assert.deepEqual(page.errors, [], what);
+      await page.context().close();
+    }
+  });
+}
+
+test('waiting for a friend on a phone: the invite panel at the top, with the link, Copy, the system share sheet and a QR code', async () => {
+  const page = await newPage(SIZES.phone);
+  // The system share sheet, where the browser has one: recorded instead of opened.
+  await page.addInitScript(() => { navigator.share = async (data) => { window.__shared = data; }; });
+  await page.goto(`${BASE}/`);
+  await page.locator('#game').selectOption('goofspiel');
+  await page.locator('input[name=opponent][value=friend]').check();
+  await page.locator('#name').fill('Ann');
+  await page.locator('#create button[type=submit]').click();
+  await page.waitForURL(/#seat=/);
+  await page.locator('[data-testid=invite-qr]:visible').waitFor();
+  const invite = await page.locator('[data-testid=invite-link]').inputValue();
+  assert.match(invite, /\/m\/[0-9a-f]+#seat=/);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const l = await tableLayout(page, { panel: '#share', link: '[data-testid=invite-link]', copy: 'button[data-copy=invite-link]', share: '#share-invite', qr: '[data-testid=invite-qr]', board: '#board' });
+  for (const k of ['link', 'copy', 'share', 'qr']) inView(l, k, 'the invite panel');
+  assert.ok(l.at.panel.bottom <= l.at.board.top, 'the invite panel is above the board');
+  assert.equal(l.sideways, false);
+  // The QR code is the server's SVG of the invite link.
+  const qr = await page.locator('[data-testid=invite-qr]').evaluate((img) => ({ src: img.src, w: img.naturalWidth, alt: img.alt }));
+  assert.match(qr.src, /^data:image\/svg\+xml/);
+  assert.ok(qr.w > 0, 'the QR code is drawn');
+  const svg = await (await fetch(`${BASE}/api/qr`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: invite }) })).text();
+  assert.equal(decodeURIComponent(qr.src.split(',').slice(1).join(',')), svg, 'the QR code of the invite link');
+  await page.locator('#share-invite').click();
+  assert.equal(await page.evaluate(() => window.__shared?.url), invite, 'Share hands the invite link to the share sheet');
+  assert.doesNotMatch(await page.locator('main').innerText(), /invite link below/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], violations.join('\n'));
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'invite-phone.png') });
+  // Where the browser has no share sheet, there is no Share button.
+  const plain = await newPage(SIZES.laptop);
+  await plain.addInitScript(({ id, invite: link }) => localStorage.setItem('colosseum.mine', JSON.stringify([{ id, invite: link, link: '' }])), { id: invite.split('/m/')[1].split('#')[0], invite });
+  await plain.goto(page.url());
+  await plain.locator('[data-testid=invite-qr]:visible').waitFor();
+  assert.equal(await plain.locator('#share-invite').count(), 0);
+  // Once the friend joins, the panel is the side column's Share panel, without the invite.
+  const b = await newPage(SIZES.phone);
+  await b.goto(invite);
+  await join(b, 'Bob');
+  await page.waitForFunction(() => document.body.dataset.status === 'live');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=invite-qr]'));
+  assert.equal(await page.locator('.side #share').count(), 1);
+  for (const p of [page, plain, b]) assert.deepEqual(p.errors, []);
+  for (const p of [page, plain, b]) await p.context().close();
+});
+
+test('the end where the player is: the result opens over the page with the score, Analyse and Replay; Escape docks it; the chat stays open for players and spectators', async () => {
+  const { page, c } = await seatAt('goofspiel', 'phone', { options: { cards: '4' } });
+  const watcher = await newPage(SIZES.laptop);
+  await watcher.goto(`${BASE}/m/${c.id}`);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(await myTurn(page, 'p1'));
+    const before = await page.evaluate(() => document.body.dataset.steps);
+    await clickAMove(page);
+    await page.waitForFunction((st) => document.body.dataset.steps !== st, before);
+  }
+  assert.ok(await myTurn(page, 'p1'));
+  // The last card is played from far down the page.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const scrolled = await page.evaluate(() => window.scrollY);
+  assert.ok(scrolled > 100, 'the page is scrolled down');
+  await page.locator('#hand button[data-move]:not([disabled])').first().click();
+  await page.locator('#submit-move').click();
+  await page.locator('#result.overlay [data-testid=result-head]').waitFor();
+  await checkResult(page, 'p1');
+  const l = await tableLayout(page, { head: '[data-testid=result-head]', close: '#result-close', analyse: '#analyse-link', replay: '#replay-link', rematch: '#rematch' });
+  for (const k of ['head', 'close', 'analyse', 'replay', 'rematch']) inView(l, k, 'the result overlay');
+  assert.ok(await page.evaluate(() => document.querySelector('#result').contains(document.activeElement)), 'the focus is in the result');
+  const score = await page.locator('[data-testid=result-score]').innerText();
+  assert.match(score, /Ada \d+ points?/);
+  assert.match(score, /Computer: random moves \d+ points?/);
+  assert.equal(await page.locator('#analyse-link').getAttribute('href'), `/replay/${c.id}?analysis`);
+  assert.equal(await page.locator('#replay-link').getAttribute('href'), `/replay/${c.id}`);
+  assert.doesNotMatch(l.text, TABLE_IDS);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], violations.join('\n'));
+  if (SHOTS) await page.screenshot({ path: joinPath(SHOTS, 'result-overlay-phone.png') });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('#result').classList.contains('overlay'));
+  assert.equal(await page.locator('[data-testid=result-head]').isVisible(), true, 'docked at the top, still there');
+  // The chat after the game: a "gg" from the seat, a word from a spectator, each on its side.
+  await page.locator('#chat-text').fill('gg');
+  await page.locator('#chat-text').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=chat-lines]')?.textContent.includes('gg'));
+  assert.match(await page.locator('[data-testid=chat-lines]').innerText(), /Ada: gg/);
+  await watcher.waitForFunction(() => document.body.dataset.status === 'finished');
+  await watcher.locator('#result-close').click();
+  await watcher.locator('#chat-name').fill('Zed');
+  await watcher.locator('#chat-text').fill('well played');
+  await watcher.locator('#chat-send').click();
+  await watcher.waitForFunction(() => document.querySelector('[data-testid=chat-lines]')?.textContent.includes('well played'));
+  assert.doesNotMatch(await watcher.locator('[data-testid=chat-lines]').innerText(), /gg/);
+  // A finished match opened later shows its result over the page too; Close docks it.
+  await page.reload();
+  await page.locator('#result.overlay [data-testid=result-head]').waitFor();
+  await page.locator('#result-close').click();
+  assert.equal(await page.locator('#result.overlay').count(), 0);
+  for (const p of [page, watcher]) assert.deepEqual(p.errors, []);
+  for (const p of [page, watcher]) await p.context().close();
+});
+
+test('your move in another tab: the sound and the notification are off until turned on in the More menu, the permission asked only then', async () => {
+  const c = await apiCreate({ game: 'goofspiel', options: { cards: '6' }, time: { kind: 'untimed' }, seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }] });
+  const page = await newPage(SIZES.laptop);
+  await page.addInitScript(() => {
+    // A hidden tab, and a Notification that records what it is asked.
+    Object.defineProperty(Document.prototype, 'hidden', { get: () => true, configurable: true });
+    Object.defineProperty(Document.prototype, 'visibilityState', { get: () => 'hidden', configurable: true });
+    window.__asked = 0;
+    window.__notes = [];
+    class FakeNotification {
+      constructor(title, options) { window.__notes.push({ title, body: options?.body }); }
+      close() {}
+      static requestPermission() { window.__asked += 1; FakeNotification.permission = 'granted'; return Promise.resolve('granted'); }
+    }
+    FakeNotification.permission = 'default';
+    window.Notification = FakeNotification;
+  });
+  await page.goto(`${BASE}${c.links.p1}`);
+  await join(page, 'Ada');
+  assert.ok(await myTurn(page, 'p1'));
+  await page.locator('#more summary').click();
+  assert.equal(await page.locator('#opt-sound').isChecked(), false, 'the sound is off by default');
+  assert.equal(await page.locator('#opt-notify').isChecked(), false, 'the notification is off by default');
+  assert.equal(await page.evaluate(() => window.__asked), 0, 'no permission asked before');
+  // A move with both off: no alert.
+  let before = await page.evaluate(() => document.body.dataset.steps);
+  await page.locator('#more summary').click();
+  await clickAMove(page);
+  await page.waitForFunction((st) => document.body.dataset.steps !== st, before);
+  assert.ok(await myTurn(page, 'p1'));
+  assert.equal(await page.evaluate(() => document.body.dataset.alerts ?? null), null);
+  await page.locator('#more summary').click();
+  await page.locator('#opt-sound').check();
+  await page.locator('#opt-notify').check();
+  assert.equal(await page.evaluate(() => window.__asked), 1, 'the permission is asked when the player turns it on');
+  assert.equal(await page.locator('#opt-notify').isChecked(), true);
+  assert.deepEqual(await page.evaluate(() => [localStorage.getItem('colosseum.sound'), localStorage.getItem('colosseum.notify')]), ['1', '1']);
+  await page.locator('#more summary').click();
+  before = await page.evaluate(() => document.body.dataset.steps);
+  await clickAMove(page);
+  await page.waitForFunction((st) => document.body.dataset.steps !== st, before);
+  assert.ok(await myTurn(page, 'p1'));
+  await page.waitForFunction(() => /sound,notification/.test(document.body.dataset.alerts || ''));
+  const notes = await page.evaluate(() => window.__notes);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0].title, /^Your move · Goofspiel$/);
+  assert.ok(notes[0].body.length > 5, notes[0].body);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -45,16 +45,19 @@ export function createChat({ send }) {
     /** Draws the chat from a state message. */
     update(state) {
       const m = state.match;
-      const live = state.status === 'live';
+      // Open from the start and after the end too (a "gg"): only a match nobody has joined yet
+      // has no chat.
+      const open = state.status === 'live' || state.status === 'finished';
       role = state.you ? 'seat' : 'spectator';
       box.hidden = state.status === 'waiting' && !(m.chat || []).length;
       box.dataset.channel = state.you ? 'players' : 'spectators';
       title.textContent = state.you ? 'Players\u2019 chat' : 'Spectators\u2019 chat';
-      about.textContent = state.you
+      about.textContent = (state.you
         ? 'Only you and your opponent read this. Spectators have their own chat, which players do not see.'
-        : 'Only spectators read this. The players do not see it, and you do not see theirs.';
+        : 'Only spectators read this. The players do not see it, and you do not see theirs.')
+        + (m.result ? ' The game is over; the chat stays open.' : '');
       nameBox.hidden = !!state.you;
-      form.hidden = !live;
+      form.hidden = !open;
       const lines = m.chat || [];
       const key = JSON.stringify(lines);
       if (key !== shown) {
@@ -63,9 +66,8 @@ export function createChat({ send }) {
         list.replaceChildren(...(lines.length ? lines.map((l) => h('li', { class: `chat-line${l.seat && l.seat === state.you ? ' mine' : ''}` },
           h('span', { class: 'muted' }, `${clockText(l.at)} `),
           h('strong', { class: 'chat-who' }, l.name),
-          l.seat ? h('small', { class: 'muted' }, ` ${l.seat}`) : null,
           ': ',
-          h('span', { class: 'chat-text' }, l.text))) : [h('li', { class: 'muted' }, live ? 'No messages yet.' : 'No messages.')]));
+          h('span', { class: 'chat-text' }, l.text))) : [h('li', { class: 'muted' }, open ? 'No messages yet.' : 'No messages.')]));
         if (stick) list.scrollTop = list.scrollHeight;
       }
     },

@@ -40,8 +40,11 @@ const el = {
   // ratings: the host's pause (a tournament's Host panel), shown to seats and spectators alike.
   paused: h('p', { id: 'paused', class: 'notice warn', role: 'status', hidden: true }, 'Paused by the host: no move is taken and the clocks are stopped until the host resumes the match.'),
   message: h('p', { id: 'message', class: 'notice', role: 'alert', hidden: true }),
-  result: h('section', { id: 'result', hidden: true }),
+  // The result: an overlay where the player is when the match ends (and on loading a finished
+  // match), docked at the top of the page once closed.
+  result: h('section', { id: 'result', hidden: true, role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'result-title' }),
   offer: h('p', { id: 'rematch-offer', class: 'notice ok', role: 'status', hidden: true }),
+  resultScore: h('p', { class: 'result-score', 'data-testid': 'result-score', hidden: true }),
   join: h('section', { id: 'join', hidden: true }),
   players: h('div', { class: 'players' }),
   board: h('div', { id: 'board', class: 'board-box' }),
@@ -124,12 +127,109 @@ function showDraft() {
   el.draft.hidden = !d;
 }
 
+// ----- the "More" menu: Resign (with a confirmation), and the your-move sound and notification -----
+// Resign is never beside Submit: it is in this menu, in the title line. The sound and the
+// notification are off until the player turns them on (kept in localStorage); the browser asks
+// for the notification permission only then.
+const PREFS = { sound: 'colosseum.sound', notify: 'colosseum.notify' };
+const pref = (k) => { try { return localStorage.getItem(PREFS[k]) === '1'; } catch { return false; } };
+const setPref = (k, on) => { try { localStorage.setItem(PREFS[k], on ? '1' : '0'); } catch { /* storage off */ } };
+const audio = { ctx: null };
+el.resignBox = h('div', { class: 'more-resign' });
+el.prefNote = h('p', { class: 'hint', 'aria-live': 'polite' });
+const soundBox = h('input', { type: 'checkbox', id: 'opt-sound' });
+const notifyBox = h('input', { type: 'checkbox', id: 'opt-notify' });
+soundBox.checked = pref('sound');
+notifyBox.checked = pref('notify') && globalThis.Notification?.permission === 'granted';
+soundBox.addEventListener('change', () => {
+  setPref('sound', soundBox.checked);
+  if (soundBox.checked) beep(); // a sample, and the click lets the page play sound later
+});
+notifyBox.addEventListener('change', async () => {
+  el.prefNote.textContent = '';
+  if (!notifyBox.checked) { setPref('notify', false); return; }
+  if (!globalThis.Notification) {
+    notifyBox.checked = false;
+    el.prefNote.textContent = 'This browser cannot show notifications.';
+    return;
+  }
+  const answer = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
+  notifyBox.checked = answer === 'granted';
+  setPref('notify', notifyBox.checked);
+  if (!notifyBox.checked) el.prefNote.textContent = 'Notifications are blocked for this site: allow them in the browser\u2019s site settings to turn this on.';
+});
+el.more = h('details', { class: 'more', id: 'more' },
+  h('summary', { 'aria-label': 'More: resign, sound and notifications' }, '\u22ef More'),
+  h('div', { class: 'more-menu' }, el.resignBox,
+    h('label', { class: 'toggle', for: 'opt-sound' }, soundBox, ' Sound when it is your move'),
+    h('label', { class: 'toggle', for: 'opt-notify' }, notifyBox, ' Notify me when it is my move and this tab is hidden'),
+    el.prefNote));
+el.more.addEventListener('keydown', (e) => { if (e.key === 'Escape' && el.more.open) { el.more.open = false; el.more.querySelector('summary').focus(); } });
+
+/** A short two-tone beep (WebAudio; no sound file), if the browser lets the page play it. */
+function beep() {
+  try {
+    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+    if (!Ctx) return false;
+    audio.ctx ||= new Ctx();
+    const ctx = audio.ctx;
+    if (ctx.state === 'suspended') ctx.resume();
+    const gain = ctx.createGain();
+    gain.connect(ctx.destination);
+    gain.gain.setValueAtTime(0.0001, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, ctx.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.35);
+    [660, 880].forEach((f, i) => {
+      const o = ctx.createOscillator();
+      o.frequency.value = f;
+      o.connect(gain);
+      o.start(ctx.currentTime + i * 0.12);
+      o.stop(ctx.currentTime + 0.12 + i * 0.12);
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** It has just become this seat's move: the sound and, in a hidden tab, the notification, each
+ *  if the player turned it on. `body.dataset.alerts` counts them (the browser tests read it). */
+function yourMoveAlert(text) {
+  const done = [];
+  if (pref('sound') && beep()) done.push('sound');
+  if (pref('notify') && document.hidden && globalThis.Notification?.permission === 'granted') {
+    try {
+      const n = new Notification(`Your move \u00b7 ${page.title}`, { body: text, tag: `colosseum-${id}` });
+      n.onclick = () => { window.focus(); n.close(); };
+      done.push('notification');
+    } catch { /* a browser that allows notifications from service workers only */ }
+  }
+  if (done.length) document.body.dataset.alerts = `${Number(document.body.dataset.alerts || 0) + 1}:${done.join(',')}`;
+}
+
+/** The Resign button in the menu, then its confirmation. */
+function renderResign(canResign) {
+  if (!canResign) { el.resignBox.replaceChildren(); return; }
+  if (el.resignBox.querySelector('#resign, #resign-yes')) return;
+  const ask = () => el.resignBox.replaceChildren(h('p', { class: 'confirm' }, 'Resign the match? ',
+    h('button', { type: 'button', class: 'danger', id: 'resign-yes', onclick: () => send({ type: 'resign' }) }, 'Yes, resign'), ' ',
+    h('button', { type: 'button', id: 'resign-no', onclick: () => { offer(); el.resignBox.querySelector('#resign')?.focus(); } }, 'No')));
+  const offer = () => el.resignBox.replaceChildren(h('button', { type: 'button', id: 'resign', class: 'danger', onclick: () => { ask(); el.resignBox.querySelector('#resign-no')?.focus(); } }, 'Resign\u2026'));
+  offer();
+}
+
 // social: a live race's panel (race.js) and the chat (chat.js), built once so that an update
 // never interrupts typing.
 const race = createRace({ send: (msg) => send(msg), now: () => matchNow(), title: () => raceTitle(page.game) });
 const chat = createChat({ send: (msg) => send(msg) });
 
-const actions = h('section', { id: 'actions', class: 'panel' }, h('h2', {}, 'Your move'), el.status, el.tools, el.draft, form, el.legal, el.buttons);
+// The action bar (a seat's, while the match runs): fixed at the bottom of the window on every
+// screen, as a phone table's is: the prompt line, what you choose with (the hand, the game's
+// tools, the list of moves, in a box that scrolls if they are tall), the preview and Submit.
+// The page's bottom padding is the bar's height (layout()), so nothing is hidden under it.
+el.choice = h('div', { class: 'bar-choice' }, el.tools, el.legal);
+const actions = h('section', { id: 'actions', class: 'action-bar', 'aria-labelledby': 'actions-title' },
+  h('h2', { id: 'actions-title', class: 'sr-only' }, 'Your move'), el.status, el.choice, el.draft, form, el.buttons);
 
 function showMessage(kind, text) {
   el.message.className = `notice ${kind}`;
@@ -276,7 +376,7 @@ function renderFairness() {
       if (f.client_seed_hashes?.[p]) return f.reveal_due ? 'committed, not revealed yet' : 'committed';
       return 'not yet';
     };
-    const seeds = ['p1', 'p2'].map((p) => `${page.state.names?.[p] || p}: ${seedWord(p)}`).join(' \u00b7 ');
+    const seeds = ['p1', 'p2'].map((p) => `${seatName(p)}: ${seedWord(p)}`).join(' \u00b7 ');
     parts.push(h('p', { class: 'muted', 'data-testid': 'client-seeds' }, `Client seeds \u2014 ${seeds}`));
     if (f.reveal_due) parts.push(h('p', { class: 'muted', 'data-testid': 'reveal-due' }, 'Both players have committed to their client seeds: the match starts when both are revealed (your page reveals yours by itself).'));
     if (f.server_seed) {
@@ -484,17 +584,61 @@ function inviteLink() {
   }
 }
 
-function seatPanel(seat) {
+/** "Ada (you) vs Computer: random moves", or "Ann vs Bob" for a spectator: names, never seats. */
+function whoPlays() {
+  const you = page.state.you;
+  if (!you) return `${seatName('p1')} vs ${seatName('p2')} \u00b7 you are watching`;
+  return `${seatName(you)} (you) vs ${seatName(other(you))}`;
+}
+
+/** A seat's box at the top: its colour, name ("you" for this browser's seat) and the game's
+ *  headline score (the module's `headline`), what it is doing, its clock. */
+function seatPanel(seat, parts) {
   const m = page.state.match;
   const info = m.seats[seat];
   const you = page.state.you;
   const nm = nameOf(page.state, seat);
   const doing = seatDoing(page.state, seat, raceName(page.game));
+  const score = parts?.headline?.[seat];
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
-    h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, h('small', {}, ` ${seat}${seat === you ? ' \u00b7 you' : ''}`)),
+    h('div', { class: 'seat-line' },
+      h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, seat === you ? h('small', {}, ' (you)') : null),
+      score !== undefined && score !== null ? h('strong', { class: 'seat-score', 'data-testid': `score-${seat}` }, String(score)) : null),
     h('div', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing),
     h('div', { class: 'clock', 'data-clock': seat, role: 'timer', 'aria-label': `${nm}\u2019s clock` }, ''),
     h('div', { class: 'clock-warning', 'data-clock-warning': seat, 'aria-live': 'assertive' }, ''));
+}
+
+/** Closes the result overlay: the result stays, docked at the top of the page. */
+function dockResult(focus = true) {
+  if (!el.result.classList.contains('overlay')) return;
+  el.result.classList.remove('overlay');
+  if (focus) el.result.querySelector('[data-testid=result-head]')?.focus({ preventScroll: true });
+  layout();
+}
+
+/** The page's measures after a render or a resize: the bottom padding is the action bar's
+ *  height (or the result overlay's), and the board is capped to the window's height left
+ *  between its top and the bar, so that its cells are never under the bar. */
+function layout() {
+  const root = document.documentElement;
+  const phone = window.matchMedia('(max-width: 760px)').matches;
+  const sheet = el.result.classList.contains('overlay') && !el.result.hidden ? el.result.getBoundingClientRect().height : 0;
+  const top = el.board.getBoundingClientRect().top + window.scrollY;
+  if (phone) {
+    // Fixed at the bottom: the page is padded by its height, the board fits above it.
+    const bar = actions.hidden ? 0 : actions.getBoundingClientRect().height;
+    root.style.setProperty('--bar-h', `${Math.ceil(Math.max(bar, sheet))}px`);
+    root.style.removeProperty('--bar-max');
+    // The board's frame (padding, legend) is about 40 px; what is left is the picture's.
+    root.style.setProperty('--board-room', `${Math.max(180, Math.floor(window.innerHeight - bar - top - 40))}px`);
+  } else {
+    // Beside the board: the bar ends within the first viewport, its choices scrolling inside.
+    root.style.setProperty('--bar-h', `${Math.ceil(sheet)}px`);
+    const barTop = actions.hidden ? 0 : actions.getBoundingClientRect().top + window.scrollY;
+    root.style.setProperty('--bar-max', `${Math.max(260, Math.floor(window.innerHeight - barTop - 8))}px`);
+    root.style.setProperty('--board-room', `${Math.max(320, Math.floor(window.innerHeight - top - 24))}px`);
+  }
 }
 
 function updateClocks() {
@@ -508,7 +652,9 @@ function updateClocks() {
     if (!node) continue;
     const c = m.seats[seat].clock || {};
     const setWarn = (text) => { if (warn && warn.textContent !== text) warn.textContent = text; };
-    if (!m.time_control || m.time_control.kind === 'untimed') { node.textContent = 'untimed'; setWarn(''); continue; }
+    const untimed = !m.time_control || m.time_control.kind === 'untimed';
+    node.classList.toggle('untimed', untimed); // a phone leaves the word out
+    if (untimed) { node.textContent = 'untimed'; setWarn(''); continue; }
     const bank = c.bank_ms ? ` \u00b7 bank ${clockText(c.bank_ms)}` : '';
     if (m.result || c.deadline === null || c.deadline === undefined || !page.state.started_at) {
       node.textContent = `\u2014${bank}`;
@@ -553,10 +699,33 @@ function renderShare() {
   };
   const spectate = new URL(`/m/${id}`, location.origin).href;
   // replaceChildren is the DOM's (not h): it would write a null as the text "null".
-  el.share.replaceChildren(...[h('h2', {}, waiting && invite ? 'Invite your opponent' : 'Share'),
-    waiting && invite ? row('Invite link: send it to your friend', invite, 'invite-link') : null,
+  // Waiting for a friend: the panel is at the top of the table (above the board) with the
+  // invite link, Copy, the system's share sheet where there is one, and a QR code to scan;
+  // once the match runs it is the side column's Share panel (the spectators' link).
+  const inviting = waiting && !!invite;
+  const share = inviting && typeof navigator.share === 'function'
+    ? h('button', { type: 'button', id: 'share-invite', class: 'primary', onclick: () => navigator.share({ title: page.title, text: `Play ${page.title} with me`, url: invite }).catch(() => {}) }, 'Share\u2026')
+    : null;
+  const qr = inviting ? h('img', { class: 'qr', 'data-testid': 'invite-qr', alt: 'QR code of the invite link: scan it with the other phone', width: 168, height: 168, hidden: true }) : null;
+  el.share.replaceChildren(...[h('h2', {}, inviting ? 'Invite your opponent' : 'Share'),
+    inviting ? h('p', { class: 'status-line' }, 'Waiting for your friend to join: the match starts when they open this link.') : null,
+    inviting ? row('Invite link: send it to your friend', invite, 'invite-link') : null,
+    share,
+    qr,
     row('Spectators (anyone may watch)', spectate, 'spectator-link')].filter(Boolean));
+  el.share.classList.toggle('inviting', inviting);
+  const home = inviting ? el.top : el.side;
+  if (home && el.share.parentNode !== home) home.insertBefore(el.share, home === el.side ? el.fair : null);
   el.share.hidden = false;
+  if (qr) {
+    fetch('/api/qr', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: invite }) })
+      .then(async (r) => {
+        if (!r.ok) return;
+        qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await r.text())}`;
+        qr.hidden = false;
+      })
+      .catch(() => {});
+  }
 }
 
 /** The reveal as an event: both moves side by side and the round's result, above the board. */
@@ -630,12 +799,14 @@ function renderAll() {
   }
   renderRoundResult(parts.last, live);
 
-  el.head.replaceChildren(
+  el.head.replaceChildren(h('div', { class: 'head-text' },
     h('h1', {}, page.title, ' ', h('span', { class: `badge ${page.state.status}`, 'data-testid': 'match-status' }, page.state.status),
       m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
-    h('p', { class: 'muted' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
-      you ? `you play ${you}` : 'you are watching', ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'), ` \u00b7 match ${page.state.id}`));
-  el.players.replaceChildren(seatPanel('p1'), seatPanel('p2'));
+    h('p', { class: 'muted', 'data-testid': 'table-who' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
+      whoPlays(), ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'))),
+    you ? el.more : null);
+  renderResign(!!you && page.state.status === 'live' && !m.result);
+  el.players.replaceChildren(seatPanel('p1', parts), seatPanel('p2', parts));
 
   // Join: a seat that came from the lobby's Create is joined under the name typed there.
   if (you && !page.state.joined[you] && page.state.status !== 'finished') {
@@ -681,16 +852,30 @@ function renderAll() {
       el.result.dataset.for = page.state.id;
       const rematchNote = h('span', { class: 'rematch-note', 'aria-live': 'polite' });
       const rematch = you ? h('button', { type: 'button', id: 'rematch', class: 'button primary', onclick: () => startRematch(rematchNote) }, 'Rematch (seats swapped)') : null;
+      const close = h('button', { type: 'button', id: 'result-close', class: 'result-close', 'aria-label': 'Close the result', onclick: () => dockResult() }, '\u2715');
+      const head = h('h2', { id: 'result-title', 'data-testid': 'result-head', tabindex: '-1' }, r.head);
+      const replay = `/replay/${page.state.id}`;
       el.result.replaceChildren(h('div', { class: `card result ${m.result.winner ? (m.result.winner === you ? 'win' : you ? 'loss' : '') : 'draw'}` },
-        h('h2', { 'data-testid': 'result-head' }, r.head), h('p', { 'data-testid': 'result-reason' }, r.body),
+        close, head, h('p', { 'data-testid': 'result-reason' }, r.body),
+        el.resultScore,
         el.offer,
-        h('p', { class: 'buttons' }, rematch, h('a', { href: `/replay/${page.state.id}`, class: 'button' }, 'Replay this match'), h('a', { href: '/', class: 'button' }, 'Lobby'),
-          page.state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link' }, 'Check the chance') : null, rematchNote)));
+        h('p', { class: 'buttons' }, rematch, h('a', { href: `${replay}?analysis`, class: 'button', id: 'analyse-link' }, 'Analyse'),
+          h('a', { href: replay, class: 'button', id: 'replay-link' }, 'Replay'), h('a', { href: '/', class: 'button' }, 'Lobby'),
+          page.state.fairness?.verify ? h('a', { href: '#fairness', class: 'button', id: 'fair-link', onclick: () => dockResult(false) }, 'Check the chance') : null, rematchNote)));
+      // The end happens where the player is: the result opens over the page (wherever it was
+      // scrolled), the focus in it; Escape or Close docks it at the top of the page.
+      el.result.classList.add('overlay');
+      el.result.hidden = false;
+      head.focus({ preventScroll: true });
     }
+    el.resultScore.replaceChildren(...(parts.headline ? [h('span', {}, 'Score: '), ...['p1', 'p2'].map((p, i) => h('span', { class: 'result-score-seat', 'data-testid': `result-score-${p}` },
+      i ? ' \u00b7 ' : '', h('span', { class: `swatch ${p}`, 'aria-hidden': 'true' }), `${seatName(p)} ${parts.headline[p]}`))] : []));
+    el.resultScore.hidden = !parts.headline;
     renderOffer();
     el.result.hidden = false;
   } else {
     el.result.hidden = true;
+    el.result.classList.remove('overlay');
   }
 
   el.paused.hidden = !(page.state.paused && !m.result);
@@ -707,11 +892,24 @@ function renderAll() {
   if (ol) ol.scrollTop = ol.scrollHeight;
   el.tools.replaceChildren(...[parts.tools].filter(Boolean));
 
-  // Actions (seats only).
-  actions.hidden = !you || !!m.result;
+  // Actions (seats only): the bar at the bottom while the match runs, the seat's hand in it.
+  actions.hidden = !you || !!m.result || page.state.status === 'waiting';
+  // The hand is in the bar when it is what the seat chooses with (a card it can click now);
+  // otherwise (a board game's stones, a spectator, the end) it is a panel of the side column.
+  const handChooses = !actions.hidden && !!el.hand.querySelector('button:not([disabled])');
+  const handHome = handChooses ? el.choice : el.side;
+  if (el.hand.parentNode !== handHome) handHome?.insertBefore(el.hand, handChooses ? el.tools : el.score);
   if (you) {
     const mine = m.seats[you];
-    el.status.textContent = statusLine(page.state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS, race: raceName(page.game) });
+    const line = statusLine(page.state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS, race: raceName(page.game) });
+    // The game's own prompt (what to do, with the numbers that matter) when the seat can act.
+    const yourMove = canAct && !mine.submitted && !(m.race && !m.race.over);
+    el.status.textContent = (yourMove && typeof parts.prompt === 'string' && parts.prompt) || line;
+    // A new decision for this seat (after a reveal the next one comes at once) alerts once; the
+    // one found on loading the page does not.
+    const decisionKey = `${m.game_number || 1}:${page.state.decision}`;
+    if (yourMove && live && page.shown.alertedFor !== decisionKey) yourMoveAlert(el.status.textContent);
+    if (yourMove) page.shown.alertedFor = decisionKey;
     const legal = canAct && Array.isArray(page.state.legal_moves) && parts.listLegal !== false ? page.state.legal_moves : [];
     const label = parts.label || ((mv) => mv);
     const buttons = () => h('div', { class: 'legal-list' }, legal.map((mv) => h('button', {
@@ -736,21 +934,13 @@ function renderAll() {
     if (!canAct) el.draft.hidden = true;
     const btns = [];
     if (canAct && mine.submitted && !mine.locked && !m.sealed?.phase) btns.push(h('button', { type: 'button', id: 'lock', onclick: () => send({ type: 'lock', decision: page.state.decision }) }, 'Lock my move'));
-    if (page.state.status === 'live' && !m.result) {
-      btns.push(h('button', {
-        type: 'button', id: 'resign', class: 'danger', onclick: (e) => {
-          const b = e.currentTarget;
-          b.replaceWith(h('span', { class: 'confirm' }, 'Resign the match? ',
-            h('button', { type: 'button', class: 'danger', id: 'resign-yes', onclick: () => send({ type: 'resign' }) }, 'Yes, resign'), ' ',
-            h('button', { type: 'button', onclick: () => renderAll() }, 'No')));
-        },
-      }, 'Resign'));
-    }
     el.buttons.replaceChildren(...btns);
+    el.buttons.hidden = !btns.length;
     renderShare();
   } else {
     el.share.hidden = true;
   }
+  layout();
   document.title = pageTitle(page.title, { yourMove: canAct && !m.seats[you]?.submitted, finished: !!m.result });
   race.render(page.state); // social
   chat.update(page.state); // social
@@ -797,7 +987,7 @@ function renderOffer() {
     parts = [bot ? 'You started a rematch (seats swapped). ' : `You offered a rematch (seats swapped); ${seatName(other(you))}’s table shows it. `,
       h('a', { href: offer.link, id: 'rematch-go', class: 'button', onclick: (e) => { e.preventDefault(); takeSeat(offer.id, offer.link); } }, 'Go to your seat')];
   } else {
-    parts = [h('strong', {}, `${by} offers a rematch`), ` (seats swapped: you play ${offer.seat}) — `,
+    parts = [h('strong', {}, `${by} offers a rematch`), ' (seats swapped) \u2014 ',
       h('a', { href: offer.link, id: 'rematch-take', class: 'button primary', onclick: (e) => { e.preventDefault(); takeSeat(offer.id, offer.link); } }, 'Take your seat')];
   }
   el.offer.replaceChildren(...parts);
@@ -849,10 +1039,23 @@ async function main() {
   el.players.classList.add('players');
   // The side column: the move log (movelog.js) and the chat (chat.js) between the score and the
   // share links; the reveal banner (el.roundResult) and a live race stay above the board.
-  const side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
-  mount(el.head, el.conn, el.paused, el.message, el.result, el.join, el.roundResult, race.box,
-    h('div', { class: 'table' }, el.players, el.board, side),
+  el.side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
+  // el.top: the invite panel while this seat waits for a friend (renderShare moves it there).
+  el.top = h('div', { class: 'table-top' });
+  mount(el.head, el.conn, el.paused, el.message, el.result, el.top, el.join, el.roundResult, race.box,
+    h('div', { class: 'table' }, el.players, el.board, el.side),
     token ? null : h('p', { class: 'muted' }, 'You are watching. Moves stay hidden until both players have moved.'));
+  document.body.classList.add('has-bar');
+  window.addEventListener('resize', () => { if (page.state) layout(); });
+  // Whatever moves the bar or the board (a notice going, the reveal banner, the bar's own
+  // contents) lays the page out again.
+  if (globalThis.ResizeObserver) {
+    const watch = new ResizeObserver(() => { if (page.state) layout(); });
+    for (const node of [document.querySelector('main'), actions, el.head, el.top, el.join, el.roundResult, race.box, el.paused, el.message, el.conn, el.players, el.result].filter(Boolean)) watch.observe(node);
+  }
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && el.result.classList.contains('overlay') && !el.result.hidden) dockResult();
+  });
   onState(res.data);
   connect();
   setInterval(updateClocks, 250);
