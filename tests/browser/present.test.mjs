@@ -151,6 +151,7 @@ test('names as people read them: bots by their level\u2019s name, seats in words
   assert.equal(count(0, 'point'), '0 points');
   assert.equal(count(3, 'match', 'matches'), '3 matches');
   assert.equal(singular('1 points, 11 points, 21 cards, 1.5 points, 1 cards'), '1 point, 11 points, 21 cards, 1.5 points, 1 card');
+  assert.equal(singular('1 bridges, 1 VPs; card 1 has 1 loss, 1 was played'), '1 bridge, 1 VP; card 1 has 1 loss, 1 was played', 'words that only end in s stay');
   // The rules' and the options' words: the seats in words, a capital at a sentence's start only.
   assert.equal(seatsInWords('p1 starts round 1; p2 the next. p1 holds the advantage (p1 by default)'),
     'The first player starts round 1; the second player the next. The first player holds the advantage (the first player by default)');

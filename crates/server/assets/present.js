@@ -62,11 +62,12 @@ export function count(n, one, many = `${one}s`) {
   return `${n} ${Number(n) === 1 ? one : many}`;
 }
 
-/** A sentence whose numbers say "1 points" reads "1 point" (the engine's texts count with
- *  plurals: points, cards, cells, ...). Only whole words after a lone 1. */
+/** A sentence whose numbers say "1 points" reads "1 point": a plural noun after a lone 1 (not
+ *  11, 2.1 or 1,1) loses its "s"; words that only end in "s" ("1 has", "1 loss") stay. */
+const NOT_PLURAL = new Set(['has', 'was', 'is', 'does', 'its', 'this', 'plus', 'minus', 'less', 'bus', 'us', 'as']);
 export function singular(text) {
-  return String(text ?? '').replace(/(^|[^\d.,])1 (point|card|cell|bridge|stone|round|game|decision|player|second|minute|garnet|bye|win|draw|loss|VP|M)s\b/g,
-    (_, pre, noun) => `${pre}1 ${noun}`);
+  return String(text ?? '').replace(/(^|[^\d.,])1 ([A-Za-z]*[A-Za-z])s\b/g,
+    (all, pre, stem) => (NOT_PLURAL.has(`${stem}s`.toLowerCase()) || /s$/.test(stem) ? all : `${pre}1 ${stem}`));
 }
 
 /** A seat's name: the typed name, a bot's label, else "Player 1"/"Player 2". */
