@@ -91,7 +91,7 @@ async function seasonPage(id) {
 
 function ratingsSection(s, gameName) {
   const tables = Object.entries(s.ratings).map(([game, rows]) => h('div', { class: 'ratings-game table-scroll', tabindex: '0', role: 'region', 'aria-label': `${gameName(game)} ratings` },
-    h('table', { class: 'standings ratings stack-phone' },
+    h('table', { class: 'standings ratings' },
       h('caption', {}, gameName(game)),
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'RD', 'Games', 'W/D/L'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rows.map((r) => h('tr', {},
