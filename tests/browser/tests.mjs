@@ -1549,6 +1549,10 @@ test('seasons: create one from /t, add a player, a season tournament rated by it
   assert.ok(Number(/\t(\d+\.\d)\t/.exec(first)[1]) > 1500, first);
   assert.match(await pub.locator('#season-tournaments').innerText(), /Season Cup/);
   found.public = await axe(pub);
+  // On a phone the ratings fit the width, with names, not seats.
+  await pub.setViewportSize(SIZES.phone);
+  await readsWell(pub, 'a season with ratings, phone');
+  await pub.setViewportSize(SIZES.laptop);
   if (SHOTS) await shots(pub, 'season');
   // The tournament's page: its season, each player's rating in the standings, the bracket.
   const tp = await newPage(SIZES.laptop);
