@@ -9,6 +9,7 @@ import {
   clockLevel, statusLine, pageTitle, gridStep, seatName, contrast, seatDoing, moveLabel,
   raceName, raceTitle, personName, namesOf, seatsToNames, seatsInWords, count, singular,
 } from '../../crates/server/assets/present.js';
+import { expectsText, seatSummary, turningText } from '../../crates/server/assets/analysis.js';
 import * as goofspiel from '../../crates/games/assets/goofspiel.js';
 import * as squareGoofspiel from '../../crates/games/assets/square-goofspiel.js';
 import * as allInGoofspiel from '../../crates/games/assets/all-in-goofspiel.js';
@@ -309,4 +310,14 @@ test('Goofspiel\u2019s finished board shows how it ended, not a "-" prize card',
   // While a prize is up, the card shows it.
   const live = goofspiel.render({ ...over, prize: 4, prizes_left: [5] }, ctx, {}, FAKE_KIT).board;
   assert.equal(textOf(live.children.find((c) => c.attrs.class === 'prize-value')), '4');
+});
+
+test('the analysis in words: the first player\u2019s expected score by name, a turning point for whom it swung, a seat\u2019s summary by name', () => {
+  const names = { p1: 'Ann', p2: 'Computer: rule of thumb' };
+  assert.equal(expectsText(names.p1, 0.389), 'Ann\u2019s expected score: 39%');
+  assert.equal(turningText({ decision: 2, swing: -0.12 }, names), 'after decision 3 (+12% for Computer: rule of thumb)');
+  assert.equal(turningText({ decision: 0, swing: 0.3 }, names), 'after decision 1 (+30% for Ann)');
+  const line = seatSummary({ seat: 'p2', played: '5', cost: 0.023, mark: 'inaccuracy', best: '7' }, names);
+  assert.equal(line, 'Computer: rule of thumb played 5 (cost 2.3%, inaccuracy); engine: 7');
+  assert.doesNotMatch(seatSummary({ seat: 'p1', played: '1', cost: 0, best: '1' }, {}), /\bp1\b/, 'no name: the seat in words');
 });
