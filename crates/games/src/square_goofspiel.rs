@@ -58,7 +58,7 @@ pub const OPTIONS: &[OptionDoc] = &[
         default: "p1",
         allowed: "p1, p2 or none",
         help:
-            "who wins when both line points and remaining hand strength are tied (p1 by default); none makes it a draw",
+            "who wins when both line points and remaining hand strength are tied (the first player by default); none makes it a draw",
     },
     variant::SIZE,
     variant::DRAW,

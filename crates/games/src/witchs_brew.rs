@@ -97,7 +97,7 @@ pub const OPTIONS: &[OptionDoc] = &[
         name: "p1_chance",
         default: "0.5",
         allowed: "a number from 0 to 1",
-        help: "in a race that someone wins, the chance that it is p1",
+        help: "in a race that someone wins, the chance that the first player wins it",
     },
     OptionDoc {
         name: "none_chance",
