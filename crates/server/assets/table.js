@@ -164,6 +164,9 @@ el.more = h('details', { class: 'more', id: 'more' },
     h('label', { class: 'toggle', for: 'opt-sound' }, soundBox, ' Sound when it is your move'),
     h('label', { class: 'toggle', for: 'opt-notify' }, notifyBox, ' Notify me when it is my move and this tab is hidden'),
     el.prefNote));
+// A click elsewhere closes the menu (the path as dispatched: a button inside may have been
+// replaced by its confirmation meanwhile).
+document.addEventListener('click', (e) => { if (el.more.open && !e.composedPath().includes(el.more)) el.more.open = false; });
 el.more.addEventListener('keydown', (e) => { if (e.key === 'Escape' && el.more.open) { el.more.open = false; el.more.querySelector('summary').focus(); } });
 
 /** A short two-tone beep (WebAudio; no sound file), if the browser lets the page play it. */
@@ -601,10 +604,10 @@ function seatPanel(seat, parts) {
   const doing = seatDoing(page.state, seat, raceName(page.game));
   const score = parts?.headline?.[seat];
   return h('div', { class: `seat-panel ${seat}${info.to_act && !info.submitted ? ' active' : ''}`, 'data-seat': seat },
+    h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, seat === you ? h('small', {}, ' (you)') : null),
     h('div', { class: 'seat-line' },
-      h('div', { class: 'seat-name' }, h('span', { class: `swatch ${seat}`, 'aria-hidden': 'true' }), `${nm}`, seat === you ? h('small', {}, ' (you)') : null),
-      score !== undefined && score !== null ? h('strong', { class: 'seat-score', 'data-testid': `score-${seat}` }, String(score)) : null),
-    h('div', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing),
+      score !== undefined && score !== null ? h('strong', { class: 'seat-score', 'data-testid': `score-${seat}` }, String(score)) : null,
+      h('span', { class: 'seat-status', 'data-testid': `status-${seat}` }, doing)),
     h('div', { class: 'clock', 'data-clock': seat, role: 'timer', 'aria-label': `${nm}\u2019s clock` }, ''),
     h('div', { class: 'clock-warning', 'data-clock-warning': seat, 'aria-live': 'assertive' }, ''));
 }
@@ -613,6 +616,7 @@ function seatPanel(seat, parts) {
 function dockResult(focus = true) {
   if (!el.result.classList.contains('overlay')) return;
   el.result.classList.remove('overlay');
+  el.result.setAttribute('role', 'region');
   if (focus) el.result.querySelector('[data-testid=result-head]')?.focus({ preventScroll: true });
   layout();
 }
@@ -631,8 +635,10 @@ function layout() {
     root.style.setProperty('--bar-h', `${Math.ceil(Math.max(bar, sheet))}px`);
     root.style.removeProperty('--bar-max');
     // The board's frame (padding, legend) is about 40 px; what is left is the picture's.
-    root.style.setProperty('--board-room', `${Math.max(180, Math.floor(window.innerHeight - bar - top - 40))}px`);
+    root.style.setProperty('--board-room', `${Math.max(260, Math.floor(window.innerHeight - bar - top - 40))}px`);
+    root.style.setProperty('--sticky-h', `${Math.ceil(el.players.getBoundingClientRect().height + 8)}px`);
   } else {
+    root.style.removeProperty('--sticky-h');
     // Beside the board: the bar ends within the first viewport, its choices scrolling inside.
     root.style.setProperty('--bar-h', `${Math.ceil(sheet)}px`);
     const barTop = actions.hidden ? 0 : actions.getBoundingClientRect().top + window.scrollY;
@@ -865,6 +871,7 @@ function renderAll() {
       // The end happens where the player is: the result opens over the page (wherever it was
       // scrolled), the focus in it; Escape or Close docks it at the top of the page.
       el.result.classList.add('overlay');
+      el.result.setAttribute('role', 'dialog');
       el.result.hidden = false;
       head.focus({ preventScroll: true });
     }
@@ -899,11 +906,23 @@ function renderAll() {
   const handChooses = !actions.hidden && !!el.hand.querySelector('button:not([disabled])');
   const handHome = handChooses ? el.choice : el.side;
   if (el.hand.parentNode !== handHome) handHome?.insertBefore(el.hand, handChooses ? el.tools : el.score);
+  // On a phone the bar keeps only the rows of the hand you can play from (style.css); both
+  // hands stay readable in the side column, as a still copy.
+  el.handsCopy.hidden = !handChooses;
+  if (handChooses) {
+    const still = el.hand.cloneNode(true);
+    still.querySelectorAll('[id], [data-testid]').forEach((x) => { x.removeAttribute('id'); x.removeAttribute('data-testid'); });
+    still.querySelectorAll('button').forEach((b) => { b.disabled = true; b.removeAttribute('aria-pressed'); });
+    still.querySelector('h2')?.remove();
+    el.handsCopy.replaceChildren(h('h2', {}, 'Hands'), ...still.childNodes);
+  } else {
+    el.handsCopy.replaceChildren();
+  }
   if (you) {
     const mine = m.seats[you];
     const line = statusLine(page.state, { kept: keptMove(), invite: inviteLink(), sealedWords: SEALED_WORDS, race: raceName(page.game) });
     // The game's own prompt (what to do, with the numbers that matter) when the seat can act.
-    const yourMove = canAct && !mine.submitted && !(m.race && !m.race.over);
+    const yourMove = canAct && !mine.submitted && !page.state.paused && !(m.race && !m.race.over);
     el.status.textContent = (yourMove && typeof parts.prompt === 'string' && parts.prompt) || line;
     // A new decision for this seat (after a reveal the next one comes at once) alerts once; the
     // one found on loading the page does not.
@@ -1039,7 +1058,8 @@ async function main() {
   el.players.classList.add('players');
   // The side column: the move log (movelog.js) and the chat (chat.js) between the score and the
   // share links; the reveal banner (el.roundResult) and a live race stay above the board.
-  el.side = h('div', { class: 'side' }, actions, el.hand, el.score, el.log, chat.box, el.share, el.fair);
+  el.handsCopy = h('section', { class: 'panel hands-copy', id: 'hands-copy', inert: true, hidden: true });
+  el.side = h('div', { class: 'side' }, actions, el.hand, el.handsCopy, el.score, el.log, chat.box, el.share, el.fair);
   // el.top: the invite panel while this seat waits for a friend (renderShare moves it there).
   el.top = h('div', { class: 'table-top' });
   mount(el.head, el.conn, el.paused, el.message, el.result, el.top, el.join, el.roundResult, race.box,
