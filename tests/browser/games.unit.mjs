@@ -84,7 +84,7 @@ test('prompt: the action with the numbers that matter, for every game and decisi
     ['thwart-omega, white, one cell', thwartOmega.prompt({ ...thwart, empty: 1 }, acting('p2')), 'Round 8, 1 cell empty: click a cell for a black stone, then one for a white stone, then Submit (your score is white\u2019s groups multiplied).'],
     ['galespiel, bid', galespiel.prompt(gale(), acting('p1', { decision: 'bid' })), 'Bid for the 5 M prize: pick one of your 2 cards, then Submit (you have 9 M).'],
     ['galespiel, build', galespiel.prompt(gale({ waiting_for: 'p1\'s build' }), acting('p1', { decision: 'build' })),
-      'Build: you have 9 M and need 12 M to join your edges; click free spots to build bridges (a free spot costs the number on it: 1 to 6 M), then Submit, or choose \u201cdone\u201d to build nothing.'],
+      'Build: you have 9 M, 12 M to join; click free spots (each costs its number, 1 to 6 M), then Submit, or \u201cdone\u201d for none.'],
     ['galespiel, upgrade', galespiel.prompt(gale({ waiting_for: 'p1\'s choice of 1 upgrade(s)' }), acting('p1', { decision: 'upgrade' })),
       'Your bridges surrounded a dot: choose 1 even card to upgrade (2+ wins ties, 4+ gains 3 M, 6+ makes your first bridge free, 8+ is worth 10), then Submit.'],
     ['galespiel, two upgrades', galespiel.prompt(gale({ waiting_for: 'p1\'s choice of 2 upgrade(s)' }), acting('p1', { decision: 'upgrade' })),

@@ -37,8 +37,8 @@ export function prompt(v, ctx) {
   const kind = ctx.decision || (/build/.test(v.waiting_for || '') ? 'build' : /upgrade/.test(v.waiting_for || '') ? 'upgrade' : /window/.test(v.waiting_for || '') ? 'item' : 'bid');
   if (kind === 'build') {
     const costs = (v.spots || []).filter((sp) => !sp.bridge).map((sp) => sp.cost);
-    const range = costs.length ? ` (a free spot costs the number on it: ${Math.min(...costs)} to ${Math.max(...costs)} M)` : '';
-    return `Build: you have ${m} M${join ? ` and need ${join} M to join your edges` : ''}; click free spots to build bridges${range}, then Submit, or choose \u201cdone\u201d to build nothing.`;
+    const range = costs.length ? ` (each costs its number, ${Math.min(...costs)} to ${Math.max(...costs)} M)` : '';
+    return `Build: you have ${m} M${join ? `, ${join} M to join` : ''}; click free spots${range}, then Submit, or \u201cdone\u201d for none.`;
   }
   if (kind === 'upgrade') {
     const n = Number(/choice of (\d+)/.exec(v.waiting_for || '')?.[1] || 1);
@@ -144,16 +144,17 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
   const cardsOf = (seat) => (pl[seat]?.cards || []);
   // A plain card's effects read "-": nothing is written under it.
   const effects = (c) => (c.effects && c.effects.trim() !== '-' ? c.effects : null);
+  // While building, the choice is on the board: the hand holds only "done" and what is chosen
+  // (the prompt says the rest), so that on a phone the action bar leaves the lattice room.
   const hand = h('div', {},
-    ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
+    building ? null : ['p1', 'p2'].map((seat) => h('div', { class: 'hand-row' },
       h('span', { class: 'who' }, `${seat === you ? 'Your cards' : `${name(ctx, seat)}\u2019s cards`} (${pl[seat]?.colour ?? ''})`),
       cardsOf(seat).map((c) => (seat === you
         ? card(`${c.value}${c.upgraded ? '+' : ''} ${c.name !== String(c.card) ? c.name : ''}`, { move: String(c.card), ctx, dim: !c.in_hand, detail: effects(c) })
         : h('span', { class: `pcard mini${c.in_hand ? '' : ' dim'}` }, `${c.value}${c.upgraded ? '+' : ''}`, effects(c) ? h('small', { class: 'card-detail' }, effects(c)) : null))))),
     building ? h('div', { class: 'hand-row' }, card('done: build nothing', { move: 'done', ctx })) : null,
-    building ? h('p', { class: 'hint', 'data-testid': 'build-hint' }, chosen.length
-      ? `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`
-      : 'Click free spots to choose bridges (their costs are shown), then Submit; or choose \u201cdone\u201d to build nothing.') : null);
+    building && chosen.length ? h('p', { class: 'hint', 'data-testid': 'build-hint' },
+      `Chosen: ${chosen.join(' ')}, listed cost ${chosen.reduce((t, sp) => t + ((v.spots || []).find((x) => x.spot === sp)?.cost || 0), 0)} M (you have ${pl[you]?.materials ?? 0} M). Submit to build, or click a spot again to drop it.`) : null);
   const lr = v.last_round;
   const over = v.pending === 'over' || (v.prize === null && !(v.prizes_left || []).length && /over/.test(v.waiting_for || ''));
   const bid = (b) => (b ? `${b.value}${b.aid ? ' with aid' : ''}` : '?');
