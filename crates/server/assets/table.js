@@ -810,7 +810,7 @@ function renderAll() {
       m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
     h('p', { class: 'muted', 'data-testid': 'table-who' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
       whoPlays(), ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'))),
-    you ? el.more : null);
+    you && !m.result ? el.more : null);
   renderResign(!!you && page.state.status === 'live' && !m.result);
   el.players.replaceChildren(seatPanel('p1', parts), seatPanel('p2', parts));
 
