@@ -228,7 +228,8 @@ enum Command {
         #[arg(long, default_value = "colosseum.db", conflicts_with = "postgres")]
         db: PathBuf,
         /// A PostgreSQL connection string instead of SQLite, e.g.
-        /// `host=/var/run/postgresql dbname=colosseum`.
+        /// `host=/var/run/postgresql dbname=colosseum` (a build with the `postgres` feature:
+        /// `cargo build --release -p colosseum-cli --features postgres`).
         #[arg(long, value_name = "CONFIG")]
         postgres: Option<String>,
         /// With --postgres: the address the other processes reach this one at, for the

@@ -616,7 +616,27 @@ fn start_server(bin: Option<PathBuf>, store: &Store, quiet: bool) -> Result<(Chi
         .strip_prefix("listening on http://")
         .and_then(|r| r.split_whitespace().next())
     else {
-        bail!("the server said `{line}`");
+        // Its stdout ended (it exited: its own error is above, stderr is inherited) or it
+        // said something else first (stopped here).
+        let status = if line.is_empty() {
+            format!("exited: {}", child.wait()?)
+        } else {
+            let _ = child.kill();
+            let _ = child.wait();
+            "stopped".to_string()
+        };
+        let hint = match store {
+            Store::Postgres(_) => {
+                ": --postgres needs a `colosseum` built with the `postgres` feature (`cargo build \
+                 --release -p colosseum-cli --features postgres`, or --server-bin PATH)"
+            }
+            Store::Sqlite(_) => "",
+        };
+        bail!(
+            "{} serve did not serve ({status}), having said `{}`{hint}",
+            bin.display(),
+            line.trim_end()
+        );
     };
     Ok((child, format!("http://{addr}")))
 }

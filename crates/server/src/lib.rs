@@ -61,16 +61,26 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use colosseum_host::{DEFAULT_CHANGES, DEFAULT_LOGGED_REFUSALS};
 pub use error::{ApiError, ErrorCode};
 pub use hub::Hub;
-pub use store::{AnyStore, PostgresStore, SqliteStore, Store};
+#[cfg(feature = "postgres")]
+pub use store::PostgresStore;
+pub use store::{AnyStore, SqliteStore, Store};
 
 /// Where `colosseum serve` keeps its matches.
 #[derive(Clone, Debug)]
 pub enum StoreChoice {
     /// An SQLite file.
     Sqlite(PathBuf),
-    /// A PostgreSQL connection string.
+    /// A PostgreSQL connection string (served only by a build with the `postgres` feature;
+    /// without it [`serve`] refuses it with [`NO_POSTGRES`]).
     Postgres(String),
 }
+
+/// What [`serve`] says, and exits with, when asked for PostgreSQL in a build without the
+/// `postgres` feature.
+pub const NO_POSTGRES: &str = "this colosseum was built without PostgreSQL (--postgres): build \
+     it with `cargo build --release -p colosseum-cli --features postgres` (or install it with \
+     `cargo install --path crates/cli --locked --features postgres`), or leave out --postgres to \
+     keep the matches in an SQLite file";
 
 /// How often, by default, a process on PostgreSQL looks for unfinished matches nobody serves
 /// (their process died) and takes them over ([`Hub::take_over`]; `Limits::takeover_every`).
@@ -157,12 +167,15 @@ pub async fn serve(
             "an admin token has at least {MIN_ADMIN_TOKEN} characters and no spaces"
         );
     }
+    #[cfg(not(feature = "postgres"))]
+    anyhow::ensure!(!matches!(store, StoreChoice::Postgres(_)), NO_POSTGRES);
     // The address first: a port in use stops the server before it opens the store.
     let socket = bind(addr)?;
     let store_name = match &store {
         StoreChoice::Sqlite(path) => format!("sqlite:{}", path.display()),
         StoreChoice::Postgres(_) => "postgres".to_string(),
     };
+    #[cfg(feature = "postgres")]
     let postgres = match &store {
         StoreChoice::Postgres(url) => Some(url.clone()),
         StoreChoice::Sqlite(_) => None,
@@ -173,6 +186,9 @@ pub async fn serve(
                 .with_context(|| format!("opening the database {}", path.display()))?
                 .with_commit_window(limits.commit_window),
         ),
+        #[cfg(not(feature = "postgres"))]
+        StoreChoice::Postgres(_) => anyhow::bail!(NO_POSTGRES),
+        #[cfg(feature = "postgres")]
         StoreChoice::Postgres(url) => AnyStore::Postgres(
             PostgresStore::connect(&url)
                 .await
@@ -244,6 +260,8 @@ pub async fn serve(
     // Several processes on one PostgreSQL: a match whose process died is taken over by the
     // others within a few seconds, without waiting for someone to ask for it; at once when its
     // process says it leaves (`wake`).
+    // (`wake` is sent by the notices' listener, on PostgreSQL only.)
+    #[cfg_attr(not(feature = "postgres"), allow(unused_variables))]
     let (wake, woken) = tokio::sync::watch::channel(0u64);
     let mut loops = Vec::new();
     if store_name == "postgres" {
@@ -266,6 +284,7 @@ pub async fn serve(
     }
     // The nodes' notices to each other (a match created, joined, adopted, finished), on a
     // connection of its own, connected again a second after it drops.
+    #[cfg(feature = "postgres")]
     if let (Some(url), true) = (postgres, hub.shared()) {
         let (to, mut heard) = tokio::sync::mpsc::unbounded_channel();
         let listener_hub = hub.clone();

@@ -5,7 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use colosseum_server::{Clock, Limits, SqliteStore};
+use colosseum_server::{Limits, SqliteStore};
 use common::{
     client_seed, open_limits, seed_hash, server, server_on_store, server_with, temp_db, Server,
 };
@@ -241,8 +241,10 @@ async fn the_lobby_is_the_same_after_a_restart() {
 /// On a store several nodes share, the lobby is read from PostgreSQL a page at a time
 /// (`Store::open_page`, through the indexes of migration 1502): the same contents, order,
 /// totals and pages as the list of every open match.
+#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn on_postgresql_the_lobby_reads_a_page_at_a_time_in_the_same_order() {
+    use colosseum_server::Clock;
     let config = match std::env::var("COLOSSEUM_TEST_POSTGRES") {
         Ok(config) => config,
         Err(_) => {

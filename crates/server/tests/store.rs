@@ -14,7 +14,9 @@ use colosseum_engine::Seat;
 use colosseum_host::{EndKind, LogEntry, MatchConfig, MatchResult};
 use colosseum_server::hub::Action;
 use colosseum_server::store::{StoreError, StoredMatch};
-use colosseum_server::{Hub, ManualClock, PostgresStore, SqliteStore, Store};
+#[cfg(feature = "postgres")]
+use colosseum_server::PostgresStore;
+use colosseum_server::{Hub, ManualClock, SqliteStore, Store};
 use common::{begin, submit, temp_db};
 use serde_json::json;
 
@@ -201,6 +203,19 @@ async fn sqlite_file_keeps_matches_across_opens_and_migrates_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Without the `postgres` feature this test build has no PostgreSQL store: a run that requires
+/// the PostgreSQL tests fails instead of passing without them.
+#[cfg(not(feature = "postgres"))]
+#[test]
+fn postgres_tests_need_the_postgres_feature() {
+    assert!(
+        std::env::var("COLOSSEUM_REQUIRE_POSTGRES").is_err(),
+        "COLOSSEUM_REQUIRE_POSTGRES is set but this test build has no PostgreSQL store: run \
+         it with --features postgres (or --all-features)"
+    );
+}
+
+#[cfg(feature = "postgres")]
 async fn postgres() -> Option<PostgresStore> {
     match std::env::var("COLOSSEUM_TEST_POSTGRES") {
         Ok(config) => {
@@ -221,6 +236,7 @@ async fn postgres() -> Option<PostgresStore> {
     }
 }
 
+#[cfg(feature = "postgres")]
 /// One test for everything PostgreSQL, so tests sharing the database never run at once.
 #[tokio::test]
 async fn postgres_store_and_restart() {
@@ -264,6 +280,7 @@ async fn postgres_store_and_restart() {
     two_processes_share_one_database(store, &config).await;
 }
 
+#[cfg(feature = "postgres")]
 /// Two server processes on one database, through their routers (docs/server-api.md, *Several
 /// server processes*): the one that did not create an unfinished match answers 409 `elsewhere`
 /// to reads and moves; when the holder is gone, it claims the match and serves it.

@@ -6,7 +6,9 @@ use std::future::Future;
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{ms_i64, AnyStore, PostgresStore, SqliteStore, StoreError};
+#[cfg(feature = "postgres")]
+use super::PostgresStore;
+use super::{ms_i64, AnyStore, SqliteStore, StoreError};
 
 /// The analyses' table, numbered from 1401 (apart from the other migrations); both stores run
 /// it after them.
@@ -38,6 +40,7 @@ pub trait AnalysisStore: Send + Sync + 'static {
 
 const SAVE_SQLITE: &str = "INSERT INTO analyses (match_id, analysed_at, analysis) VALUES (?1, ?2, ?3)
      ON CONFLICT (match_id) DO UPDATE SET analysed_at = excluded.analysed_at, analysis = excluded.analysis";
+#[cfg(feature = "postgres")]
 const SAVE_POSTGRES: &str = "INSERT INTO analyses (match_id, analysed_at, analysis) VALUES ($1, $2, $3)
      ON CONFLICT (match_id) DO UPDATE SET analysed_at = excluded.analysed_at, analysis = excluded.analysis";
 
@@ -60,6 +63,7 @@ impl AnalysisStore for SqliteStore {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl AnalysisStore for PostgresStore {
     async fn save_analysis(&self, id: &str, at: u64, analysis: &str) -> Result<(), StoreError> {
         self.client
@@ -78,15 +82,9 @@ impl AnalysisStore for PostgresStore {
 
 impl AnalysisStore for AnyStore {
     async fn save_analysis(&self, id: &str, at: u64, analysis: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.save_analysis(id, at, analysis).await,
-            AnyStore::Postgres(s) => s.save_analysis(id, at, analysis).await,
-        }
+        each_store!(self, s => s.save_analysis(id, at, analysis).await)
     }
     async fn load_analysis(&self, id: &str) -> Result<Option<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.load_analysis(id).await,
-            AnyStore::Postgres(s) => s.load_analysis(id).await,
-        }
+        each_store!(self, s => s.load_analysis(id).await)
     }
 }

@@ -8,7 +8,9 @@ use std::future::Future;
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{as_i64, ms_i64, AnyStore, PostgresStore, SqliteStore, StoreError};
+#[cfg(feature = "postgres")]
+use super::PostgresStore;
+use super::{as_i64, ms_i64, AnyStore, SqliteStore, StoreError};
 
 /// A kind of logged thing: `noun` (`tournament`) names its log table `NOUN_log` with the key
 /// column `NOUN_id`; `table` (`tournaments`) is its configuration table.
@@ -206,6 +208,7 @@ impl LogStore for SqliteStore {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl LogStore for PostgresStore {
     async fn create_log(
         &self,
@@ -353,10 +356,7 @@ impl LogStore for AnyStore {
         created_at: u64,
         config: &str,
     ) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.create_log(kind, id, created_at, config).await,
-            AnyStore::Postgres(s) => s.create_log(kind, id, created_at, config).await,
-        }
+        each_store!(self, s => s.create_log(kind, id, created_at, config).await)
     }
     async fn append_log(
         &self,
@@ -365,33 +365,18 @@ impl LogStore for AnyStore {
         first: usize,
         events: &[String],
     ) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.append_log(kind, id, first, events).await,
-            AnyStore::Postgres(s) => s.append_log(kind, id, first, events).await,
-        }
+        each_store!(self, s => s.append_log(kind, id, first, events).await)
     }
     async fn finish_log(&self, kind: LogKind, id: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.finish_log(kind, id).await,
-            AnyStore::Postgres(s) => s.finish_log(kind, id).await,
-        }
+        each_store!(self, s => s.finish_log(kind, id).await)
     }
     async fn load_log(&self, kind: LogKind, id: &str) -> Result<Option<StoredLog>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.load_log(kind, id).await,
-            AnyStore::Postgres(s) => s.load_log(kind, id).await,
-        }
+        each_store!(self, s => s.load_log(kind, id).await)
     }
     async fn unfinished_logs(&self, kind: LogKind) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.unfinished_logs(kind).await,
-            AnyStore::Postgres(s) => s.unfinished_logs(kind).await,
-        }
+        each_store!(self, s => s.unfinished_logs(kind).await)
     }
     async fn recent_logs(&self, kind: LogKind, limit: usize) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.recent_logs(kind, limit).await,
-            AnyStore::Postgres(s) => s.recent_logs(kind, limit).await,
-        }
+        each_store!(self, s => s.recent_logs(kind, limit).await)
     }
 }

@@ -8,11 +8,24 @@
 //! the key and fails instead of interleaving.
 //!
 //! Two stores share the [`Store`] trait: [`SqliteStore`] (one file, WAL, the default: nothing
-//! to install) and [`PostgresStore`] (for several server processes). Both run the same
-//! numbered migrations at open.
+//! to install) and `PostgresStore` (for several server processes; built with the `postgres`
+//! feature). Both run the same numbered migrations at open.
+
+/// `match` over the [`AnyStore`] variants this build has (PostgreSQL only with the `postgres`
+/// feature), each bound to `$s`: `each_store!(self, s => s.load(id).await)`.
+macro_rules! each_store {
+    ($store:expr, $s:ident => $body:expr) => {
+        match $store {
+            AnyStore::Sqlite($s) => $body,
+            #[cfg(feature = "postgres")]
+            AnyStore::Postgres($s) => $body,
+        }
+    };
+}
 
 mod analyses;
 mod logs;
+#[cfg(feature = "postgres")]
 mod postgres;
 mod seasons;
 mod sqlite;
@@ -25,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 pub use analyses::AnalysisStore;
 pub use logs::{LogKind, LogStore, StoredLog};
+#[cfg(feature = "postgres")]
 pub use postgres::{PostgresStore, READERS};
 pub use seasons::{SeasonStore, StoredSeason};
 pub use sqlite::SqliteStore;
@@ -168,6 +182,7 @@ pub enum StoreError {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL failed.
+    #[cfg(feature = "postgres")]
     #[error("postgres: {0}")]
     Postgres(#[from] tokio_postgres::Error),
     /// A stored row does not read back.
@@ -359,126 +374,70 @@ pub enum AnyStore {
     /// An SQLite file.
     Sqlite(SqliteStore),
     /// A PostgreSQL database.
+    #[cfg(feature = "postgres")]
     Postgres(PostgresStore),
 }
 
 impl Store for AnyStore {
     fn group_commits(&self) -> (u64, u64) {
-        match self {
-            AnyStore::Sqlite(s) => SqliteStore::group_commits(s),
-            AnyStore::Postgres(s) => PostgresStore::group_commits(s),
-        }
+        each_store!(self, s => s.group_commits())
     }
     async fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.create(m).await,
-            AnyStore::Postgres(s) => s.create(m).await,
-        }
+        each_store!(self, s => s.create(m).await)
     }
     async fn update(&self, m: &StoredMatch) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.update(m).await,
-            AnyStore::Postgres(s) => s.update(m).await,
-        }
+        each_store!(self, s => s.update(m).await)
     }
     async fn append(&self, id: &str, first: usize, entries: &[LogEntry]) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.append(id, first, entries).await,
-            AnyStore::Postgres(s) => s.append(id, first, entries).await,
-        }
+        each_store!(self, s => s.append(id, first, entries).await)
     }
     async fn load(&self, id: &str) -> Result<Option<Loaded>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.load(id).await,
-            AnyStore::Postgres(s) => s.load(id).await,
-        }
+        each_store!(self, s => s.load(id).await)
     }
     async fn unfinished(&self) -> Result<Vec<Loaded>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.unfinished().await,
-            AnyStore::Postgres(s) => s.unfinished().await,
-        }
+        each_store!(self, s => s.unfinished().await)
     }
     async fn claim(&self, id: &str) -> Result<bool, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.claim(id).await,
-            AnyStore::Postgres(s) => s.claim(id).await,
-        }
+        each_store!(self, s => s.claim(id).await)
     }
     async fn claim_many(&self, ids: &[String]) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.claim_many(ids).await,
-            AnyStore::Postgres(s) => s.claim_many(ids).await,
-        }
+        each_store!(self, s => s.claim_many(ids).await)
     }
     async fn load_many(
         &self,
         ids: &[String],
     ) -> Result<Vec<Result<Option<Loaded>, StoreError>>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.load_many(ids).await,
-            AnyStore::Postgres(s) => s.load_many(ids).await,
-        }
+        each_store!(self, s => s.load_many(ids).await)
     }
     async fn recent_finished(&self, limit: usize) -> Result<Vec<StoredMatch>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.recent_finished(limit).await,
-            AnyStore::Postgres(s) => s.recent_finished(limit).await,
-        }
+        each_store!(self, s => s.recent_finished(limit).await)
     }
     async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.unfinished_ids().await,
-            AnyStore::Postgres(s) => s.unfinished_ids().await,
-        }
+        each_store!(self, s => s.unfinished_ids().await)
     }
     async fn orphans(&self) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.orphans().await,
-            AnyStore::Postgres(s) => s.orphans().await,
-        }
+        each_store!(self, s => s.orphans().await)
     }
     async fn announce(&self, address: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.announce(address).await,
-            AnyStore::Postgres(s) => s.announce(address).await,
-        }
+        each_store!(self, s => s.announce(address).await)
     }
     async fn nodes(&self) -> Result<Vec<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.nodes().await,
-            AnyStore::Postgres(s) => s.nodes().await,
-        }
+        each_store!(self, s => s.nodes().await)
     }
     async fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.owner(id).await,
-            AnyStore::Postgres(s) => s.owner(id).await,
-        }
+        each_store!(self, s => s.owner(id).await)
     }
     async fn serving(&self, id: &str) -> Result<Holder, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.serving(id).await,
-            AnyStore::Postgres(s) => s.serving(id).await,
-        }
+        each_store!(self, s => s.serving(id).await)
     }
     async fn unclaim(&self, id: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.unclaim(id).await,
-            AnyStore::Postgres(s) => s.unclaim(id).await,
-        }
+        each_store!(self, s => s.unclaim(id).await)
     }
     async fn offer_rematch(&self, m: &StoredMatch) -> Result<bool, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.offer_rematch(m).await,
-            AnyStore::Postgres(s) => s.offer_rematch(m).await,
-        }
+        each_store!(self, s => s.offer_rematch(m).await)
     }
     async fn open_matches(&self, waiting_since: u64) -> Result<Vec<StoredMatch>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.open_matches(waiting_since).await,
-            AnyStore::Postgres(s) => s.open_matches(waiting_since).await,
-        }
+        each_store!(self, s => s.open_matches(waiting_since).await)
     }
     async fn open_page(
         &self,
@@ -486,40 +445,22 @@ impl Store for AnyStore {
         offset: usize,
         limit: usize,
     ) -> Result<(Vec<StoredMatch>, usize), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.open_page(waiting_since, offset, limit).await,
-            AnyStore::Postgres(s) => s.open_page(waiting_since, offset, limit).await,
-        }
+        each_store!(self, s => s.open_page(waiting_since, offset, limit).await)
     }
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.notify(payload).await,
-            AnyStore::Postgres(s) => s.notify(payload).await,
-        }
+        each_store!(self, s => s.notify(payload).await)
     }
     async fn quarantine(&self, id: &str, reason: &str, at: u64) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.quarantine(id, reason, at).await,
-            AnyStore::Postgres(s) => s.quarantine(id, reason, at).await,
-        }
+        each_store!(self, s => s.quarantine(id, reason, at).await)
     }
     async fn release(&self, id: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.release(id).await,
-            AnyStore::Postgres(s) => s.release(id).await,
-        }
+        each_store!(self, s => s.release(id).await)
     }
     async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.quarantined().await,
-            AnyStore::Postgres(s) => s.quarantined().await,
-        }
+        each_store!(self, s => s.quarantined().await)
     }
     async fn leave(&self, payload: &str) -> Result<(), StoreError> {
-        match self {
-            AnyStore::Sqlite(s) => s.leave(payload).await,
-            AnyStore::Postgres(s) => s.leave(payload).await,
-        }
+        each_store!(self, s => s.leave(payload).await)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Announcements to chat webhooks (Discord or Slack): a tournament's pairings, results and
-//! standings, and each match's start, reveals and result with the board as a PNG.
+//! standings, and each match's start, reveals and result with the board as a PNG (in a build
+//! with the `board-pictures` feature; without it the same posts carry no picture).
 //!
 //! Everything posted is built from what a spectator may see: a match's words come from its
 //! spectator move log ([`colosseum_host::Match::move_log`]) and its board from the game's SVG
@@ -19,6 +20,7 @@
 
 pub mod announce;
 pub mod guard;
+#[cfg(feature = "board-pictures")]
 pub mod png;
 
 use std::collections::HashMap;
@@ -434,7 +436,10 @@ async fn deliver(
             tracing::warn!(host = %host, kind = post.kind, "webhook post dropped: {}", e.message);
             continue;
         }
-        let png = match (&post.board, hook.format) {
+        // The board is drawn only by a build with the `board-pictures` feature: without it a
+        // Discord post is its text alone, as a Slack post is.
+        let png: Option<Vec<u8>> = match (&post.board, hook.format) {
+            #[cfg(feature = "board-pictures")]
             (Some((game, view)), WebhookFormat::Discord) => {
                 let (game, view) = (game.clone(), view.clone());
                 match tokio::task::spawn_blocking(move || png::board_png(&game, &view)).await {
