@@ -2331,6 +2331,7 @@ test('the end where the player is: the result opens over the page with the score
   await page.waitForFunction(() => document.querySelector('[data-testid=chat-lines]')?.textContent.includes('gg'));
   assert.match(await page.locator('[data-testid=chat-lines]').innerText(), /Ada: gg/);
   await watcher.waitForFunction(() => document.body.dataset.status === 'finished');
+  assert.doesNotMatch((await tableLayout(watcher, {})).text, TABLE_IDS, 'a spectator reads names too');
   await watcher.locator('#result-close').click();
   await watcher.locator('#chat-name').fill('Zed');
   await watcher.locator('#chat-text').fill('well played');

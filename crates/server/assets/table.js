@@ -805,12 +805,13 @@ function renderAll() {
   }
   renderRoundResult(parts.last, live);
 
-  el.head.replaceChildren(h('div', { class: 'head-text' },
+  // replaceChildren is the DOM's (not h): a null would read "null", hence the filter.
+  el.head.replaceChildren(...[h('div', { class: 'head-text' },
     h('h1', {}, page.title, ' ', h('span', { class: `badge ${page.state.status}`, 'data-testid': 'match-status' }, page.state.status),
       m.sealed ? h('span', { class: 'badge sealed', 'data-testid': 'sealed', title: 'moves are sent as commitments first' }, 'sealed') : null),
     h('p', { class: 'muted', 'data-testid': 'table-who' }, m.game_number > 1 ? `Game ${m.game_number} (earlier games were drawn) \u00b7 ` : '',
       whoPlays(), ' \u00b7 ', h('a', { href: `/rules/${m.game}`, target: '_blank' }, 'rules'))),
-    you && !m.result ? el.more : null);
+    you && !m.result ? el.more : null].filter(Boolean));
   renderResign(!!you && page.state.status === 'live' && !m.result);
   el.players.replaceChildren(seatPanel('p1', parts), seatPanel('p2', parts));
 
