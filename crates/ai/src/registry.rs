@@ -42,6 +42,24 @@ pub const LEVELS: &[(&str, &str)] = &[
     ),
 ];
 
+/// A bot level as people read it, the words the lobby offers it by (`present.js`'s
+/// `botLabel`): `mcts:easy` is "Computer: easy", `heuristic` "Computer: rule of thumb",
+/// `random` "Computer: random moves"; any other level is "Computer: " and the level without
+/// its `mcts:`. What a seat's name is when a bot plays it, wherever a person reads it (chat
+/// webhook posts, board pictures).
+#[must_use]
+pub fn level_name(level: &str) -> String {
+    let level = level.trim();
+    match level {
+        "mcts:easy" => "Computer: easy".into(),
+        "mcts:medium" => "Computer: medium".into(),
+        "mcts:hard" => "Computer: hard".into(),
+        "heuristic" => "Computer: rule of thumb".into(),
+        "random" => "Computer: random moves".into(),
+        other => format!("Computer: {}", other.strip_prefix("mcts:").unwrap_or(other)),
+    }
+}
+
 /// The search of a level: regret matching (SM-MCTS with the game's exploration,
 /// [`crate::BotGame::level_gamma`], the move drawn from the root's average strategy) with
 /// `iterations` and no opponent model, so that it seeks an
@@ -786,6 +804,15 @@ mod tests {
             assert_eq!(bots.id(), entry.id);
         }
         assert_eq!(bots().len(), colosseum_games::registry().len());
+    }
+
+    #[test]
+    fn levels_are_named_in_words_never_by_their_spec() {
+        assert_eq!(level_name("heuristic"), "Computer: rule of thumb");
+        assert_eq!(level_name("random"), "Computer: random moves");
+        assert_eq!(level_name("mcts:easy"), "Computer: easy");
+        assert_eq!(level_name("mcts:hard"), "Computer: hard");
+        assert_eq!(level_name("mcts:ms=200"), "Computer: ms=200");
     }
 
     #[test]

@@ -71,10 +71,10 @@ fn games_from_matches(base: &str, view: &Value) -> Vec<(usize, usize, Option<usi
                 board["p1"]["player"].as_u64().unwrap() as usize,
                 board["p2"]["player"].as_u64().unwrap() as usize,
             );
-            // The seats' names in the match are the tournament's players'.
+            // The seats' names in the match are the tournament's players' (bots included).
             let names = &m["names"];
-            let bot = |name: &Value| name.as_str().unwrap().to_string();
-            assert!(bot(&names["p1"]).starts_with("bot "), "{names}");
+            assert_eq!(names["p1"], board["p1"]["name"], "{names}");
+            assert_eq!(names["p2"], board["p2"]["name"], "{names}");
             let winner = match m["match"]["result"]["winner"].as_str() {
                 Some("p1") => Some(p1),
                 Some("p2") => Some(p2),

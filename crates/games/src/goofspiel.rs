@@ -553,8 +553,8 @@ impl Game for Goofspiel {
             };
             let _ = writeln!(
                 s,
-                "{seat}{me}: {} points; hand {}",
-                self.points[seat.index()],
+                "{seat}{me}: {}; hand {}",
+                crate::text::plural(self.points[seat.index()], "point"),
                 join(self.hands[seat.index()].iter())
             );
         }

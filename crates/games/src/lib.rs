@@ -14,7 +14,7 @@ pub mod grid;
 pub mod spiel;
 pub mod square_goofspiel;
 pub mod svg;
-mod text;
+pub mod text;
 pub mod thwart_omega;
 pub mod witchs_brew;
 
@@ -65,11 +65,13 @@ pub struct GameEntry {
     /// without (the pages then show its view as it is).
     pub browser: BrowserCode,
     /// The board as an SVG document, drawn from the *spectator's* view (the game's
-    /// `view_json(Viewer::Spectator)`): a grid with its stones or cells, or the prizes, scores
-    /// and cards played. Each game's own is in its folder (`board_svg.rs`); the server renders
-    /// it to a PNG for chat webhooks and names no game. Drawing only from the spectator's view,
-    /// it cannot show a hidden card or a move before its reveal.
-    pub board_svg: fn(&serde_json::Value) -> String,
+    /// `view_json(Viewer::Spectator)`) and labelled with the players' names ([`svg::Names`],
+    /// never `p1`/`p2`): a grid with its stones or cells, or the prizes, scores and cards
+    /// played, each player's headline score beside their name. Each game's own is in its
+    /// folder (`board_svg.rs`); the server renders it to a PNG for chat webhooks and names no
+    /// game. Drawing only from the spectator's view, it cannot show a hidden card or a move
+    /// before its reveal.
+    pub board_svg: fn(&serde_json::Value, &svg::Names) -> String,
     /// The kind of ending an outcome is, for balance reports (`colosseum balance`): a short
     /// phrase shared by every game that ended the same way ("a seat connected", "both took
     /// points"). Default [`ending_kind`].
@@ -151,7 +153,10 @@ impl GameEntry {
 
     /// The entry with its own board drawing ([`GameEntry::board_svg`]).
     #[must_use]
-    pub const fn with_board(mut self, board_svg: fn(&serde_json::Value) -> String) -> GameEntry {
+    pub const fn with_board(
+        mut self,
+        board_svg: fn(&serde_json::Value, &svg::Names) -> String,
+    ) -> GameEntry {
         self.board_svg = board_svg;
         self
     }
@@ -369,19 +374,27 @@ const fn entry<G: Registered>(
 }
 
 /// The board of a game without a drawing of its own ([`GameEntry::with_board`] sets one): its
-/// spectator view's top-level numbers and words, one a line.
-fn plain_board_svg(view: &serde_json::Value) -> String {
+/// players' names, then its spectator view's top-level numbers and words, one a line.
+fn plain_board_svg(view: &serde_json::Value, names: &svg::Names) -> String {
     let fields: Vec<(String, String)> = view
         .as_object()
         .into_iter()
         .flatten()
         .filter(|(_, v)| v.is_number() || v.is_string())
-        .map(|(k, v)| (k.clone(), svg::shown(v)))
+        .map(|(k, v)| (k.clone(), names.sentence(&svg::shown(v))))
         .take(16)
         .collect();
-    let mut out = svg::Svg::new(480, 40 + 22 * fields.len() as u32);
+    let mut out = svg::Svg::new(480, 62 + 22 * fields.len() as u32);
+    out.bold(
+        16.0,
+        30.0,
+        15.0,
+        svg::INK,
+        svg::Anchor::Start,
+        &format!("{} v {}", names.of(Seat::P1), names.of(Seat::P2)),
+    );
     for (i, (k, v)) in fields.iter().enumerate() {
-        let y = 30.0 + 22.0 * i as f64;
+        let y = 52.0 + 22.0 * i as f64;
         out.text(
             16.0,
             y,

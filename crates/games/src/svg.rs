@@ -205,6 +205,17 @@ pub fn list(v: &Value, sep: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A hand (a list of cards) as shown, spaced, or "empty".
+#[must_use]
+pub fn hand(v: &Value) -> String {
+    let cards = list(v, " ");
+    if cards.is_empty() {
+        "empty".to_string()
+    } else {
+        cards
+    }
+}
+
 /// The field of `v` for `seat` (`v.p1` or `v.p2`).
 #[must_use]
 pub fn of(v: &Value, seat: Seat) -> &Value {
@@ -251,30 +262,105 @@ pub fn grid(
     }
 }
 
-/// The game's title and the two players' header line, shared by every board: `title` at the
-/// top, then `p1` and `p2` with their scores in their colours. Returns the y below it.
-pub fn header(svg: &mut Svg, width: f64, title: &str, scores: [String; 2]) -> f64 {
+/// The longest name a board picture shows in full, in characters (a longer one is cut and ends
+/// with `...`).
+pub const MAX_NAME: usize = 24;
+
+/// The players' names as a board picture labels them: `p1`'s and `p2`'s, each at most
+/// [`MAX_NAME`] characters. Pictures name people, never seat ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Names([String; 2]);
+
+impl Names {
+    /// `p1`'s and `p2`'s names (blank ones become "Player 1" and "Player 2").
+    #[must_use]
+    pub fn new(p1: &str, p2: &str) -> Self {
+        let fit = |name: &str, seat: Seat| {
+            let name = name.trim();
+            if name.is_empty() {
+                return Self::default().0[seat.index()].clone();
+            }
+            if name.chars().count() > MAX_NAME {
+                let cut: String = name.chars().take(MAX_NAME - 3).collect();
+                return format!("{}...", cut.trim_end());
+            }
+            name.to_string()
+        };
+        Names([fit(p1, Seat::P1), fit(p2, Seat::P2)])
+    }
+
+    /// `seat`'s name.
+    #[must_use]
+    pub fn of(&self, seat: Seat) -> &str {
+        &self.0[seat.index()]
+    }
+
+    /// Both names, `p1`'s first.
+    #[must_use]
+    pub fn both(&self) -> [&str; 2] {
+        [&self.0[0], &self.0[1]]
+    }
+
+    /// A view's seat field (`"p1"`, `"p2"`) as a name; any other text (`"nobody"`) as it is.
+    #[must_use]
+    pub fn seat_word<'a>(&'a self, text: &'a str) -> &'a str {
+        match text {
+            "p1" => self.of(Seat::P1),
+            "p2" => self.of(Seat::P2),
+            other => other,
+        }
+    }
+
+    /// A sentence from a view (a reason, what the game waits for) with the names for `p1` and
+    /// `p2` ([`crate::text::with_names`]) and no notation backticks.
+    #[must_use]
+    pub fn sentence(&self, text: &str) -> String {
+        crate::text::with_names(text, self.both()).replace('`', "")
+    }
+}
+
+impl Default for Names {
+    /// "Player 1" and "Player 2": a picture drawn without the players' names.
+    fn default() -> Self {
+        Names(["Player 1".to_string(), "Player 2".to_string()])
+    }
+}
+
+/// How much taller [`header`] is than a title and one line: a board's height adds it.
+pub const HEADER_EXTRA: u32 = 18;
+
+/// The game's title and the two players' header, shared by every board: `title` at the top,
+/// then each player's name (bold) over their headline score (`scores`), in their colour, `p1`
+/// on the left and `p2` from the middle. Returns the y below it.
+pub fn header(svg: &mut Svg, width: f64, title: &str, names: &Names, scores: [String; 2]) -> f64 {
+    header_in(svg, width, title, names, scores, [P1, P2])
+}
+
+/// [`header`] in the game's own `colours` for `p1` and `p2`.
+pub fn header_in(
+    svg: &mut Svg,
+    width: f64,
+    title: &str,
+    names: &Names,
+    scores: [String; 2],
+    colours: [&str; 2],
+) -> f64 {
     svg.bold(16.0, 30.0, 20.0, INK, Anchor::Start, title);
-    svg.circle(22.0, 52.0, 7.0, P1, None);
-    svg.text(
-        34.0,
-        58.0,
-        16.0,
-        P1,
-        Anchor::Start,
-        &format!("p1  {}", scores[0]),
-    );
-    svg.circle(width / 2.0 + 6.0, 52.0, 7.0, P2, None);
-    svg.text(
-        width / 2.0 + 18.0,
-        58.0,
-        16.0,
-        P2,
-        Anchor::Start,
-        &format!("p2  {}", scores[1]),
-    );
-    svg.line(12.0, 70.0, width - 12.0, 70.0, "#cfc6b0", 1.0);
-    80.0
+    for (seat, x) in [(Seat::P1, 16.0), (Seat::P2, width / 2.0)] {
+        let colour = colours[seat.index()];
+        svg.circle(x + 6.0, 52.0, 7.0, colour, None);
+        svg.bold(x + 18.0, 58.0, 16.0, colour, Anchor::Start, names.of(seat));
+        svg.text(
+            x + 18.0,
+            78.0,
+            15.0,
+            colour,
+            Anchor::Start,
+            &scores[seat.index()],
+        );
+    }
+    svg.line(12.0, 88.0, width - 12.0, 88.0, "#cfc6b0", 1.0);
+    98.0
 }
 
 #[cfg(test)]

@@ -209,6 +209,11 @@ pub struct CreateMatch {
     /// from a request.
     #[serde(skip)]
     pub tournament: Option<String>,
+    /// The names bot seats play under (a tournament's players' names: "Ann", not `bot
+    /// random`); `None` for a seat is `bot LEVEL`. Set by the server's tournaments only, never
+    /// read from a request.
+    #[serde(skip)]
+    pub bot_names: [Option<String>; 2],
     /// A chat webhook that announces the match (start, each reveal, result, with the board):
     /// `{"url": "https://...", "format": "discord"}` (`crate::webhooks`). A secret.
     #[serde(default)]
@@ -389,6 +394,8 @@ pub struct SpectatorNews {
     pub webhook: Option<crate::webhooks::WebhookConfig>,
     /// The seats' names.
     pub names: [Option<String>; 2],
+    /// The level of each seat a bot plays (`None`: a person).
+    pub bots: [Option<String>; 2],
     /// Whether both seats have joined.
     pub started: bool,
     /// The tournament the match belongs to, if any.
@@ -1802,7 +1809,11 @@ impl<S: Store> Hub<S> {
             joined,
             names: [0, 1].map(|i| match &seats[i] {
                 Player::Human { name } => name.clone(),
-                Player::Bot { level } => Some(format!("bot {level}")),
+                Player::Bot { level } => Some(
+                    req.bot_names[i]
+                        .clone()
+                        .unwrap_or_else(|| format!("bot {level}")),
+                ),
             }),
             created_at: now,
             started_at: (joined == [true, true]).then_some(now),
@@ -2063,6 +2074,10 @@ impl<S: Store> Hub<S> {
         let news = SpectatorNews {
             webhook: st.meta.webhook.clone(),
             names: st.meta.names.clone(),
+            bots: Seat::BOTH.map(|seat| match st.meta.config.player(seat) {
+                Player::Bot { level } => Some(level.clone()),
+                Player::Human { .. } => None,
+            }),
             started: st.meta.started_at.is_some(),
             tournament: st.meta.tournament.clone(),
             lines: Vec::new(),
@@ -3033,6 +3048,7 @@ impl<S: Store> Hub<S> {
                 sealed: config.sealed,
                 advantage: None,
                 tournament: None,
+                bot_names: [None, None],
                 webhook: None,
             };
             let created = self.create_for(req, st.meta.share.clone()).await?;

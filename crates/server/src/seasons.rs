@@ -831,6 +831,7 @@ impl<S: Store> Seasons<S> {
                 webhook: None,
                 advantage: None,
                 tournament: None,
+                bot_names: [None, None],
             })
             .await?;
         let at = self.hub.now();

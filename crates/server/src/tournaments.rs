@@ -1014,6 +1014,13 @@ impl<S: Store> Tournaments<S> {
                 sealed: false,
                 advantage,
                 tournament: Some(t.config.id.clone()),
+                // A bot player plays under its name in the tournament.
+                bot_names: [pairing.p1, pairing.p2].map(|p| {
+                    t.players[p]
+                        .bot
+                        .is_some()
+                        .then(|| t.players[p].name.clone())
+                }),
                 webhook: t.webhook.clone(),
             })
             .await?;
@@ -1392,8 +1399,8 @@ impl<S: Store> Tournaments<S> {
                 .map(|_| ())
                 .ok_or_else(|| {
                     ApiError::bad_request(format!(
-                        "no board {board} in round {round} (rounds and boards count from 0; {} rounds so far)",
-                        t.rounds.len()
+                        "no board {board} in round {round} (rounds and boards count from 0; {} so far)",
+                        colosseum_games::text::plural(t.rounds.len(), "round")
                     ))
                 })
         };
@@ -1437,8 +1444,9 @@ impl<S: Store> Tournaments<S> {
                     return Err(ApiError::conflict(
                         ErrorCode::NotFinished,
                         format!(
-                            "round {} is still being played ({open} games unfinished)",
-                            t.rounds.len()
+                            "round {} is still being played ({} unfinished)",
+                            t.rounds.len(),
+                            colosseum_games::text::plural(open, "game")
                         ),
                     ));
                 } else {
@@ -1844,10 +1852,10 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
                     format!(" (Buchholz {}, SB {})", s.buchholz, s.sonneborn_berger)
                 };
                 format!(
-                    "{}. {}: {} points, {}-{}-{}{tie}",
+                    "{}. {}: {}, {}-{}-{}{tie}",
                     s.rank,
                     name(s.player),
-                    s.points,
+                    colosseum_games::text::plural(s.points, "point"),
                     s.wins,
                     s.draws,
                     s.losses
@@ -1869,7 +1877,7 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
     };
     let board_name = |round: usize, board: usize| {
         let g = &t.rounds[round].pairing.games[board];
-        format!("{} (p1) v {} (p2)", name(g.p1), name(g.p2))
+        format!("{} v {}", name(g.p1), name(g.p2))
     };
     match event {
         Event::RoundPaired { game, round, .. } => {
@@ -1879,7 +1887,7 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
                 .games
                 .iter()
                 .enumerate()
-                .map(|(b, g)| format!("Board {}: {} (p1) v {} (p2)", b + 1, name(g.p1), name(g.p2)))
+                .map(|(b, g)| format!("Board {}: {} v {}", b + 1, name(g.p1), name(g.p2)))
                 .collect();
             lines.extend(round.byes.iter().map(|&p| format!("Bye: {}", name(p))));
             vec![Post {
@@ -1897,23 +1905,28 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             ..
         } => {
             let mut posts = Vec::new();
+            let g = &t.rounds[*round].pairing.games[*board];
+            let seats = [name(g.p1), name(g.p2)];
             let words = match how {
                 How::Played { .. } => None,
                 How::NoShow { absent } => Some(format!(
                     "no-show ({} absent)",
                     absent
                         .iter()
-                        .map(|s| s.as_str())
+                        .map(|s| seats[s.index()].as_str())
                         .collect::<Vec<_>>()
                         .join(" and ")
                 )),
-                How::Adjudicated { reason } => Some(format!("adjudicated by the host: {reason}")),
+                How::Adjudicated { reason } => Some(format!(
+                    "adjudicated by the host: {}",
+                    colosseum_games::text::with_names(reason, [&seats[0], &seats[1]])
+                )),
             };
             if let Some(words) = words {
                 let result = match outcome {
-                    Outcome::P1 => "p1 wins",
-                    Outcome::P2 => "p2 wins",
-                    Outcome::Draw => "a draw",
+                    Outcome::P1 => format!("{} wins", seats[0]),
+                    Outcome::P2 => format!("{} wins", seats[1]),
+                    Outcome::Draw => "a draw".to_string(),
                 };
                 posts.push(Post {
                     kind: "result",

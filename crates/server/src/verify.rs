@@ -270,7 +270,10 @@ fn check_game(index: usize, record: &Record, seed: u64) -> GameCheck {
             let why = if untimed {
                 Some("the committed setup is untimed, so nobody's time runs out and the host makes no move".to_string())
             } else if d.step >= record.steps.len() {
-                Some(format!("the record has {} steps", record.steps.len()))
+                Some(format!(
+                    "the record has {}",
+                    colosseum_games::text::plural(record.steps.len(), "step")
+                ))
             } else if record.steps[d.step].slot(d.seat).is_none() {
                 Some(format!("{} has no move at that step", d.seat))
             } else if defaults[..n].contains(d) {

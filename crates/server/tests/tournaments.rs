@@ -486,7 +486,7 @@ async fn the_host_undoes_a_forfeit_adjudicates_and_replaces_a_player() {
     // The next round waits for it.
     let (status, answer) = s.call("POST", &action("start"), Some(&admin), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
-    assert!(message(&answer).contains("1 games unfinished"), "{answer}");
+    assert!(message(&answer).contains("1 game unfinished"), "{answer}");
     let (status, answer) = s
         .call(
             "POST",

@@ -388,6 +388,82 @@ fn check_match_posts(posts: &[Received], record: &Value, names: [&str; 2]) {
     assert_eq!(announced, seat_steps, "{texts:#?}");
 }
 
+/// The words of `text` that are a seat id (`p1`, `p2`) or a game's id, where people read.
+fn internal_words(text: &str) -> Vec<String> {
+    let ids: Vec<&str> = colosseum_games::registry().iter().map(|e| e.id).collect();
+    text.split(|c: char| c.is_whitespace() || ",;:()*".contains(c))
+        .filter(|w| *w == "p1" || *w == "p2" || ids.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn posts_name_the_players_and_the_game_never_seats_or_ids() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/matches",
+            Some(ADMIN),
+            Some(json!({
+                "game": "goofspiel",
+                "options": {"cards": "5"},
+                "seats": [{"kind": "bot", "level": "heuristic"}, {"kind": "human"}],
+                "webhook": {"url": url, "format": "discord"},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["tokens"][1].as_str().unwrap().to_string();
+    let (status, v) = s.join_token(&id, &token, json!({"name": "Bea"})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.reveal_token(&id, &token).await;
+    let end = s.play_out(&id, &[None, Some(token)], 11).await;
+    let posts = wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    // The players by their names (the bot by its level in words), the game by its name.
+    for t in &texts {
+        assert!(
+            t.starts_with("**Goofspiel: Computer: rule of thumb v Bea**\n"),
+            "{t}"
+        );
+        assert!(
+            internal_words(t).is_empty(),
+            "{:?} in {t}",
+            internal_words(t)
+        );
+        assert!(!t.contains("1 points"), "{t}");
+    }
+    assert!(
+        texts.iter().any(|t| t.contains("Bea played "))
+            && texts
+                .iter()
+                .any(|t| t.contains("Computer: rule of thumb played ")),
+        "{texts:#?}"
+    );
+    // The result: the winner by name, the engine's reason with the names for its seat ids.
+    let result = &end["match"]["result"];
+    let reason = result["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("p1") || reason.contains("p2") || result["winner"].is_null(),
+        "the engine's reason names seats: {reason}"
+    );
+    let named = colosseum_games::text::with_names(reason, ["Computer: rule of thumb", "Bea"]);
+    let line = texts.last().unwrap().lines().nth(1).unwrap().to_string();
+    let expected = match result["winner"].as_str() {
+        Some("p1") => format!("Computer: rule of thumb wins: {named}"),
+        Some("p2") => format!("Bea wins: {named}"),
+        _ => format!("A draw: {named}"),
+    };
+    assert_eq!(line, expected);
+    // Every post has its board.
+    for p in &posts {
+        assert!(p.parts().1.is_some());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_matchs_start_reveals_and_result_arrive_in_order_with_png_boards() {
     let s = server_with(limits());
@@ -417,7 +493,14 @@ async fn a_matchs_start_reveals_and_result_arrive_in_order_with_png_boards() {
         let records = records["records"].as_array().unwrap();
         // A replayed draw (All-In Goofspiel) posts both games: check the single-game case.
         if records.len() == 1 {
-            check_match_posts(&posts, &records[0], ["bot random", "bot random"]);
+            check_match_posts(
+                &posts,
+                &records[0],
+                [
+                    "Computer: random moves (first)",
+                    "Computer: random moves (second)",
+                ],
+            );
         }
         // All-In Goofspiel's starter puts cards down face down: announced without the cards.
         if game == "all-in-goofspiel" {
@@ -926,6 +1009,31 @@ async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() 
     for n in ["Ann", "Bob", "Cat", "Dan"] {
         assert!(texts.last().unwrap().contains(n));
     }
+    // People's names everywhere, the bots' too (their names in the tournament): no seat ids,
+    // no game ids, no `bot random`, counts in the singular where they are one.
+    for t in &texts {
+        assert!(
+            internal_words(t).is_empty(),
+            "{:?} in {t}",
+            internal_words(t)
+        );
+        assert!(!t.contains("bot random") && !t.contains("1 points"), "{t}");
+    }
+    assert!(
+        texts
+            .iter()
+            .filter(|t| t.contains("The match begins."))
+            .all(|t| ["Ann", "Bob", "Cat", "Dan"]
+                .iter()
+                .filter(|n| t.lines().next().unwrap().contains(*n))
+                .count()
+                == 2),
+        "{texts:#?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("Ann played ")),
+        "{texts:#?}"
+    );
     // Only the host sees the URL.
     let (_, public) = s
         .call("GET", &format!("/api/tournaments/{id}"), None, None)

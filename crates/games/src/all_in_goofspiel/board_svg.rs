@@ -5,21 +5,25 @@
 use colosseum_engine::Seat;
 use serde_json::Value;
 
-use crate::svg::{header, list, of, seat_colour, shown, Anchor, Svg, INK, MUTED};
+use crate::svg::{
+    hand, header, of, seat_colour, shown, Anchor, Names, Svg, HEADER_EXTRA, INK, MUTED,
+};
+use crate::text::plural;
 
-/// The spectator's view (`AllInGoofspielView` as JSON) drawn as an SVG document.
+/// The spectator's view (`AllInGoofspielView` as JSON) drawn as an SVG document, labelled with
+/// `names`.
 #[must_use]
-pub fn board_svg(view: &Value) -> String {
+pub fn board_svg(view: &Value, names: &Names) -> String {
     let width = 720.0;
-    let mut svg = Svg::new(720, 330);
-    let points = Seat::BOTH.map(|s| format!("{} points", shown(of(&view["points"], s))));
-    let y = header(&mut svg, width, "All-In Goofspiel", points);
+    let mut svg = Svg::new(720, 362 + HEADER_EXTRA);
+    let points = Seat::BOTH.map(|s| plural(shown(of(&view["points"], s)), "point"));
+    let y = header(&mut svg, width, "All-In Goofspiel", names, points);
     let mut ty = y + 22.0;
     match view["current"].as_object() {
         Some(c) => {
-            let starter = c.get("starter").and_then(Value::as_str).unwrap_or("?");
+            let starter = names.seat_word(c.get("starter").and_then(Value::as_str).unwrap_or("?"));
             let down = match c.get("face_down_count").and_then(Value::as_u64) {
-                Some(n) => format!("{starter} has put down {n} cards face down"),
+                Some(n) => format!("{starter} has put down {} face down", plural(n, "card")),
                 None => format!("{starter} puts down cards first"),
             };
             svg.text(
@@ -41,7 +45,9 @@ pub fn board_svg(view: &Value) -> String {
     if let Some(last) = view["rounds"].as_array().and_then(|r| r.last()) {
         let won = last["winner"]
             .as_str()
-            .map_or("tied: split".to_string(), |w| format!("won by {w}"));
+            .map_or("tied: split".to_string(), |w| {
+                format!("won by {}", names.seat_word(w))
+            });
         svg.text(
             16.0,
             ty,
@@ -60,17 +66,18 @@ pub fn board_svg(view: &Value) -> String {
                 .as_array()
                 .cloned()
                 .unwrap_or_default();
+            // The player's name over their row of cards.
             let mut x = 16.0;
-            ty += 8.0;
+            ty += 24.0;
             svg.text(
                 x,
-                ty + 26.0,
+                ty,
                 14.0,
                 seat_colour(seat),
                 Anchor::Start,
-                seat.as_str(),
+                names.of(seat),
             );
-            x += 28.0;
+            ty += 6.0;
             for card in cards.iter().take(16) {
                 svg.card(x, ty, 30.0, 40.0, seat_colour(seat), &shown(card));
                 x += 34.0;
@@ -98,9 +105,9 @@ pub fn board_svg(view: &Value) -> String {
             seat_colour(seat),
             Anchor::Start,
             &format!(
-                "{} hand: {}",
-                seat.as_str(),
-                list(of(&view["hands"], seat), " ")
+                "Hand of {}: {}",
+                names.of(seat),
+                hand(of(&view["hands"], seat))
             ),
         );
         ty += 22.0;

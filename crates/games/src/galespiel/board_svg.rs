@@ -5,7 +5,8 @@
 use colosseum_engine::Seat;
 use serde_json::Value;
 
-use crate::svg::{header, of, shown, Anchor, Svg, INK, MUTED};
+use crate::svg::{header_in, of, shown, Anchor, Names, Svg, HEADER_EXTRA, INK, MUTED};
+use crate::text::plural;
 
 /// Brown, `p1`'s colour in Galespiel.
 const BROWN: &str = "#8b5a2b";
@@ -28,20 +29,24 @@ fn spot(name: &str) -> Option<(usize, usize)> {
         .then(|| ((col as u8 - b'a') as usize + 1, row))
 }
 
-/// The spectator's view (`GalespielView` as JSON) drawn as an SVG document.
+/// The spectator's view (`GalespielView` as JSON) drawn as an SVG document, labelled with
+/// `names`.
 #[must_use]
-pub fn board_svg(view: &Value) -> String {
+pub fn board_svg(view: &Value, names: &Names) -> String {
     let width = 760.0;
-    let mut svg = Svg::new(760, 520);
+    let mut svg = Svg::new(760, 520 + HEADER_EXTRA);
     let players = &view["players"];
     let scores = Seat::BOTH.map(|s| {
         format!(
-            "{} M, {} bridges",
+            "{} M, {}",
             shown(&of(players, s)["materials"]),
-            of(players, s)["bridges"].as_array().map_or(0, Vec::len)
+            plural(
+                of(players, s)["bridges"].as_array().map_or(0, Vec::len),
+                "bridge"
+            )
         )
     });
-    let y = header(&mut svg, width, "Galespiel", scores);
+    let y = header_in(&mut svg, width, "Galespiel", names, scores, [BROWN, BLUE]);
     // The lattice's side from its spots: 61 on the seed's 13, 25 and 5 on the small variant's 9
     // and 5.
     let side = match view["spots"].as_array().map_or(0, Vec::len) {
@@ -107,7 +112,7 @@ pub fn board_svg(view: &Value) -> String {
             15.0,
             colour(seat),
             Anchor::Start,
-            &format!("{} ({})", seat.as_str(), shown(&p["colour"])),
+            &format!("{} ({})", names.of(seat), shown(&p["colour"])),
         );
         ty += 20.0;
         svg.text(
@@ -169,14 +174,15 @@ pub fn board_svg(view: &Value) -> String {
                 13.0,
                 colour(seat),
                 Anchor::Start,
-                &format!("{} bid {bid}", seat.as_str()),
+                &format!("{} bid {bid}", names.of(seat)),
             );
             ty += 18.0;
         }
-        let won = last
-            .get("winner")
-            .and_then(Value::as_str)
-            .unwrap_or("nobody");
+        let won = names.seat_word(
+            last.get("winner")
+                .and_then(Value::as_str)
+                .unwrap_or("nobody"),
+        );
         svg.text(
             tx + 10.0,
             ty,

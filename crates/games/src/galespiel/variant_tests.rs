@@ -284,7 +284,7 @@ fn random_variant_games_end_within_their_rounds() {
 fn the_board_picture_draws_the_variants_lattice() {
     let picture = |g: &Galespiel| {
         let view = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
-        super::board_svg::board_svg(&view)
+        super::board_svg::board_svg(&view, &crate::svg::Names::default())
             .matches("<circle")
             .count()
     };

@@ -5,15 +5,19 @@
 use colosseum_engine::Seat;
 use serde_json::Value;
 
-use crate::svg::{grid, header, list, of, seat_colour, shown, Anchor, Svg, INK, MUTED};
+use crate::svg::{
+    grid, header, list, of, seat_colour, shown, Anchor, Names, Svg, HEADER_EXTRA, INK, MUTED,
+};
+use crate::text::plural;
 
-/// The spectator's view (`SquareGoofspielView` as JSON) drawn as an SVG document.
+/// The spectator's view (`SquareGoofspielView` as JSON) drawn as an SVG document, labelled with
+/// `names`.
 #[must_use]
-pub fn board_svg(view: &Value) -> String {
+pub fn board_svg(view: &Value, names: &Names) -> String {
     let width = 640.0;
-    let mut svg = Svg::new(640, 420);
-    let points = Seat::BOTH.map(|s| format!("{} line points", shown(of(&view["line_points"], s))));
-    let y = header(&mut svg, width, "Square Goofspiel", points);
+    let mut svg = Svg::new(640, 420 + HEADER_EXTRA);
+    let points = Seat::BOTH.map(|s| plural(shown(of(&view["line_points"], s)), "line point"));
+    let y = header(&mut svg, width, "Square Goofspiel", names, points);
     let up = view["up_now"].as_str().unwrap_or("");
     let rows: Vec<Vec<char>> = view["board"]
         .as_array()
@@ -107,13 +111,13 @@ pub fn board_svg(view: &Value) -> String {
                 14.0,
                 seat_colour(seat),
                 Anchor::Start,
-                &format!("{} bid {}", seat.as_str(), shown(of(last, seat))),
+                &format!("{} bid {}", names.of(seat), shown(of(last, seat))),
             );
             ty += 20.0;
         }
         let won = last["winner"]
             .as_str()
-            .map_or("nobody".to_string(), |w| w.to_string());
+            .map_or("nobody", |w| names.seat_word(w));
         svg.text(
             tx + 12.0,
             ty,
@@ -131,7 +135,7 @@ pub fn board_svg(view: &Value) -> String {
             14.0,
             seat_colour(seat),
             Anchor::Start,
-            &format!("{} hand:", seat.as_str()),
+            &format!("Hand of {}:", names.of(seat)),
         );
         ty += 18.0;
         svg.text(

@@ -5,11 +5,12 @@
 use colosseum_engine::Seat;
 use serde_json::Value;
 
-use crate::svg::{grid, header, list, shown, Anchor, Svg, INK, MUTED};
+use crate::svg::{grid, header, list, shown, Anchor, Names, Svg, HEADER_EXTRA, INK, MUTED};
 
-/// The spectator's view (`ThwartOmegaView` as JSON) drawn as an SVG document.
+/// The spectator's view (`ThwartOmegaView` as JSON) drawn as an SVG document, labelled with
+/// `names`.
 #[must_use]
-pub fn board_svg(view: &Value) -> String {
+pub fn board_svg(view: &Value, names: &Names) -> String {
     let rows: Vec<Vec<char>> = view["rows"]
         .as_array()
         .into_iter()
@@ -20,10 +21,10 @@ pub fn board_svg(view: &Value) -> String {
     let size = (360.0 / n).min(52.0);
     let board = size * n;
     let width = 420.0 + board;
-    let height = (board + 120.0).max(300.0);
+    let height = (board + 120.0).max(300.0) + f64::from(HEADER_EXTRA);
     let mut svg = Svg::new(width as u32, height as u32);
     let scores = ["black", "white"].map(|c| format!("{c} {}", shown(&view[c]["product"])));
-    let y = header(&mut svg, width, "Thwart Omega", scores);
+    let y = header(&mut svg, width, "Thwart Omega", names, scores);
     grid(&mut svg, 40.0, y + 24.0, size, &rows, |svg, x, y, s, ch| {
         let (cx, cy, r) = (x + s / 2.0, y + s / 2.0, s * 0.36);
         match ch {
@@ -49,7 +50,7 @@ pub fn board_svg(view: &Value) -> String {
             Anchor::Start,
             &format!(
                 "{colour} ({}): {}",
-                seat.as_str(),
+                names.of(seat),
                 shown(&view[colour]["product"])
             ),
         );
@@ -88,7 +89,7 @@ pub fn board_svg(view: &Value) -> String {
                 14.0,
                 INK,
                 Anchor::Start,
-                &format!("{} {played}", seat.as_str()),
+                &format!("{} {played}", names.of(seat)),
             );
             ty += 20.0;
         }

@@ -6,16 +6,20 @@
 use colosseum_engine::Seat;
 use serde_json::Value;
 
-use crate::svg::{grid, header, list, of, seat_colour, shown, Anchor, Svg, INK, MUTED};
+use crate::svg::{
+    grid, header, list, of, seat_colour, shown, Anchor, Names, Svg, HEADER_EXTRA, INK, MUTED,
+};
+use crate::text::plural;
 
-/// The spectator's view (`WitchsBrewView` as JSON) drawn as an SVG document.
+/// The spectator's view (`WitchsBrewView` as JSON) drawn as an SVG document, labelled with
+/// `names`.
 #[must_use]
-pub fn board_svg(view: &Value) -> String {
+pub fn board_svg(view: &Value, names: &Names) -> String {
     let width = 720.0;
-    let mut svg = Svg::new(720, 440);
+    let mut svg = Svg::new(720, 440 + HEADER_EXTRA);
     let players = &view["players"];
-    let points = Seat::BOTH.map(|s| format!("{} points", shown(&of(players, s)["points"])));
-    let y = header(&mut svg, width, "The Witch's Brew", points);
+    let points = Seat::BOTH.map(|s| plural(shown(&of(players, s)["points"]), "point"));
+    let y = header(&mut svg, width, "The Witch's Brew", names, points);
     let rows: Vec<Vec<char>> = view["grid"]
         .as_array()
         .into_iter()
@@ -85,7 +89,7 @@ pub fn board_svg(view: &Value) -> String {
             13.0,
             MUTED,
             Anchor::Start,
-            &format!("waiting for {w}"),
+            &format!("waiting for {}", names.sentence(w)),
         );
         ty += 20.0;
     }
@@ -98,7 +102,11 @@ pub fn board_svg(view: &Value) -> String {
             15.0,
             seat_colour(seat),
             Anchor::Start,
-            &format!("{}: {} points", seat.as_str(), shown(&p["points"])),
+            &format!(
+                "{}: {}",
+                names.of(seat),
+                plural(shown(&p["points"]), "point")
+            ),
         );
         ty += 20.0;
         if p["hand"].is_array() {

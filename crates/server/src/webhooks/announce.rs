@@ -1,44 +1,105 @@
 //! A match's announcer: a task that follows one match (its table's version) and posts to the
 //! match's webhook its start, each reveal and its result, each with the board, all from
 //! [`Hub::spectator_news`] (the spectator's move log and views).
+//!
+//! Posts are written for people: the players by their names ([`names`]: the names they joined
+//! with, a bot by its level in words, "Computer: rule of thumb"), the game by its name, and a
+//! result's reason with those names for the engine's `p1` and `p2`
+//! ([`colosseum_games::text::with_names`]); the board picture is labelled with the same names.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use colosseum_engine::Seat;
+use colosseum_games::text::with_names;
 use colosseum_host::MoveLine;
 
-use super::Post;
+use super::{Board, Post};
 use crate::hub::{Hub, SpectatorNews, Table};
 use crate::store::Store;
 
 /// How long the announcer waits for a change before checking that its match is still served.
 const IDLE: Duration = Duration::from_secs(600);
 
-/// The seat's name as posted: the name given, or the seat.
+/// The seats' names as posted, `p1`'s first: a person's display name ("Player 1" or "Player 2"
+/// without one); a bot's name in its tournament, else its level in words
+/// ([`colosseum_ai::registry::level_name`]: "Computer: rule of thumb", never `bot heuristic`).
+/// Two names that read the same (two bots of one level) are told apart: "Computer: easy
+/// (first)" and "Computer: easy (second)".
+#[must_use]
+pub fn names(given: &[Option<String>; 2], bots: &[Option<String>; 2]) -> [String; 2] {
+    let mut out = Seat::BOTH.map(|seat| {
+        let i = seat.index();
+        let given = given[i].as_deref().map(str::trim).filter(|n| !n.is_empty());
+        match (&bots[i], given) {
+            // A bot's stored name is `bot LEVEL` unless its tournament named it.
+            (Some(level), Some(name)) if name != format!("bot {level}") => name.to_string(),
+            (Some(level), _) => colosseum_ai::registry::level_name(level),
+            (None, Some(name)) => name.to_string(),
+            (None, None) => format!("Player {}", i + 1),
+        }
+    });
+    if crate::names::same_name(&out[0], &out[1]) {
+        out[0].push_str(" (first)");
+        out[1].push_str(" (second)");
+    }
+    out
+}
+
+fn news_names(news: &SpectatorNews) -> [String; 2] {
+    names(&news.names, &news.bots)
+}
+
+/// `seat`'s name in `news`.
 fn name(news: &SpectatorNews, seat: Seat) -> String {
-    news.names[seat.index()]
-        .clone()
-        .unwrap_or_else(|| seat.as_str().to_string())
+    news_names(news)[seat.index()].clone()
+}
+
+/// The game's name ("The Witch's Brew"), never its id (an id the registry does not know is
+/// shown as it is).
+fn game_name(id: &str) -> &str {
+    colosseum_games::find(id).map_or(id, |e| e.name)
 }
 
 /// `Goofspiel: Alice v Bob`.
 fn title(news: &SpectatorNews) -> String {
-    let game = colosseum_games::find(&news.now.0).map_or(news.now.0.as_str(), |e| e.name);
     format!(
-        "{game}: {} (p1) v {} (p2)",
+        "{}: {} v {}",
+        game_name(&news.now.0),
         name(news, Seat::P1),
         name(news, Seat::P2)
     )
 }
 
-/// One move line in words, as a spectator sees it: what each seat played (or that it put a
-/// move down face down), what was drawn.
+/// A board to attach: the game, the spectator's view, the players' names.
+fn board(news: &SpectatorNews, game: &str, view: &serde_json::Value) -> Board {
+    Board {
+        game: game.to_string(),
+        view: view.clone(),
+        names: news_names(news),
+    }
+}
+
+/// The result line: `Bea wins: Bea took more points, 7 to 3` (the engine's or host's reason
+/// with the names for `p1` and `p2`), or `A draw: ...`.
+#[must_use]
+pub fn result_words(names: &[String; 2], result: &colosseum_host::MatchResult) -> String {
+    let winner = match result.winner {
+        Some(seat) => format!("{} wins", names[seat.index()]),
+        None => "A draw".to_string(),
+    };
+    let both = [names[0].as_str(), names[1].as_str()];
+    format!("{winner}: {}", with_names(&result.reason, both))
+}
+
+/// One move line in words, as a spectator sees it: what each player played (or that they put a
+/// move down face down), what was drawn (a seat it names by its player's name).
 #[must_use]
 pub fn line_words(news: &SpectatorNews, line: &MoveLine) -> String {
+    let names = news_names(news);
     let mut parts = Vec::new();
     for seat in Seat::BOTH {
-        let who = name(news, seat);
+        let who = &names[seat.index()];
         let late = if line.by_default.contains(&seat) {
             " (made by the host: time ran out)"
         } else {
@@ -51,7 +112,10 @@ pub fn line_words(news: &SpectatorNews, line: &MoveLine) -> String {
         }
     }
     match &line.chance {
-        Some(c) => parts.push(format!("drawn: {c}")),
+        Some(c) => parts.push(format!(
+            "drawn: {}",
+            with_names(c, [names[0].as_str(), names[1].as_str()])
+        )),
         None if line.hidden && parts.is_empty() => parts.push("a secret draw".into()),
         None => {}
     }
@@ -84,7 +148,7 @@ fn reveal_posts(news: &SpectatorNews, start: Option<Post>) -> Vec<Post> {
                 kind: "reveal",
                 title: title(news),
                 lines: vec![words],
-                board: Some((game.clone(), view.clone())),
+                board: Some(board(news, game, view)),
             });
             continue;
         }
@@ -98,14 +162,14 @@ fn reveal_posts(news: &SpectatorNews, start: Option<Post>) -> Vec<Post> {
         match target {
             Some(p) => {
                 p.lines.push(words);
-                p.board = Some((game.clone(), view.clone()));
+                p.board = Some(board(news, game, view));
             }
             None => {
                 current = Some(Post {
                     kind: "drawn",
                     title: title(news),
                     lines: vec![words],
-                    board: Some((game.clone(), view.clone())),
+                    board: Some(board(news, game, view)),
                 });
             }
         }
@@ -135,7 +199,7 @@ pub async fn match_announcer<S: Store>(
                 kind: "start",
                 title: title(&news),
                 lines: vec!["The match begins.".into()],
-                board: Some(news.now.clone()),
+                board: Some(board(&news, &news.now.0, &news.now.1)),
             });
             start_posted = true;
             if let Some(last) = news.lines.last() {
@@ -146,17 +210,13 @@ pub async fn match_announcer<S: Store>(
             }
         }
         if let Some(result) = &news.result {
-            let winner = match result.winner {
-                Some(seat) => format!("{} wins", name(&news, seat)),
-                None => "A draw".to_string(),
-            };
             hub.webhooks().post(
                 &hook,
                 Post {
                     kind: "result",
                     title: title(&news),
-                    lines: vec![format!("{winner}: {}", result.reason)],
-                    board: Some(news.now.clone()),
+                    lines: vec![result_words(&news_names(&news), result)],
+                    board: Some(board(&news, &news.now.0, &news.now.1)),
                 },
             );
             return;

@@ -127,8 +127,20 @@ pub struct Post {
     pub title: String,
     /// The lines after it.
     pub lines: Vec<String>,
-    /// The board to draw and attach: the game's id and the spectator's view.
-    pub board: Option<(String, Value)>,
+    /// The board to draw and attach.
+    pub board: Option<Board>,
+}
+
+/// A board picture to draw ([`png::board_png`]): the game, the spectator's view, and the
+/// players' names it is labelled with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    /// The game's registry id.
+    pub game: String,
+    /// The spectator's view of the game.
+    pub view: Value,
+    /// `p1`'s and `p2`'s names as posted ([`announce::names`]).
+    pub names: [String; 2],
 }
 
 impl Post {
@@ -440,9 +452,13 @@ async fn deliver(
         // Discord post is its text alone, as a Slack post is.
         let png: Option<Vec<u8>> = match (&post.board, hook.format) {
             #[cfg(feature = "board-pictures")]
-            (Some((game, view)), WebhookFormat::Discord) => {
-                let (game, view) = (game.clone(), view.clone());
-                match tokio::task::spawn_blocking(move || png::board_png(&game, &view)).await {
+            (Some(board), WebhookFormat::Discord) => {
+                let board = board.clone();
+                match tokio::task::spawn_blocking(move || {
+                    png::board_png(&board.game, &board.view, &board.names)
+                })
+                .await
+                {
                     Ok(Ok(png)) => Some(png),
                     Ok(Err(e)) => {
                         tracing::warn!(host = %host, "webhook board not drawn: {e}");

@@ -54,11 +54,13 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("encoding the board: {e}"))
 }
 
-/// The board of game `game` (a registry id) for the spectator's `view`, as PNG bytes.
+/// The board of game `game` (a registry id) for the spectator's `view`, labelled with the
+/// players' `names` (`p1`'s first), as PNG bytes.
 ///
 /// # Errors
 /// An unknown game, or a drawing that does not render.
-pub fn board_png(game: &str, view: &Value) -> Result<Vec<u8>, String> {
+pub fn board_png(game: &str, view: &Value, names: &[String; 2]) -> Result<Vec<u8>, String> {
     let entry = colosseum_games::find(game).map_err(|e| e.to_string())?;
-    svg_to_png(&(entry.board_svg)(view))
+    let names = colosseum_games::svg::Names::new(&names[0], &names[1]);
+    svg_to_png(&(entry.board_svg)(view, &names))
 }
