@@ -253,8 +253,12 @@ pub async fn serve(
         let ids: Vec<&str> = quarantined.iter().map(|q| q.id.as_str()).collect();
         tracing::error!(
             matches = %ids.join(","),
-            "{} matches are quarantined (not served); GET /api/admin/quarantine lists them",
-            ids.len()
+            "{} quarantined (not served); GET /api/admin/quarantine lists them",
+            if ids.len() == 1 {
+                "1 match is".to_string()
+            } else {
+                format!("{} matches are", ids.len())
+            }
         );
     }
     // Several processes on one PostgreSQL: a match whose process died is taken over by the

@@ -1952,7 +1952,25 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             )],
             board: None,
         }],
-        Event::Finished { .. } => vec![standings(format!("{tname} is over: final standings"))],
+        Event::Finished { .. } => {
+            // The final standings lead with the winner.
+            let mut post = standings(format!("{tname} is over: final standings"));
+            let first: Vec<String> = t
+                .standings()
+                .iter()
+                .filter(|s| s.rank == 1)
+                .map(|s| name(s.player))
+                .collect();
+            let head = match first.as_slice() {
+                [] => None,
+                [one] => Some(format!("{one} wins the tournament.")),
+                [rest @ .., last] => {
+                    Some(format!("{} and {last} share first place.", rest.join(", ")))
+                }
+            };
+            post.lines.splice(0..0, head);
+            vec![post]
+        }
         Event::WebhookSet {
             webhook: Some(_), ..
         } => vec![Post {

@@ -1005,9 +1005,17 @@ async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() 
         }
     }
     assert!(boards >= 6 * 4, "{boards}");
-    // The final standings list every player.
+    // The final standings lead with the winner (or those sharing first place) and list every
+    // player.
+    let last = texts.last().unwrap();
+    let lead = last.lines().nth(1).unwrap();
+    assert!(
+        lead.ends_with(" wins the tournament.") || lead.ends_with(" share first place."),
+        "{last}"
+    );
+    assert!(last.lines().nth(2).unwrap().starts_with("1. "), "{last}");
     for n in ["Ann", "Bob", "Cat", "Dan"] {
-        assert!(texts.last().unwrap().contains(n));
+        assert!(last.contains(n));
     }
     // People's names everywhere, the bots' too (their names in the tournament): no seat ids,
     // no game ids, no `bot random`, counts in the singular where they are one.
