@@ -439,14 +439,14 @@ async fn a_finished_match_gives_up_its_claim_and_gets_one_rematch_across_nodes()
         assert_eq!(locks_of(&raw, a_at).await, 1 + round);
         assert_eq!(a.store().owner(&id).await.unwrap(), None);
         assert_eq!(a.store().owner(&live).await.unwrap().as_deref(), Some(a_at));
-        // Still routed to A, which has it in memory; no move is taken any more, nor a chat.
+        // Still routed to A, which has it in memory; no move is taken any more, but the chat
+        // stays open after the end ("gg").
         assert_eq!(b.owner_elsewhere(&id).await.as_deref(), Some(a_at));
         let over = a.act(&table, Seat::P1, Action::Submit("1".into())).await;
         assert_eq!(over.err().unwrap().code.as_str(), "over");
-        let chat = a
-            .chat(&table, Viewer::Seat(Seat::P1), None, "gg".into(), 100)
-            .await;
-        assert_eq!(chat.err().unwrap().code.as_str(), "over");
+        a.chat(&table, Viewer::Seat(Seat::P1), None, "gg".into(), 100)
+            .await
+            .expect("the chat stays open after the end");
         finished.push((id, table));
     }
     // Nobody takes a finished match over, though nobody holds it.
