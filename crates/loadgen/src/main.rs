@@ -619,11 +619,11 @@ fn start_server(bin: Option<PathBuf>, store: &Store, quiet: bool) -> Result<(Chi
         // Its stdout ended (it exited: its own error is above, stderr is inherited) or it
         // said something else first (stopped here).
         let status = if line.is_empty() {
-            format!("exited: {}", child.wait()?)
+            format!("{}; its error is above", child.wait()?)
         } else {
             let _ = child.kill();
             let _ = child.wait();
-            "stopped".to_string()
+            format!("stopped: it said `{}`", line.trim_end())
         };
         let hint = match store {
             Store::Postgres(_) => {
@@ -632,11 +632,7 @@ fn start_server(bin: Option<PathBuf>, store: &Store, quiet: bool) -> Result<(Chi
             }
             Store::Sqlite(_) => "",
         };
-        bail!(
-            "{} serve did not serve ({status}), having said `{}`{hint}",
-            bin.display(),
-            line.trim_end()
-        );
+        bail!("{} serve did not serve ({status}){hint}", bin.display());
     };
     Ok((child, format!("http://{addr}")))
 }
