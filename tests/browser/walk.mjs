@@ -103,17 +103,32 @@ async function move(page, id, token) {
     }
     return;
   }
-  const cells = page.locator('#board .clickable');
-  const n = await cells.count();
-  assert.ok(n >= 1, 'a move too long to list is built on the board');
-  const picked = new Set();
-  for (let i = 0; i < 2 && picked.size < n; i++) {
-    let k = Math.floor(Math.random() * n);
-    while (picked.has(k)) k = (k + 1) % n;
-    picked.add(k);
-    await cells.nth(k).click();
+  // Built on the page, as a player would, until the server takes one: The Witch's Brew's card
+  // plays (a card, then its choice: a button or a cell), Thwart Omega's two cells.
+  const pickOne = async (loc) => { const n = await loc.count(); if (n) await loc.nth(Math.floor(Math.random() * n)).click(); return n; };
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const steps = await page.evaluate(() => document.body.dataset.steps);
+    if (await page.locator('#clear-move:not([hidden])').count()) await page.locator('#clear-move').click();
+    if (await page.locator('#tools select').count()) {
+      // The Intermission's assignment form: its selects start at a legal assignment.
+      await page.locator('#tools select').first().selectOption({ index: attempt % 3 });
+    } else if (await pickOne(page.locator('#hand button.wb-card:not([disabled])'))) {
+      if (!(await pickOne(page.locator('[data-testid=wb-choice] button[data-choice]')))
+        && await page.locator('[data-testid=wb-choice]').count() && attempt % 2) await pickOne(page.locator('#board .clickable'));
+    } else {
+      const cells = page.locator('#board .clickable');
+      const n = await cells.count();
+      assert.ok(n >= 1, 'a move too long to list is built on the board');
+      const a = Math.floor(Math.random() * n);
+      await cells.nth(a).click();
+      if (n > 1) await cells.nth((a + 1 + Math.floor(Math.random() * (n - 1))) % n).click();
+    }
+    await page.locator('#submit-move').click();
+    const taken = await page.waitForFunction((st) => document.body.dataset.steps !== st || document.body.dataset.canAct !== 'true'
+      || document.querySelector('#message.error:not([hidden])'), steps, { timeout: 10000 }).then(() => page.evaluate((st) => document.body.dataset.steps !== st || document.body.dataset.canAct !== 'true', steps));
+    if (taken) return;
   }
-  await page.locator('#submit-move').click();
+  assert.fail(`no move built on the page in 40 tries was taken: the table says "${await page.locator('#status').innerText()}", "${await page.locator('#message').innerText()}", draft "${await page.locator('#draft').innerText()}"; tools: ${await page.locator('#tools').innerText()}`);
 }
 
 for (const [size, viewport] of Object.entries(SIZES)) {
@@ -134,7 +149,11 @@ for (const [size, viewport] of Object.entries(SIZES)) {
       let decisions = 0;
       let axed = false;
       for (let guard = 0; guard < 400; guard++) {
-        await page.waitForFunction(() => document.body.dataset.status === 'finished' || document.body.dataset.canAct === 'true', null, { timeout: 30000 });
+        await page.waitForFunction(() => document.body.dataset.status === 'finished' || document.body.dataset.canAct === 'true', null, { timeout: 30000 })
+          .catch(async (e) => {
+            const s = await state(c.id, token);
+            throw new Error(`${e.message}: the table shows "${await page.locator('#status').innerText().catch(() => '')}"; the server says ${JSON.stringify({ status: s.status, seat: s.match.seats[s.you], legal: s.legal_moves?.length ?? null, decision: s.decision })}`);
+          });
         if (await page.evaluate(() => document.body.dataset.status === 'finished')) break;
         decisions += 1;
         if (decisions === 1) await page.evaluate(() => window.scrollTo(0, 0));
