@@ -33,7 +33,7 @@ export const optionLabels = { cards: 'Cards', order: 'Prize order', returns: 'Re
 export function lastReveal(v, n) {
   const t = (v.turns || []).at(-1);
   if (!t) return null;
-  const took = t.winner ? `${cap(n(t.winner))} ${n(t.winner) === 'you' ? 'take' : 'takes'} it` : 'a tie: nobody takes it';
+  const took = t.winner ? `${cap(n(t.winner))} ${n(t.winner) === 'you' ? 'take' : 'takes'} it` : 'A tie: nobody takes it';
   return { key: `g${v.turns.length}`, moves: { p1: String(t.p1), p2: String(t.p2) }, cells: [],
     sentence: `Prize ${t.prize}: ${n('p1')} played ${t.p1}, ${n('p2')} played ${t.p2}. ${took}.` };
 }
