@@ -35,11 +35,7 @@ function startsSentence(node) {
 }
 
 function wordSeats(root) {
-  // A seat written as code (`p1`) in the prose is a seat, not notation to type: words too.
-  for (const c of [...root.querySelectorAll('code')]) {
-    if (c.closest('pre, details.technical') || !/^p[12]$/.test(c.textContent)) continue;
-    c.replaceWith(seatsInWords(c.textContent, startsSentence(c)));
-  }
+  // Code (`p1`) is notation a player types or reads in a record: it stays as written.
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n.parentElement.closest('pre, code, details.technical') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
