@@ -20,8 +20,12 @@ use crate::{elimination, Format, PlayedRound, PlayerId};
 pub struct Standing {
     /// The player.
     pub player: PlayerId,
-    /// 1 for the first; players are never given the same rank (the last tie-break is the seed).
+    /// 1 for the first; players tied on points and every tie-break of the format share a rank
+    /// (listed by seed), and the next rank counts them all (1, 1, 1, 4).
     pub rank: usize,
+    /// Whether the rank is shared (an unbroken tie, shown as `=1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tied: bool,
     /// Points.
     pub points: f64,
     /// Buchholz.
@@ -49,6 +53,7 @@ pub fn standings(format: &Format, players: usize, past: &[PlayedRound]) -> Vec<S
         .map(|player| Standing {
             player,
             rank: 0,
+            tied: false,
             points: 0.0,
             buchholz: 0.0,
             sonneborn_berger: 0.0,
@@ -125,6 +130,8 @@ pub fn standings(format: &Format, players: usize, past: &[PlayedRound]) -> Vec<S
         Format::Swiss { .. } => Some(3),
         _ => None,
     };
+    // Each player's head-to-head score within a tie group it decided, if any.
+    let mut mini_of: Vec<Option<f64>> = vec![None; players];
     if let Some(at) = h2h_at {
         let mut i = 0;
         while i < order.len() {
@@ -136,6 +143,9 @@ pub fn standings(format: &Format, players: usize, past: &[PlayedRound]) -> Vec<S
             if j - i >= 2 {
                 let group: Vec<PlayerId> = order[i..j].to_vec();
                 if let Some(mini) = head_to_head(&group, past) {
+                    for (&p, &m) in &mini {
+                        mini_of[p] = Some(m);
+                    }
                     let mut sorted = group.clone();
                     sorted.sort_by(|a, b| {
                         mini[b]
@@ -150,14 +160,42 @@ pub fn standings(format: &Format, players: usize, past: &[PlayedRound]) -> Vec<S
             i = j;
         }
     }
-    order
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| Standing {
-            rank: i + 1,
+    // Players equal on every key and head to head share a rank: only the seed told them apart.
+    let same = |a: PlayerId, b: PlayerId| key(a) == key(b) && mini_of[a] == mini_of[b];
+    let mut out: Vec<Standing> = Vec::with_capacity(order.len());
+    for (i, &p) in order.iter().enumerate() {
+        let tied_above = i > 0 && same(order[i - 1], p);
+        let tied_below = i + 1 < order.len() && same(order[i + 1], p);
+        let rank = if tied_above { out[i - 1].rank } else { i + 1 };
+        out.push(Standing {
+            rank,
+            tied: tied_above || tied_below,
             ..lines[p].clone()
-        })
-        .collect()
+        });
+    }
+    out
+}
+
+/// The tie-breaks a format ranks by, after points, by their field names in [`Standing`]
+/// (head to head, which has no field, is left out): round robin `sonneborn_berger`; Swiss
+/// `buchholz` and `sonneborn_berger`; elimination none (the round a player went out in).
+#[must_use]
+pub fn tie_breaks(format: &Format) -> &'static [&'static str] {
+    match format {
+        Format::RoundRobin { .. } => &["sonneborn_berger"],
+        Format::Swiss { .. } => &["buchholz", "sonneborn_berger"],
+        Format::SingleElimination | Format::DoubleElimination => &[],
+    }
+}
+
+/// A rank as shown: `3`, or `=1` when it is shared.
+#[must_use]
+pub fn rank_label(s: &Standing) -> String {
+    if s.tied {
+        format!("={}", s.rank)
+    } else {
+        s.rank.to_string()
+    }
 }
 
 /// The points each of `group` scored against the others, if each has met each.

@@ -78,3 +78,60 @@ fn head_to_head_decides_a_tie_that_the_others_leave() {
     let pos = |p: usize| rr.iter().position(|s| s.player == p).unwrap();
     assert!(pos(1) < pos(0));
 }
+
+/// Three players in a cycle (0 beats 1, 1 beats 2, 2 beats 0): equal on points, head to head
+/// and Sonneborn-Berger, so only the seed orders them, and they share first place.
+#[test]
+fn a_tie_left_to_the_seed_is_a_shared_rank() {
+    let cycle = vec![
+        PlayedRound {
+            games: vec![game(0, 1, Outcome::P1)],
+            byes: vec![2],
+            ..Default::default()
+        },
+        PlayedRound {
+            games: vec![game(1, 2, Outcome::P1)],
+            byes: vec![0],
+            ..Default::default()
+        },
+        PlayedRound {
+            games: vec![game(2, 0, Outcome::P1)],
+            byes: vec![1],
+            ..Default::default()
+        },
+    ];
+    for format in [
+        Format::RoundRobin { double: false },
+        Format::Swiss { rounds: 3 },
+    ] {
+        let table = standings(&format, 3, &cycle);
+        let ranks: Vec<(usize, usize, bool)> =
+            table.iter().map(|s| (s.player, s.rank, s.tied)).collect();
+        assert_eq!(
+            ranks,
+            [(0, 1, true), (1, 1, true), (2, 1, true)],
+            "{format:?}"
+        );
+        assert_eq!(colosseum_tournament::standings::rank_label(&table[0]), "=1");
+    }
+    // A tie that a tie-break settles is not shared: 1 has 2 points, 0 and 2 have 1½ but
+    // different Sonneborn-Berger.
+    let table = standings(&Format::RoundRobin { double: false }, 4, &four());
+    assert!(table.iter().all(|s| !s.tied), "{table:?}");
+    let ranks: Vec<usize> = table.iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, [1, 2, 3, 4]);
+}
+
+#[test]
+fn each_format_names_only_its_own_tie_breaks() {
+    use colosseum_tournament::standings::tie_breaks;
+    assert_eq!(
+        tie_breaks(&Format::RoundRobin { double: false }),
+        ["sonneborn_berger"]
+    );
+    assert_eq!(
+        tie_breaks(&Format::Swiss { rounds: 3 }),
+        ["buchholz", "sonneborn_berger"]
+    );
+    assert!(tie_breaks(&Format::SingleElimination).is_empty());
+}
