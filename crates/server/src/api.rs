@@ -101,6 +101,9 @@ pub struct Limits {
     pub webhook_backoff_ms: u64,
     /// How long one webhook request may take before it counts as failed.
     pub webhook_timeout_ms: u64,
+    /// The least time in ms between two posts to one Slack webhook (Slack allows about one a
+    /// second); Discord webhooks are paced by their answers' rate-limit headers.
+    pub webhook_slack_pace_ms: u64,
     /// The iteration budget of the search in the analysis after the game
     /// (`POST /api/matches/{id}/analysis`), capped by `bot_max_iters`.
     pub analysis_iters: u64,
@@ -168,6 +171,7 @@ impl Default for Limits {
             analysis_iters: crate::analysis::ANALYSIS_ITERS,
             trusted_proxies: &[],
             takeover_every: crate::TAKEOVER_EVERY,
+            webhook_slack_pace_ms: 1_000,
             commit_window: crate::COMMIT_WINDOW,
             webhook_hosts: &[],
             webhook_allow_private: false,

@@ -815,6 +815,7 @@ impl<S: Store> Hub<S> {
                 .collect(),
             verify: pool.verify,
             commits: self.store.group_commits(),
+            webhooks: self.webhooks.totals(),
         })
     }
 

@@ -53,6 +53,7 @@ pub struct Metrics {
     pub verify_refused: Counter,
     /// How long bot searches waited for a slot (their clocks held meanwhile).
     pub bot_wait: Histogram,
+    webhook_posts: Family<OutcomeLabel, Counter>,
 }
 
 /// A gauge of open things that goes down again when dropped.
@@ -86,6 +87,14 @@ pub struct Snapshot {
     pub shares: Vec<(String, usize, usize)>,
     /// Verifies in the bot pool: (queued, running).
     pub verify: (usize, usize),
+    /// Webhook posts by outcome, over every webhook (`crate::webhooks::Stats::outcomes`).
+    pub webhooks: Vec<(&'static str, u64)>,
+}
+
+/// An outcome's label on `webhook_posts`.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, prometheus_client::encoding::EncodeLabelSet)]
+struct OutcomeLabel {
+    outcome: String,
 }
 
 /// A share's label on the per-share gauges.
@@ -128,7 +137,13 @@ impl Default for Metrics {
             verify_cache_hits: Counter::default(),
             verify_refused: Counter::default(),
             bot_wait: Histogram::new(exponential_buckets(0.001, 2.0, 18)),
+            webhook_posts: Family::default(),
         };
+        registry.register(
+            "webhook_posts",
+            "Webhook posts by outcome: sent, retried, rate_limited (429s waited out), shed (reveals first, when a queue is full), dropped_*",
+            m.webhook_posts.clone(),
+        );
         registry.register(
             "bot_shares",
             "Shares of the bot pool (creating addresses, tournaments, verifying addresses) with a job queued or running",
@@ -274,6 +289,14 @@ impl Metrics {
         self.store_appends
             .inner()
             .store(appends, std::sync::atomic::Ordering::Relaxed);
+        for (outcome, n) in &now.webhooks {
+            self.webhook_posts
+                .get_or_create(&OutcomeLabel {
+                    outcome: (*outcome).to_string(),
+                })
+                .inner()
+                .store(*n, std::sync::atomic::Ordering::Relaxed);
+        }
         let mut out = String::new();
         encode(&mut out, &self.registry).expect("writing to a String does not fail");
         out

@@ -208,6 +208,9 @@ enum Mode {
     Slow(Duration),
     /// Answers the first request 429 with `retry_after` (seconds), then 204.
     LimitedOnce(f64),
+    /// Takes this long over each post, one at a time, and answers every `n`th request 429 with
+    /// `retry_after` (seconds).
+    Paced(Duration, usize, f64),
 }
 
 #[derive(Clone)]
@@ -215,6 +218,9 @@ struct Receiver {
     got: Arc<Mutex<Vec<Received>>>,
     mode: Mode,
     limited: Arc<Mutex<bool>>,
+    /// For [`Mode::Paced`]: one post at a time, the requests counted, when each 429 was answered.
+    pace: Arc<tokio::sync::Mutex<usize>>,
+    limited_at: Arc<Mutex<Vec<Instant>>>,
 }
 
 async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> impl IntoResponse {
@@ -229,6 +235,22 @@ async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> imp
     };
     if let Mode::Slow(d) = r.mode {
         tokio::time::sleep(d).await;
+    }
+    if let Mode::Paced(d, every, secs) = r.mode {
+        let mut n = r.pace.lock().await;
+        *n += 1;
+        if (*n).is_multiple_of(every) {
+            r.limited_at.lock().unwrap().push(Instant::now());
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", format!("{}", secs.ceil()))],
+                axum::Json(json!({"message": "You are being rate limited.", "retry_after": secs, "global": false})),
+            )
+                .into_response();
+        }
+        tokio::time::sleep(d).await;
+        r.got.lock().unwrap().push(received);
+        return StatusCode::NO_CONTENT.into_response();
     }
     if let Mode::LimitedOnce(secs) = r.mode {
         let mut limited = r.limited.lock().unwrap();
@@ -248,17 +270,28 @@ async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> imp
 
 /// A receiver on a loopback port; its URL and what it got.
 async fn receiver(mode: Mode) -> (String, Arc<Mutex<Vec<Received>>>) {
+    let (url, got, _) = receiver_with_limits(mode).await;
+    (url, got)
+}
+
+/// A receiver on a loopback port; its URL, what it got, and when it answered 429.
+async fn receiver_with_limits(
+    mode: Mode,
+) -> (String, Arc<Mutex<Vec<Received>>>, Arc<Mutex<Vec<Instant>>>) {
     let got = Arc::new(Mutex::new(Vec::new()));
+    let limited_at = Arc::new(Mutex::new(Vec::new()));
     let state = Receiver {
         got: got.clone(),
         mode,
         limited: Arc::new(Mutex::new(false)),
+        pace: Arc::new(tokio::sync::Mutex::new(0)),
+        limited_at: limited_at.clone(),
     };
     let app = Router::new().route("/hook", post(hook)).with_state(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (format!("http://{addr}/hook"), got)
+    (format!("http://{addr}/hook"), got, limited_at)
 }
 
 /// Fast retries for tests, and the loopback receiver allowed: explicitly, as an operator on a
@@ -268,6 +301,7 @@ fn limits() -> Limits {
         webhook_backoff_ms: 20,
         webhook_attempts: 3,
         webhook_timeout_ms: 2_000,
+        webhook_slack_pace_ms: 50,
         webhook_hosts: hosts(&["127.0.0.1"]),
         webhook_allow_private: true,
         ..open_limits()
@@ -539,6 +573,14 @@ async fn slack_posts_are_json_text_without_a_board() {
             v["text"].as_str().unwrap().starts_with("*Goofspiel: "),
             "{v}"
         );
+    } // Paced to Slack's limit (one post a second, 50 ms in these tests).
+    assert!(posts.len() >= 3);
+    for w in posts.windows(2) {
+        assert!(
+            w[1].at - w[0].at >= Duration::from_millis(45),
+            "{:?}",
+            w[1].at - w[0].at
+        );
     }
 }
 
@@ -578,6 +620,7 @@ async fn a_429s_retry_after_is_honoured_and_order_kept() {
         .stats(&colosseum_server::webhooks::WebhookConfig {
             url: url.clone(),
             format: Default::default(),
+            verbosity: Default::default(),
         });
     assert_eq!(stats["retried"], 1, "{stats}");
     assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
@@ -620,6 +663,7 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
         let hook = colosseum_server::webhooks::WebhookConfig {
             url: url.clone(),
             format: Default::default(),
+            verbosity: Default::default(),
         };
         // The posts are dropped: after 3 attempts (down) or because the queue is full (slow).
         let mut stats = Value::Null;
@@ -628,7 +672,7 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
             let key = if url == &down {
                 "dropped_after_retries"
             } else {
-                "dropped_queue_full"
+                "shed"
             };
             if stats[key].as_u64().unwrap() > 0 {
                 break;
@@ -642,7 +686,7 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
             );
             assert!(stats["retried"].as_u64().unwrap() >= 2, "{stats}");
         } else {
-            assert!(stats["dropped_queue_full"].as_u64().unwrap() > 0, "{stats}");
+            assert!(stats["shed"].as_u64().unwrap() > 0, "{stats}");
         }
         assert_eq!(stats["sent"], 0, "{stats}");
     }
@@ -885,6 +929,7 @@ async fn inward_webhooks_are_refused_and_nothing_is_sent() {
     let hook = colosseum_server::webhooks::WebhookConfig {
         url: url.clone(),
         format: Default::default(),
+        verbosity: Default::default(),
     };
     let mut stats = Value::Null;
     for _ in 0..400 {
@@ -1058,4 +1103,156 @@ async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() 
     assert_eq!(host["webhook"]["url"], url.as_str());
     assert!(host["webhook"]["delivery"]["sent"].as_u64().unwrap() >= texts.len() as u64 - 1);
     assert!(!host["log"].to_string().contains(&url), "{}", host["log"]);
+}
+
+/// The overflow of one Swiss round of four bot games: 155 posts queued in 0.5 s to a receiver
+/// that takes its time over each post (Discord's pace, about 0.5 s a post, scaled down to
+/// 20 ms; the queue scaled down with it to 16) and answers every 10th request 429 with
+/// `retry_after`. Every result, standings and host-action post arrives, once, in order; reveals
+/// are shed first, the posts kept arrive in the order they were queued, and the shed posts are
+/// counted in the webhook's counts and in `GET /metrics`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_overflowing_round_sheds_reveals_and_delivers_every_result_in_order() {
+    use colosseum_server::webhooks::{Post, WebhookConfig};
+    let s = server_with(Limits {
+        webhook_queue: 16,
+        ..limits()
+    });
+    let (url, got, limited_at) =
+        receiver_with_limits(Mode::Paced(Duration::from_millis(20), 10, 0.05)).await;
+    let hook = WebhookConfig {
+        url: url.clone(),
+        format: Default::default(),
+        verbosity: Default::default(),
+    };
+    // The round as the tournament and its four matches queue it: the pairings, four starts,
+    // 36 reveals per board interleaved (a host's pause among them), four results, standings.
+    let mut kinds: Vec<&'static str> = vec!["pairings"];
+    kinds.extend(["start"; 4]);
+    for i in 0..144 {
+        kinds.push("reveal");
+        if i == 70 {
+            kinds.push("host");
+        }
+    }
+    kinds.extend(["result"; 4]);
+    kinds.push("standings");
+    assert_eq!(kinds.len(), 155);
+    let began = Instant::now();
+    for (i, kind) in kinds.iter().enumerate() {
+        s.hub.webhooks().post(
+            &hook,
+            Post {
+                kind,
+                title: format!("post {i} ({kind})"),
+                lines: vec![format!("Cup: round 1, board {}", i % 4 + 1)],
+                board: None,
+            },
+        );
+        if i % 31 == 30 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    assert!(began.elapsed() < Duration::from_millis(700));
+    let kept = |kind: &str| ["host", "result", "standings"].contains(&kind);
+    let wanted = kinds.iter().filter(|k| kept(k)).count();
+    assert_eq!(wanted, 6);
+    let posts = wait_posts(&got, |p| {
+        p.iter()
+            .filter(|r| r.text().contains("(standings)"))
+            .count()
+            == 1
+    })
+    .await;
+    let numbers: Vec<(usize, String)> = posts
+        .iter()
+        .map(|r| {
+            let t = r.text();
+            let title = t.lines().next().unwrap().trim_matches('*').to_string();
+            let n: usize = title
+                .strip_prefix("post ")
+                .and_then(|x| x.split(' ').next())
+                .and_then(|x| x.parse().ok())
+                .unwrap_or_else(|| panic!("{t}"));
+            (n, kinds[n].to_string())
+        })
+        .collect();
+    // In order, each once.
+    assert!(numbers.windows(2).all(|w| w[0].0 < w[1].0), "{numbers:?}");
+    // Every result, standings and host-action post delivered.
+    for (n, kind) in kinds.iter().enumerate() {
+        if kept(kind) {
+            assert!(
+                numbers.iter().any(|(m, _)| *m == n),
+                "post {n} ({kind}) missing: {numbers:?}"
+            );
+        }
+    }
+    // Moves were shed first: fewer reveals arrived than were queued.
+    let reveals = numbers.iter().filter(|(_, k)| k == "reveal").count();
+    assert!(reveals < 144, "{numbers:?}");
+    // Each 429 was waited out: the next request came at least `retry_after` later.
+    let limited = limited_at.lock().unwrap().clone();
+    assert!(!limited.is_empty());
+    for at in &limited {
+        if let Some(next) = posts.iter().find(|p| p.at > *at) {
+            assert!(
+                next.at - *at >= Duration::from_millis(45),
+                "{:?}",
+                next.at - *at
+            );
+        }
+    }
+    let stats = s.hub.webhooks().stats(&hook);
+    let shed = stats["shed"].as_u64().unwrap();
+    assert_eq!(
+        stats["sent"].as_u64().unwrap(),
+        posts.len() as u64,
+        "{stats}"
+    );
+    assert_eq!(shed + posts.len() as u64, 155, "{stats}");
+    assert_eq!(stats["dropped_queue_full"], 0, "{stats}");
+    assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
+    assert_eq!(
+        stats["rate_limited"].as_u64().unwrap(),
+        limited.len() as u64,
+        "{stats}"
+    );
+    let metrics = s.hub.render_metrics();
+    assert!(
+        metrics.contains(&format!(
+            "colosseum_webhook_posts_total{{outcome=\"shed\"}} {shed}"
+        )),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(&format!(
+            "colosseum_webhook_posts_total{{outcome=\"sent\"}} {}",
+            posts.len()
+        )),
+        "{metrics}"
+    );
+}
+
+/// A webhook with the verbosity `results` is sent the result, not the start or the reveals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_results_only_webhook_gets_the_result_and_no_reveals() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let id = create_hooked(
+        &s,
+        json!({
+            "game": "goofspiel",
+            "options": {"cards": "4"},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+            "webhook": {"url": url, "verbosity": "results"},
+        }),
+    )
+    .await;
+    finish(&s, &id, Duration::from_secs(20)).await;
+    wait_posts(&got, |p| p.iter().any(|r| is_result(&r.text()))).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let texts: Vec<String> = got.lock().unwrap().iter().map(Received::text).collect();
+    assert_eq!(texts.len(), 1, "{texts:#?}");
+    assert!(is_result(&texts[0]), "{texts:#?}");
 }

@@ -23,7 +23,7 @@ pub mod guard;
 #[cfg(feature = "board-pictures")]
 pub mod png;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
@@ -35,7 +35,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
+use tokio::sync::Notify;
 
 use crate::api::Limits;
 use crate::error::ApiError;
@@ -70,6 +70,33 @@ pub struct WebhookConfig {
     /// `discord` (the default) or `slack`.
     #[serde(default)]
     pub format: WebhookFormat,
+    /// `all` (the default: every reveal) or `results` (results, standings and host actions
+    /// only).
+    #[serde(default, skip_serializing_if = "Verbosity::is_all")]
+    pub verbosity: Verbosity,
+}
+
+/// What a webhook is sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verbosity {
+    /// Every post: a match's start and each reveal too.
+    #[default]
+    All,
+    /// The posts of the highest priority only ([`TOP`]): results, standings, host actions.
+    Results,
+}
+
+impl Verbosity {
+    fn is_all(&self) -> bool {
+        *self == Verbosity::All
+    }
+
+    /// Whether a webhook of this verbosity is sent `post`.
+    #[must_use]
+    pub fn wants(self, post: &Post) -> bool {
+        self == Verbosity::All || post.priority() == TOP
+    }
 }
 
 impl WebhookConfig {
@@ -144,6 +171,18 @@ pub struct Board {
 }
 
 impl Post {
+    /// How much the post matters when its queue is full: 0 is shed first (a reveal, a chance
+    /// draw), 1 next (a match's start, a round's pairings), [`TOP`] never (a result,
+    /// standings, a host's action, the webhook's first post).
+    #[must_use]
+    pub fn priority(&self) -> u8 {
+        match self.kind {
+            "reveal" | "drawn" => 0,
+            "start" | "pairings" => 1,
+            _ => TOP,
+        }
+    }
+
     /// The post's text: the title in bold, then the lines (cut at [`MAX_TEXT`]).
     #[must_use]
     pub fn text(&self, format: WebhookFormat) -> String {
@@ -232,16 +271,21 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
-/// One webhook's delivery counts.
+/// One webhook's delivery counts (and, summed over every webhook, the node's: `GET /metrics`).
 #[derive(Debug, Default)]
 pub struct Stats {
     /// Posts delivered (a 2xx answer).
     pub sent: AtomicU64,
-    /// Retries after a failed attempt.
+    /// Retries after a failed attempt (a 429 included).
     pub retried: AtomicU64,
-    /// Posts dropped because the queue was full.
+    /// 429 answers (each waited out and the same post sent again; never a reason to drop).
+    pub rate_limited: AtomicU64,
+    /// Posts of lower priority (reveals first) shed because the queue was full.
+    pub shed: AtomicU64,
+    /// Posts of the highest priority (results, standings, host actions) dropped because the
+    /// queue held [`HARD_CAP`] times its size of them: never in practice.
     pub dropped_full: AtomicU64,
-    /// Posts dropped after the last attempt failed.
+    /// Posts dropped after the last attempt failed (429s are not counted as attempts).
     pub dropped_failed: AtomicU64,
     /// Posts dropped at once because the webhook's name resolved to a refused address
     /// ([`guard::refused_address`]).
@@ -252,15 +296,50 @@ impl Stats {
     /// The counts as JSON.
     #[must_use]
     pub fn json(&self) -> Value {
+        let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
         json!({
-            "sent": self.sent.load(Ordering::Relaxed),
-            "retried": self.retried.load(Ordering::Relaxed),
-            "dropped_queue_full": self.dropped_full.load(Ordering::Relaxed),
-            "dropped_after_retries": self.dropped_failed.load(Ordering::Relaxed),
-            "dropped_refused_address": self.dropped_refused.load(Ordering::Relaxed),
+            "sent": n(&self.sent),
+            "retried": n(&self.retried),
+            "rate_limited": n(&self.rate_limited),
+            "shed": n(&self.shed),
+            "dropped_queue_full": n(&self.dropped_full),
+            "dropped_after_retries": n(&self.dropped_failed),
+            "dropped_refused_address": n(&self.dropped_refused),
         })
     }
+
+    /// The counts by name, for `GET /metrics` (`colosseum_webhook_posts_total{outcome}`).
+    #[must_use]
+    pub fn outcomes(&self) -> Vec<(&'static str, u64)> {
+        let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        vec![
+            ("sent", n(&self.sent)),
+            ("retried", n(&self.retried)),
+            ("rate_limited", n(&self.rate_limited)),
+            ("shed", n(&self.shed)),
+            ("dropped_queue_full", n(&self.dropped_full)),
+            ("dropped_after_retries", n(&self.dropped_failed)),
+            ("dropped_refused_address", n(&self.dropped_refused)),
+        ]
+    }
 }
+
+/// A webhook's counts and the node's totals, counted together.
+#[derive(Clone)]
+struct Counts {
+    hook: Arc<Stats>,
+    all: Arc<Stats>,
+}
+
+impl Counts {
+    fn add(&self, which: fn(&Stats) -> &AtomicU64) {
+        which(&self.hook).fetch_add(1, Ordering::Relaxed);
+        which(&self.all).fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// How many times the queue's size of highest-priority posts a queue holds before it drops one.
+pub const HARD_CAP: usize = 16;
 
 type HttpsClient = Client<hyper_rustls::HttpsConnector<guard::GuardedConnector>, Full<Bytes>>;
 
@@ -271,10 +350,66 @@ struct Settings {
     attempts: u32,
     backoff: Duration,
     timeout: Duration,
+    slack_pace: Duration,
 }
 
-/// One webhook's queue (its delivery task holds the other end) and counts.
-type Queue = (mpsc::Sender<Post>, Arc<Stats>);
+/// One webhook URL's queue of posts, by priority ([`Post::priority`]), in order.
+struct Queue {
+    posts: Mutex<VecDeque<Post>>,
+    wake: Notify,
+    counts: Counts,
+    /// Set when the delivery task stops (the runtime shut down).
+    closed: std::sync::atomic::AtomicBool,
+}
+
+impl Queue {
+    /// Puts `post` at the end. When `size` posts are waiting, the oldest post of the lowest
+    /// priority among them and `post` is shed (`post` itself when it is of that priority and no
+    /// older one is); a post of the highest priority is never shed, and only dropped past
+    /// [`HARD_CAP`] times `size`. The order of the posts kept is the order they came in.
+    /// What was dropped, if anything.
+    fn push(&self, post: Post, size: usize) -> Option<Post> {
+        let mut posts = self
+            .posts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if posts.len() < size {
+            posts.push_back(post);
+            return None;
+        }
+        let lowest = posts.iter().map(Post::priority).min().unwrap_or(TOP);
+        if lowest < TOP && lowest <= post.priority() {
+            let i = posts
+                .iter()
+                .position(|p| p.priority() == lowest)
+                .expect("a post of the lowest priority");
+            let shed = posts.remove(i);
+            posts.push_back(post);
+            self.counts.add(|s| &s.shed);
+            return shed;
+        }
+        if post.priority() < TOP {
+            self.counts.add(|s| &s.shed);
+            return Some(post);
+        }
+        if posts.len() >= size.saturating_mul(HARD_CAP) {
+            self.counts.add(|s| &s.dropped_full);
+            return Some(post);
+        }
+        posts.push_back(post);
+        None
+    }
+
+    fn pop(&self) -> Option<Post> {
+        self.posts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop_front()
+    }
+}
+
+/// The highest priority: never shed.
+pub const TOP: u8 = 2;
 
 /// The server's webhooks: a queue and a delivery task per webhook URL.
 pub struct Webhooks {
@@ -282,7 +417,8 @@ pub struct Webhooks {
     policy: guard::Policy,
     resolver: guard::ResolverCell,
     client: OnceLock<HttpsClient>,
-    queues: Mutex<HashMap<WebhookConfig, Queue>>,
+    queues: Mutex<HashMap<String, Arc<Queue>>>,
+    totals: Arc<Stats>,
 }
 
 impl Webhooks {
@@ -295,12 +431,20 @@ impl Webhooks {
                 attempts: limits.webhook_attempts.max(1),
                 backoff: Duration::from_millis(limits.webhook_backoff_ms),
                 timeout: Duration::from_millis(limits.webhook_timeout_ms.max(1)),
+                slack_pace: Duration::from_millis(limits.webhook_slack_pace_ms),
             },
             policy: guard::Policy::of(limits),
             resolver: Arc::new(RwLock::new(Arc::new(guard::SystemResolver))),
             client: OnceLock::new(),
             queues: Mutex::new(HashMap::new()),
+            totals: Arc::new(Stats::default()),
         }
+    }
+
+    /// The node's counts over every webhook, by outcome (`GET /metrics`).
+    #[must_use]
+    pub fn totals(&self) -> Vec<(&'static str, u64)> {
+        self.totals.outcomes()
     }
 
     /// Resolves webhook names through `resolver` from now on (the system's by default; tests
@@ -374,7 +518,7 @@ impl Webhooks {
             .clone()
     }
 
-    /// The delivery counts of `hook` (zeros for a webhook never posted to).
+    /// The delivery counts of `hook`'s URL (zeros for a webhook never posted to).
     #[must_use]
     pub fn stats(&self, hook: &WebhookConfig) -> Value {
         let queues = self
@@ -382,69 +526,113 @@ impl Webhooks {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         queues
-            .get(hook)
-            .map_or_else(|| Stats::default().json(), |(_, s)| s.json())
+            .get(&hook.url)
+            .map_or_else(|| Stats::default().json(), |q| q.counts.hook.json())
     }
 
-    /// Queues `post` for `hook` and returns at once. A full queue drops the post (counted and
-    /// logged). Must be called inside the Tokio runtime (the first post to a URL starts its
-    /// delivery task).
+    /// Queues `post` for `hook` and returns at once: posts to one URL share one queue and are
+    /// sent in order. When the queue is full a post of lower priority is shed
+    /// ([`Queue::push`]: counted and logged); results, standings and host actions are kept.
+    /// A post `hook`'s verbosity leaves out ([`Verbosity::Results`]) is not queued. Must be
+    /// called inside the Tokio runtime (the first post to a URL starts its delivery task).
     pub fn post(&self, hook: &WebhookConfig, post: Post) {
+        if !hook.verbosity.wants(&post) {
+            return;
+        }
         let mut queues = self
             .queues
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (tx, stats) = queues
-            .entry(hook.clone())
-            .or_insert_with(|| {
-                let (tx, rx) = mpsc::channel(self.settings.queue);
-                let stats = Arc::new(Stats::default());
+        let mut queue = queues.get(&hook.url).cloned();
+        if queue
+            .as_ref()
+            .is_some_and(|q| q.closed.load(Ordering::Relaxed))
+        {
+            queue = None;
+        }
+        let queue = match queue {
+            Some(q) => q,
+            None => {
+                // A stopped task's counts are carried on.
+                let counts = queues.get(&hook.url).map_or_else(
+                    || Counts {
+                        hook: Arc::new(Stats::default()),
+                        all: self.totals.clone(),
+                    },
+                    |old| old.counts.clone(),
+                );
+                let q = Arc::new(Queue {
+                    posts: Mutex::new(VecDeque::new()),
+                    wake: Notify::new(),
+                    counts,
+                    closed: std::sync::atomic::AtomicBool::new(false),
+                });
+                queues.insert(hook.url.clone(), q.clone());
                 tokio::spawn(deliver(
-                    rx,
+                    q.clone(),
                     hook.clone(),
                     self.client(),
                     (self.settings, self.policy),
-                    stats.clone(),
                 ));
-                (tx, stats)
-            })
-            .clone();
+                q
+            }
+        };
         drop(queues);
         let kind = post.kind;
-        if let Err(e) = tx.try_send(post) {
-            stats.dropped_full.fetch_add(1, Ordering::Relaxed);
-            let why = match e {
-                mpsc::error::TrySendError::Full(_) => "its queue is full",
-                mpsc::error::TrySendError::Closed(_) => "its delivery task has stopped",
-            };
-            tracing::warn!(host = %hook.host(), kind, "webhook post dropped: {why}");
+        if let Some(dropped) = queue.push(post, self.settings.queue) {
+            tracing::warn!(
+                host = %hook.host(),
+                kind = dropped.kind,
+                "webhook post shed: its queue is full (queuing a {kind} post)"
+            );
         }
+        queue.wake.notify_one();
     }
 }
 
 /// How one attempt went.
 enum Attempt {
-    Sent,
+    /// Delivered; wait this long before the next post (the rate limit's bucket is empty).
+    Sent(Option<Duration>),
     /// The address checks refused the webhook's host: dropped at once, never retried.
     Refused(String),
-    /// Failed; wait this long (a 429's `retry_after`) or the backoff.
-    Failed(String, Option<Duration>),
+    /// Rate limited (429): wait this long (`retry_after`, `Retry-After` or the bucket's reset)
+    /// and send the same post again.
+    Limited(Option<Duration>),
+    /// Failed; wait the backoff.
+    Failed(String),
 }
 
-/// The delivery task of one webhook: posts in order, each retried with backoff.
+/// Marks the queue closed when its delivery task ends (the runtime shutting down).
+struct CloseOnDrop(Arc<Queue>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.closed.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The delivery task of one webhook URL: posts in order, paced, each retried with backoff.
 async fn deliver(
-    mut rx: mpsc::Receiver<Post>,
+    queue: Arc<Queue>,
     hook: WebhookConfig,
     client: HttpsClient,
     (settings, policy): (Settings, guard::Policy),
-    stats: Arc<Stats>,
 ) {
+    let _closing = CloseOnDrop(queue.clone());
+    let counts = queue.counts.clone();
     let host = hook.host();
-    while let Some(post) = rx.recv().await {
+    // The earliest the next request may go (the platform's pace).
+    let mut next_at = tokio::time::Instant::now();
+    loop {
+        let Some(post) = queue.pop() else {
+            queue.wake.notified().await;
+            continue;
+        };
         // A webhook stored before the policy changed (or set under another one) is checked
         // again: nothing is sent where it is not allowed now.
         if let Err(e) = hook.clone().checked_by(&policy) {
-            stats.dropped_refused.fetch_add(1, Ordering::Relaxed);
+            counts.add(|s| &s.dropped_refused);
             tracing::warn!(host = %host, kind = post.kind, "webhook post dropped: {}", e.message);
             continue;
         }
@@ -476,23 +664,30 @@ async fn deliver(
         let mut backoff = settings.backoff;
         let mut attempt = 1;
         loop {
+            tokio::time::sleep_until(next_at).await;
+            if hook.format == WebhookFormat::Slack {
+                next_at = tokio::time::Instant::now() + settings.slack_pace;
+            }
             let outcome =
                 match tokio::time::timeout(settings.timeout, send(&client, &hook.url, &payload))
                     .await
                 {
                     Ok(outcome) => outcome,
-                    Err(_) => Attempt::Failed(
-                        format!("no answer within {} ms", settings.timeout.as_millis()),
-                        None,
-                    ),
+                    Err(_) => Attempt::Failed(format!(
+                        "no answer within {} ms",
+                        settings.timeout.as_millis()
+                    )),
                 };
             match outcome {
-                Attempt::Sent => {
-                    stats.sent.fetch_add(1, Ordering::Relaxed);
+                Attempt::Sent(wait) => {
+                    counts.add(|s| &s.sent);
+                    if let Some(wait) = wait {
+                        next_at = next_at.max(tokio::time::Instant::now() + wait);
+                    }
                     break;
                 }
                 Attempt::Refused(why) => {
-                    stats.dropped_refused.fetch_add(1, Ordering::Relaxed);
+                    counts.add(|s| &s.dropped_refused);
                     tracing::warn!(
                         host = %host,
                         kind = post.kind,
@@ -500,9 +695,21 @@ async fn deliver(
                     );
                     break;
                 }
-                Attempt::Failed(why, retry_after) => {
+                Attempt::Limited(wait) => {
+                    // Not an attempt: the platform said when to come back, and a post is
+                    // never dropped for it.
+                    counts.add(|s| &s.rate_limited);
+                    counts.add(|s| &s.retried);
+                    let wait = wait.unwrap_or(backoff).min(MAX_RETRY_AFTER);
+                    tracing::debug!(host = %host, "webhook rate limited; retrying in {wait:?}");
+                    next_at = next_at.max(tokio::time::Instant::now() + wait);
+                    if wait == backoff {
+                        backoff = backoff.saturating_mul(2).min(MAX_RETRY_AFTER);
+                    }
+                }
+                Attempt::Failed(why) => {
                     if attempt >= settings.attempts {
-                        stats.dropped_failed.fetch_add(1, Ordering::Relaxed);
+                        counts.add(|s| &s.dropped_failed);
                         tracing::warn!(
                             host = %host,
                             kind = post.kind,
@@ -510,16 +717,26 @@ async fn deliver(
                         );
                         break;
                     }
-                    stats.retried.fetch_add(1, Ordering::Relaxed);
-                    let wait = retry_after.unwrap_or(backoff).min(MAX_RETRY_AFTER);
+                    counts.add(|s| &s.retried);
+                    let wait = backoff.min(MAX_RETRY_AFTER);
                     tracing::debug!(host = %host, "webhook attempt {attempt} failed ({why}); retrying in {wait:?}");
-                    tokio::time::sleep(wait).await;
+                    next_at = next_at.max(tokio::time::Instant::now() + wait);
                     backoff = backoff.saturating_mul(2);
                     attempt += 1;
                 }
             }
         }
     }
+}
+
+/// Seconds in a header, if it holds a finite, non-negative number.
+fn header_secs(headers: &hyper::HeaderMap, name: &str) -> Option<Duration> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER))
 }
 
 /// One attempt at posting `payload` to `url`.
@@ -530,7 +747,7 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
         .body(Full::new(payload.body.clone()))
     {
         Ok(r) => r,
-        Err(e) => return Attempt::Failed(format!("bad request: {e}"), None),
+        Err(e) => return Attempt::Failed(format!("bad request: {e}")),
     };
     let response = match client.request(request).await {
         Ok(r) => r,
@@ -538,21 +755,25 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
             if let Some(why) = guard::refusal(&e) {
                 return Attempt::Refused(why);
             }
-            return Attempt::Failed(format!("no connection: {e}"), None);
+            return Attempt::Failed(format!("no connection: {e}"));
         }
     };
     let status = response.status();
+    let headers = response.headers();
+    // Discord's bucket: `X-RateLimit-Remaining` requests left until `X-RateLimit-Reset-After`
+    // seconds have passed.
+    let reset_after = header_secs(headers, "x-ratelimit-reset-after");
     if status.is_success() {
-        return Attempt::Sent;
+        let empty = headers
+            .get("x-ratelimit-remaining")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            == Some(0);
+        return Attempt::Sent(reset_after.filter(|_| empty));
     }
-    let header_wait = response
-        .headers()
-        .get(hyper::header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<f64>().ok());
-    let mut wait = None;
     if status == StatusCode::TOO_MANY_REQUESTS {
-        // Discord and Slack say how long in the body (`retry_after`, seconds) or the header.
+        let header_wait = header_secs(headers, "retry-after");
+        // Discord says how long in the body (`retry_after`, seconds), Slack in `Retry-After`.
         let body = http_body_util::Limited::new(response.into_body(), 64 * 1024)
             .collect()
             .await
@@ -560,13 +781,12 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
             .unwrap_or_default();
         let body_wait = serde_json::from_slice::<Value>(&body)
             .ok()
-            .and_then(|v| v["retry_after"].as_f64());
-        wait = body_wait
-            .or(header_wait)
+            .and_then(|v| v["retry_after"].as_f64())
             .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(Duration::from_secs_f64);
+            .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER));
+        return Attempt::Limited(body_wait.or(header_wait).or(reset_after));
     }
-    Attempt::Failed(format!("answered {status}"), wait)
+    Attempt::Failed(format!("answered {status}"))
 }
 
 #[cfg(test)]
@@ -577,6 +797,7 @@ mod tests {
         WebhookConfig {
             url: url.into(),
             format: WebhookFormat::Discord,
+            verbosity: Verbosity::All,
         }
         .checked(limits)
     }
