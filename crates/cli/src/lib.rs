@@ -7,6 +7,7 @@
 mod analyse;
 mod arena;
 mod balance;
+mod discord;
 mod exploit;
 mod play;
 mod solve;
@@ -257,6 +258,14 @@ enum Command {
         /// The server's limits (docs/server-api.md, "Limits").
         #[command(flatten)]
         limits: ServeLimits,
+        /// The Discord application (docs/discord.md).
+        #[command(flatten)]
+        discord: discord::DiscordArgs,
+    },
+    /// The Discord application (docs/discord.md): `colosseum discord register --guild ID`.
+    Discord {
+        #[command(subcommand)]
+        command: discord::DiscordCommand,
     },
     /// Judge a bot's exploitability: read its policy through the bot protocol at every
     /// information state it can reach (SAMPLES requests each) and compute exactly what a best
@@ -649,6 +658,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             balance_dir,
             log_format,
             limits: serve_limits,
+            discord: discord_args,
         } => {
             init_logging(log_format);
             colosseum_server::balance::use_dir(balance_dir);
@@ -664,6 +674,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             let limits = serve_limits.apply(colosseum_server::Limits {
                 http_per_second: http_rate,
                 http_burst: (http_rate * 3.0).max(1.0),
+                discord: discord_args.config()?,
                 ..colosseum_server::Limits::default()
             });
             // A table file named is read now: a bad one stops the server before it listens,
@@ -686,6 +697,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                 ),
             }
             let runtime = tokio::runtime::Runtime::new()?;
+            if let Some(config) = limits.discord {
+                let guilds = discord_args.discord_guild.clone();
+                runtime.spawn(async move { discord::register_at_start(config, &guilds).await });
+            }
             let served = runtime.block_on(colosseum_server::serve(
                 addr,
                 store,
@@ -699,6 +714,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             // ends it, and a bot's move not made yet is chosen again at the next start.
             runtime.shutdown_timeout(std::time::Duration::from_millis(500));
             served?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Discord { command } => {
+            discord::run(&command, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Exploit(setup) => exploit::run(&setup, out),

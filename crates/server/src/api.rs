@@ -126,6 +126,9 @@ pub struct Limits {
     /// (`--webhook-allow-private`). Off by default; dangerous on a public server: whoever may
     /// set a webhook can then reach the server's own network.
     pub webhook_allow_private: bool,
+    /// The Discord application (`--discord-app-id` ...; `crate::discord`); `None` turns
+    /// `POST /api/discord/interactions` off (404).
+    pub discord: Option<&'static crate::discord::Config>,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -175,6 +178,7 @@ impl Default for Limits {
             commit_window: crate::COMMIT_WINDOW,
             webhook_hosts: &[],
             webhook_allow_private: false,
+            discord: None,
         }
     }
 }
@@ -365,6 +369,10 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/seasons/questions", post(season_questions::<S>))
         .route("/api/qr", post(crate::qr::post))
         .route("/api/admin/quarantine", get(admin_quarantine::<S>))
+        .route(
+            "/api/discord/interactions",
+            post(crate::discord::interactions::<S>),
+        )
         .merge(crate::tournament_api::routes::<S>())
         .merge(crate::season_api::routes::<S>())
         .fallback(crate::pages::fallback)

@@ -22,6 +22,7 @@ pub mod analysis;
 pub mod api;
 pub mod balance;
 pub mod clock;
+pub mod discord;
 pub mod error;
 pub mod forward;
 pub mod hub;
