@@ -224,6 +224,15 @@ pub enum Event {
         /// The board.
         board: usize,
     },
+    /// The last round's pairing was withdrawn (none of its games had started) because a
+    /// forfeit of the round before it was taken back; the round is paired again when the round
+    /// before it is complete. Its matches already made are left to expire.
+    RoundWithdrawn {
+        /// When.
+        at: u64,
+        /// The round (0-based): always the last one.
+        round: usize,
+    },
     /// A player who dropped out was replaced (from the next match on).
     Replaced {
         /// When.
@@ -275,6 +284,10 @@ pub struct Board {
     pub result: Option<(Outcome, How)>,
     /// A forfeit was taken back: no-shows do not end this match again.
     pub no_show_off: bool,
+    /// Which occupant of each seat's place played it (how many replacements that place had
+    /// seen when the match was made, or the result came without one): fixed then, so a later
+    /// replacement does not rewrite who played it.
+    pub occupants: Option<[usize; 2]>,
 }
 
 /// A round being played or played.
@@ -290,6 +303,8 @@ pub struct RoundState {
     pub boards: Vec<Board>,
     /// When it was paired.
     pub started_at: u64,
+    /// Each place's occupant when it was paired (its byes and waits are theirs).
+    pub occupants: Vec<usize>,
 }
 
 impl RoundState {
@@ -317,6 +332,23 @@ pub struct Tournament {
     pub log: Vec<Event>,
     /// Where it is announced now (the configuration's, or the host's latest).
     pub webhook: Option<WebhookConfig>,
+    /// How many times each place (seed) was given to a replacement: its occupant's number.
+    pub occupant: Vec<usize>,
+    /// The players replaced, oldest first: their place, and who they were.
+    pub formers: Vec<Former>,
+}
+
+/// A player who was replaced: they keep the games they played, under their own name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Former {
+    /// Their place (seed) in the tournament, now someone else's.
+    pub place: PlayerId,
+    /// Who they were.
+    pub entrant: Entrant,
+    /// Who took the place from them.
+    pub by: String,
+    /// When.
+    pub at: u64,
 }
 
 impl Tournament {
@@ -343,6 +375,8 @@ impl Tournament {
             rounds: Vec::new(),
             finished: false,
             log: Vec::new(),
+            occupant: Vec::new(),
+            formers: Vec::new(),
         }
     }
 
@@ -350,7 +384,10 @@ impl Tournament {
     /// made; a stored event that does not fit is an error, so a damaged log is noticed.
     pub fn apply(&mut self, event: Event) -> Result<(), String> {
         match &event {
-            Event::Entered { player, .. } => self.players.push(player.clone()),
+            Event::Entered { player, .. } => {
+                self.players.push(player.clone());
+                self.occupant.push(0);
+            }
             Event::Garnets {
                 player, garnets, ..
             } => {
@@ -371,7 +408,14 @@ impl Tournament {
                 boards: vec![Board::default(); round.games.len()],
                 pairing: round.clone(),
                 started_at: *at,
+                occupants: self.occupant.clone(),
             }),
+            Event::RoundWithdrawn { round, .. } => {
+                if *round + 1 != self.rounds.len() {
+                    return Err(format!("round {round} is not the last round"));
+                }
+                self.rounds.pop();
+            }
             Event::MatchCreated {
                 round,
                 board,
@@ -380,10 +424,12 @@ impl Tournament {
                 advantage,
                 ..
             } => {
+                let now = self.seat_occupants(*round, *board)?;
                 let b = self.board_mut(*round, *board)?;
                 b.match_id = Some(id.clone());
                 b.tokens = tokens.clone();
                 b.advantage = *advantage;
+                b.occupants.get_or_insert(now);
             }
             Event::Result {
                 round,
@@ -391,14 +437,27 @@ impl Tournament {
                 outcome,
                 how,
                 ..
-            } => self.board_mut(*round, *board)?.result = Some((*outcome, how.clone())),
+            } => {
+                let now = self.seat_occupants(*round, *board)?;
+                let b = self.board_mut(*round, *board)?;
+                b.result = Some((*outcome, how.clone()));
+                b.occupants.get_or_insert(now);
+            }
             Event::ResultUndone { round, board, .. } => {
                 let b = self.board_mut(*round, *board)?;
                 b.result = None;
                 b.no_show_off = true;
             }
-            Event::Replaced { player, by, .. } => {
-                *self.players.get_mut(*player).ok_or("no such player")? = by.clone();
+            Event::Replaced { at, player, by, .. } => {
+                let slot = self.players.get_mut(*player).ok_or("no such player")?;
+                let was = std::mem::replace(slot, by.clone());
+                self.formers.push(Former {
+                    place: *player,
+                    entrant: was,
+                    by: by.name.clone(),
+                    at: *at,
+                });
+                self.occupant[*player] += 1;
             }
             Event::HostPower { .. } => {}
             Event::Finished { .. } => self.finished = true,
@@ -406,6 +465,72 @@ impl Tournament {
         }
         self.log.push(event);
         Ok(())
+    }
+
+    /// The occupants of a board's two places now.
+    fn seat_occupants(&self, round: usize, board: usize) -> Result<[usize; 2], String> {
+        let g = self
+            .rounds
+            .get(round)
+            .and_then(|r| r.pairing.games.get(board))
+            .ok_or_else(|| format!("no board {board} in round {round}"))?;
+        Ok([self.occupant[g.p1], self.occupant[g.p2]])
+    }
+
+    /// Which occupant of each place played board `board` of round `round` (the current ones
+    /// while its match is not made yet).
+    #[must_use]
+    pub fn board_occupants(&self, round: usize, board: usize) -> [usize; 2] {
+        self.rounds[round].boards[board]
+            .occupants
+            .unwrap_or_else(|| self.seat_occupants(round, board).expect("a board"))
+    }
+
+    /// The entrant who is (or was) occupant `n` of place `place`.
+    #[must_use]
+    pub fn entrant_at(&self, place: PlayerId, n: usize) -> &Entrant {
+        if n >= self.occupant[place] {
+            return &self.players[place];
+        }
+        self.formers
+            .iter()
+            .filter(|f| f.place == place)
+            .nth(n)
+            .map_or(&self.players[place], |f| &f.entrant)
+    }
+
+    /// The standings line of occupant `n` of place `place`: the place's own number for its
+    /// current player, one after the places for each former player (in the order replaced).
+    fn line_of(&self, place: PlayerId, n: usize) -> usize {
+        if n >= self.occupant[place] {
+            return place;
+        }
+        self.formers
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.place == place)
+            .nth(n)
+            .map_or(place, |(i, _)| self.players.len() + i)
+    }
+
+    /// The entrant of a standings line ([`Tournament::standings`]).
+    #[must_use]
+    pub fn line_entrant(&self, line: usize) -> &Entrant {
+        match line.checked_sub(self.players.len()) {
+            Some(i) => &self.formers[i].entrant,
+            None => &self.players[line],
+        }
+    }
+
+    /// The names of who played board `board` of round `round`.
+    #[must_use]
+    pub fn board_names(&self, round: usize, board: usize) -> [String; 2] {
+        let g = self.rounds[round].pairing.games[board];
+        let n = self.board_occupants(round, board);
+        [
+            self.entrant_at(g.p1, n[0]).name.clone(),
+            self.entrant_at(g.p2, n[1]).name.clone(),
+        ]
     }
 
     fn board_mut(&mut self, round: usize, board: usize) -> Result<&mut Board, String> {
@@ -458,14 +583,81 @@ impl Tournament {
             .collect()
     }
 
-    /// The standings now.
+    /// Every round with its results so far, each game and bye under the standings line of
+    /// whoever played it ([`Tournament::line_of`]): a replaced player's games stay theirs.
+    fn results_by_player(&self) -> Vec<PlayedRound> {
+        self.rounds
+            .iter()
+            .enumerate()
+            .map(|(r, round)| {
+                let at_pairing =
+                    |p: PlayerId| self.line_of(p, round.occupants.get(p).copied().unwrap_or(0));
+                PlayedRound {
+                    games: round
+                        .pairing
+                        .games
+                        .iter()
+                        .zip(&round.boards)
+                        .enumerate()
+                        .filter_map(|(b, (p, board))| {
+                            board.result.as_ref().map(|(o, _)| {
+                                let n = self.board_occupants(r, b);
+                                colosseum_tournament::Played {
+                                    pairing: colosseum_tournament::Pairing {
+                                        p1: self.line_of(p.p1, n[0]),
+                                        p2: self.line_of(p.p2, n[1]),
+                                        ..*p
+                                    },
+                                    outcome: *o,
+                                }
+                            })
+                        })
+                        .collect(),
+                    byes: round.pairing.byes.iter().map(|&p| at_pairing(p)).collect(),
+                    waiting: round
+                        .pairing
+                        .waiting
+                        .iter()
+                        .map(|&p| at_pairing(p))
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// The standings now: one line a player, a replaced player's too ([`Tournament::line_entrant`]
+    /// names each line), each with only their own games. Pairings go on from the places' whole
+    /// records ([`Tournament::past`]): whoever takes a place takes its opponents, seats and, in a
+    /// bracket, its position; in a bracket the places are ranked by it, and the replaced players
+    /// follow.
     #[must_use]
     pub fn standings(&self) -> Vec<Standing> {
-        standings(
-            &self.config.format,
-            self.players.len(),
-            &self.results_so_far(),
-        )
+        let format = &self.config.format;
+        let n = self.players.len();
+        let own = standings(format, n + self.formers.len(), &self.results_by_player());
+        if !format.is_elimination() || self.formers.is_empty() {
+            return own;
+        }
+        let mut by_line: HashMap<usize, Standing> =
+            own.into_iter().map(|s| (s.player, s)).collect();
+        let mut out: Vec<Standing> = standings(format, n, &self.results_so_far())
+            .into_iter()
+            .map(|place| Standing {
+                rank: place.rank,
+                tied: place.tied,
+                out_in_round: place.out_in_round,
+                ..by_line[&place.player].clone()
+            })
+            .collect();
+        for i in 0..self.formers.len() {
+            if let Some(mut s) = by_line.remove(&(n + i)) {
+                s.rank = out.len() + 1;
+                s.tied = false;
+                s.out_in_round = None;
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// The player whose personal token is `token`.
@@ -572,11 +764,30 @@ impl Tournament {
                     }
                 }
             }
-            if !round.complete() || !self.config.auto_rounds {
+            if !round.complete() {
                 return Step::Wait;
+            }
+            if !self.config.auto_rounds {
+                // The host starts each round, but a tournament whose last round is complete
+                // is over at once.
+                return if self.no_round_left() {
+                    Step::Record(Event::Finished { at: now })
+                } else {
+                    Step::Wait
+                };
             }
         }
         self.pair_next(now, None).map_or(Step::Wait, Step::Record)
+    }
+
+    /// Whether the rounds played are all the format has (asked once the last is complete;
+    /// a Swiss by its count, without pairing a round).
+    fn no_round_left(&self) -> bool {
+        let past = self.past();
+        match self.config.format {
+            Format::Swiss { rounds } => past.len() >= rounds,
+            format => format.next_round(self.players.len(), &past).is_none(),
+        }
     }
 
     /// The next round's pairing event (or the end), once the last round is complete.
@@ -880,9 +1091,10 @@ impl<S: Store> Tournaments<S> {
                     Some((o, How::Adjudicated { .. })) => *o,
                     Some((_, How::NoShow { .. })) | None => continue,
                 };
+                let who = t.board_occupants(r, b);
                 let (Some(p1), Some(p2)) = (
-                    t.players[pairing.p1].season_player,
-                    t.players[pairing.p2].season_player,
+                    t.entrant_at(pairing.p1, who[0]).season_player,
+                    t.entrant_at(pairing.p2, who[1]).season_player,
                 ) else {
                     continue;
                 };
@@ -1021,7 +1233,11 @@ impl<S: Store> Tournaments<S> {
                         .is_some()
                         .then(|| t.players[p].name.clone())
                 }),
-                webhook: t.webhook.clone(),
+                // Its posts name the tournament, the round and the board.
+                webhook: t
+                    .webhook
+                    .as_ref()
+                    .map(|w| w.for_board(&t.config.name, round + 1, board + 1)),
             })
             .await?;
         Ok(Event::MatchCreated {
@@ -1509,12 +1725,6 @@ impl<S: Store> Tournaments<S> {
             "undo_forfeit" => {
                 let (round, board) = (usize_field("round")?, usize_field("board")?);
                 board_at(&t, round, board)?;
-                if round + 1 < t.rounds.len() {
-                    return Err(ApiError::conflict(
-                        ErrorCode::Over,
-                        "a later round has been paired: adjudicate instead",
-                    ));
-                }
                 match &t.rounds[round].boards[board].result {
                     Some((_, How::NoShow { .. })) => {}
                     _ => {
@@ -1523,7 +1733,38 @@ impl<S: Store> Tournaments<S> {
                         ))
                     }
                 }
-                vec![Event::ResultUndone { at, round, board }]
+                let mut events = Vec::new();
+                if round + 2 < t.rounds.len() {
+                    return Err(ApiError::conflict(
+                        ErrorCode::Over,
+                        "a later round has been played: adjudicate instead",
+                    ));
+                }
+                if round + 1 < t.rounds.len() {
+                    // The next round was paired on this result: it is withdrawn and paired
+                    // again, unless one of its games has started.
+                    let next = &t.rounds[round + 1];
+                    let mut started = next.boards.iter().any(|b| b.result.is_some());
+                    for b in &next.boards {
+                        if let Some(id) = &b.match_id {
+                            if let Ok(table) = self.hub.table(id).await {
+                                started |= self.hub.stored(&table).await.started_at.is_some();
+                            }
+                        }
+                    }
+                    if started {
+                        return Err(ApiError::conflict(
+                            ErrorCode::Over,
+                            "a game of the next round has started: adjudicate instead",
+                        ));
+                    }
+                    events.push(Event::RoundWithdrawn {
+                        at,
+                        round: round + 1,
+                    });
+                }
+                events.push(Event::ResultUndone { at, round, board });
+                events
             }
             "replace" => {
                 let player = usize_field("player")?;
@@ -1619,10 +1860,14 @@ impl<S: Store> Tournaments<S> {
                 };
                 // The running games are announced there too, from their next event.
                 if let Some(round) = t.rounds.last() {
-                    for board in round.boards.iter().filter(|b| b.result.is_none()) {
-                        if let Some(id) = &board.match_id {
+                    let r = t.rounds.len();
+                    for (b, board) in round.boards.iter().enumerate() {
+                        if let (None, Some(id)) = (&board.result, &board.match_id) {
                             if let Ok(table) = self.hub.table(id).await {
-                                self.hub.set_webhook(&table, webhook.clone()).await?;
+                                let hook = webhook
+                                    .as_ref()
+                                    .map(|w| w.for_board(&t.config.name, r, b + 1));
+                                self.hub.set_webhook(&table, hook).await?;
                             }
                         }
                     }
@@ -1798,7 +2043,8 @@ pub fn standings_csv(t: &Tournament) -> String {
         "rank,name,points,buchholz,sonneborn_berger,wins,draws,losses,byes,garnets,out_in_round\n",
     );
     for s in t.standings() {
-        let name = &t.players[s.player].name;
+        let entrant = t.line_entrant(s.player);
+        let name = &entrant.name;
         let quoted = if name.contains([',', '"', '\n']) {
             format!("\"{}\"", name.replace('"', "\"\""))
         } else {
@@ -1815,7 +2061,7 @@ pub fn standings_csv(t: &Tournament) -> String {
             s.draws,
             s.losses,
             s.byes,
-            t.players[s.player].garnets,
+            entrant.garnets,
             s.out_in_round.map_or(String::new(), |r| r.to_string())
         ));
     }
@@ -1839,6 +2085,7 @@ const POSTED_STANDINGS: usize = 20;
 /// (the tournament page shows it to anyone).
 fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
     let name = |p: PlayerId| t.players[p].name.clone();
+    let line_name = |l: usize| t.line_entrant(l).name.clone();
     let tname = &t.config.name;
     let standings = |title: String| {
         let mut lines: Vec<String> = t
@@ -1846,15 +2093,23 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             .iter()
             .take(POSTED_STANDINGS)
             .map(|s| {
-                let tie = if t.config.format.is_elimination() {
+                let breaks: Vec<String> =
+                    colosseum_tournament::standings::tie_breaks(&t.config.format)
+                        .iter()
+                        .map(|k| match *k {
+                            "buchholz" => format!("Buchholz {}", s.buchholz),
+                            _ => format!("SB {}", s.sonneborn_berger),
+                        })
+                        .collect();
+                let tie = if breaks.is_empty() {
                     String::new()
                 } else {
-                    format!(" (Buchholz {}, SB {})", s.buchholz, s.sonneborn_berger)
+                    format!(" ({})", breaks.join(", "))
                 };
                 format!(
                     "{}. {}: {}, {}-{}-{}{tie}",
-                    s.rank,
-                    name(s.player),
+                    colosseum_tournament::standings::rank_label(s),
+                    line_name(s.player),
                     colosseum_games::text::plural(s.points, "point"),
                     s.wins,
                     s.draws,
@@ -1876,8 +2131,8 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
         }
     };
     let board_name = |round: usize, board: usize| {
-        let g = &t.rounds[round].pairing.games[board];
-        format!("{} v {}", name(g.p1), name(g.p2))
+        let [p1, p2] = t.board_names(round, board);
+        format!("{p1} v {p2}")
     };
     match event {
         Event::RoundPaired { game, round, .. } => {
@@ -1905,8 +2160,7 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             ..
         } => {
             let mut posts = Vec::new();
-            let g = &t.rounds[*round].pairing.games[*board];
-            let seats = [name(g.p1), name(g.p2)];
+            let seats = t.board_names(*round, *board);
             let words = match how {
                 How::Played { .. } => None,
                 How::NoShow { absent } => Some(format!(
@@ -1959,7 +2213,7 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
                 .standings()
                 .iter()
                 .filter(|s| s.rank == 1)
-                .map(|s| name(s.player))
+                .map(|s| line_name(s.player))
                 .collect();
             let head = match first.as_slice() {
                 [] => None,
@@ -1971,12 +2225,42 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             post.lines.splice(0..0, head);
             vec![post]
         }
+        Event::Replaced { player, by, was, .. } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: {was} is replaced by {}", by.name),
+            lines: vec![format!(
+                "{} takes {was}'s place (seed {}) from the next game on; {was}'s games stay {was}'s.",
+                by.name,
+                player + 1
+            )],
+            board: None,
+        }],
+        Event::RoundWithdrawn { round, .. } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: round {} is withdrawn", round + 1),
+            lines: vec![format!(
+                "A forfeit of round {round} is taken back; round {} is paired again when round {round} is over.",
+                round + 1
+            )],
+            board: None,
+        }],
         Event::WebhookSet {
             webhook: Some(_), ..
         } => vec![Post {
             kind: "webhook",
             title: format!("{tname}: announcements start here"),
             lines: vec!["Pairings, reveals with the board, results and standings follow.".into()],
+            board: None,
+        }],
+        Event::Garnets {
+            player, garnets, ..
+        } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: garnets"),
+            lines: vec![format!(
+                "The host set {}'s garnets to {garnets}.",
+                name(*player)
+            )],
             board: None,
         }],
         _ => Vec::new(),
@@ -2000,11 +2284,13 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                 .enumerate()
                 .map(|(b, (p, board))| {
                     let finished = board.result.is_some();
+                    // Who played it, even if their place has been given to someone since.
+                    let [n1, n2] = t.board_names(r, b);
                     json!({
                         "board": b,
                         "bracket": p.bracket,
-                        "p1": {"player": p.p1, "name": name_of(p.p1)},
-                        "p2": {"player": p.p2, "name": name_of(p.p2)},
+                        "p1": {"player": p.p1, "name": n1},
+                        "p2": {"player": p.p2, "name": n2},
                         "match": board.match_id,
                         "link": board.match_id.as_ref().map(|m| if finished { format!("/replay/{m}") } else { format!("/m/{m}") }),
                         "advantage": board.advantage,
@@ -2027,10 +2313,17 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
         .standings()
         .iter()
         .map(|s| {
+            // A replaced player's line: their old place, and who took it.
+            let former = s.player.checked_sub(t.players.len()).map(|i| &t.formers[i]);
+            let entrant = t.line_entrant(s.player);
             json!({
                 "rank": s.rank,
-                "player": s.player,
-                "name": name_of(s.player),
+                "rank_label": colosseum_tournament::standings::rank_label(s),
+                "tied": s.tied,
+                "player": former.map_or(s.player, |f| f.place),
+                "name": entrant.name,
+                "garnets": entrant.garnets,
+                "replaced_by": former.map(|f| f.by.clone()),
                 "points": s.points,
                 "buchholz": s.buchholz,
                 "sonneborn_berger": s.sonneborn_berger,
@@ -2067,16 +2360,23 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                 "name": p.name,
                 "bot": p.bot,
                 "garnets": p.garnets,
+                // Who held the place before, oldest first.
+                "replaced": t.formers.iter().filter(|f| f.place == i).map(|f| json!({
+                    "name": f.entrant.name,
+                    "at": f.at,
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();
     let you = me.map(|p| {
         let mut current = Value::Null;
         if let Some(round) = t.rounds.last() {
-            for (g, board) in round.pairing.games.iter().zip(&round.boards) {
-                let seat = if g.p1 == p {
+            let r = t.rounds.len() - 1;
+            for (b, (g, board)) in round.pairing.games.iter().zip(&round.boards).enumerate() {
+                let who = t.board_occupants(r, b);
+                let seat = if g.p1 == p && who[0] == t.occupant[p] {
                     Seat::P1
-                } else if g.p2 == p {
+                } else if g.p2 == p && who[1] == t.occupant[p] {
                     Seat::P2
                 } else {
                     continue;
@@ -2084,7 +2384,7 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                 current = json!({
                     "round": t.rounds.len() - 1,
                     "seat": seat,
-                    "opponent": name_of(if seat == Seat::P1 { g.p2 } else { g.p1 }),
+                    "opponent": t.board_names(r, b)[seat.other().index()],
                     "match": board.match_id,
                     "result": board.result.as_ref().map(|(o, _)| outcome_str(*o)),
                     "link": match (&board.match_id, &board.tokens[seat.index()]) {
@@ -2109,13 +2409,22 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
                     .games
                     .iter()
                     .zip(&round.boards)
-                    .filter(move |(g, _)| g.p1 == p || g.p2 == p)
-                    .map(move |(g, board)| {
-                        let seat = if g.p1 == p { Seat::P1 } else { Seat::P2 };
+                    .enumerate()
+                    .filter(move |(b, (g, _))| {
+                        let who = t.board_occupants(r, *b);
+                        (g.p1 == p && who[0] == t.occupant[p])
+                            || (g.p2 == p && who[1] == t.occupant[p])
+                    })
+                    .map(move |(b, (g, board))| {
+                        let seat = if g.p1 == p && t.board_occupants(r, b)[0] == t.occupant[p] {
+                            Seat::P1
+                        } else {
+                            Seat::P2
+                        };
                         json!({
                             "round": r,
                             "seat": seat,
-                            "opponent": name_of(if seat == Seat::P1 { g.p2 } else { g.p1 }),
+                            "opponent": t.board_names(r, b)[seat.other().index()],
                             "result": board.result.as_ref().map(|(o, _)| match (o, seat) {
                                 (Outcome::Draw, _) => "draw",
                                 (Outcome::P1, Seat::P1) | (Outcome::P2, Seat::P2) => "won",
@@ -2138,6 +2447,7 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
         "no_show_s": t.config.no_show_ms.map(|ms| ms / 1000),
         "auto_rounds": t.config.auto_rounds,
         "status": status(t),
+        "tie_breaks": colosseum_tournament::standings::tie_breaks(&t.config.format),
         "registration": t.config.registration_token.is_some() && !t.started,
         "rounds_planned": t.config.format.rounds(t.players.len()),
         "players": players,

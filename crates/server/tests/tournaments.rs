@@ -278,23 +278,13 @@ async fn no_show_forfeits_undo_adjudication_and_replacement_are_logged() {
     assert_eq!(b0["result"], "p1");
     assert_eq!(b0["how"], json!({"kind": "no_show", "absent": ["p2"]}));
     assert_eq!(view["rounds"][0]["boards"][1]["result"], "draw");
-    // Round 2 is paired at once (auto rounds): undoing round 1's forfeit is refused now...
+    // Round 2 is paired at once (auto rounds); undoing a forfeit then is
+    // `a_forfeit_is_undone_after_the_next_round_was_paired_until_a_game_of_it_starts`.
     wait_for(&s, &id, Some(&admin), |v| {
         v["rounds"].as_array().unwrap().len() == 2
     })
     .await;
     let undo = format!("/api/tournaments/{id}/undo_forfeit");
-    let (status, answer) = s
-        .call(
-            "POST",
-            &undo,
-            Some(&admin),
-            Some(json!({"round": 0, "board": 0})),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
-    assert!(message(&answer).contains("adjudicate instead"));
-    // ... but round 2's own forfeits can be undone, by the host only.
     s.clock.advance(60_000);
     wait_for(&s, &id, Some(&admin), |v| {
         v["rounds"][1]["complete"] == true
@@ -814,4 +804,231 @@ async fn a_seat_that_never_reveals_its_client_seed_is_a_no_show() {
     let board = &view["rounds"][0]["boards"][0];
     assert_eq!(board["result"], "p1", "{board}");
     assert_eq!(board["how"], json!({"kind": "no_show", "absent": ["p2"]}));
+}
+
+/// The personal token of player `name` (from the host's view).
+fn player_token(view: &Value, name: &str) -> String {
+    view["links"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .and_then(|p| p["link"].as_str())
+        .and_then(|l| l.split("#player=").nth(1))
+        .unwrap_or_else(|| panic!("no link for {name}: {view}"))
+        .to_string()
+}
+
+/// Round 1 is played by bots under their roster names; Cy is replaced by Zed: round 1's board
+/// still reads Cy, Cy's result stays Cy's line in the standings and Zed starts fresh; the page
+/// data and the log show the change; with host-started rounds the tournament finishes after
+/// its last round without another start.
+#[tokio::test]
+async fn a_replacement_keeps_history_and_a_host_started_tournament_finishes() {
+    let s = server();
+    let bots = ["Ann", "Cy", "Mia", "Bo"].map(|n| json!({"name": n, "bot": "random"}));
+    let (status, created) = create(
+        &s,
+        json!({"name": "History", "game": "goofspiel", "options": {"cards": "3"},
+               "format": {"kind": "swiss", "rounds": 2}, "players": bots, "auto_rounds": false}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let action = |name: &str| format!("/api/tournaments/{id}/{name}");
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["complete"] == true
+    })
+    .await;
+    let boards = view["rounds"][0]["boards"].as_array().unwrap().clone();
+    let cy_board = boards
+        .iter()
+        .position(|b| b["p1"]["name"] == "Cy" || b["p2"]["name"] == "Cy")
+        .expect("Cy plays round 1");
+    let before = format!(
+        "{} v {}",
+        boards[cy_board]["p1"]["name"].as_str().unwrap(),
+        boards[cy_board]["p2"]["name"].as_str().unwrap()
+    );
+    // The bots play under their names in the tournament (the match's own names).
+    let m = boards[cy_board]["match"].as_str().unwrap();
+    let (status, replay) = s
+        .call("GET", &format!("/api/matches/{m}/replay"), None, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    let names = [&replay["names"]["p1"], &replay["names"]["p2"]];
+    assert!(names.contains(&&json!("Cy")), "{replay}");
+    assert!(
+        !replay["names"].to_string().contains("bot random"),
+        "{replay}"
+    );
+    let cy_line = |v: &Value, name: &str| {
+        v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no line for {name}: {}", v["standings"]))
+    };
+    let games = |l: &Value| {
+        l["wins"].as_u64().unwrap() + l["draws"].as_u64().unwrap() + l["losses"].as_u64().unwrap()
+    };
+    let cy_points = cy_line(&view, "Cy")["points"].clone();
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("replace"),
+            Some(&admin),
+            Some(json!({"player": 1, "name": "Zed", "bot": "random"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, view) = s
+        .call("GET", &format!("/api/tournaments/{id}"), Some(&admin), None)
+        .await;
+    let b = &view["rounds"][0]["boards"][cy_board];
+    assert_eq!(
+        format!(
+            "{} v {}",
+            b["p1"]["name"].as_str().unwrap(),
+            b["p2"]["name"].as_str().unwrap()
+        ),
+        before,
+        "round 1 keeps who played it"
+    );
+    assert_eq!(view["players"][1]["name"], "Zed");
+    assert_eq!(view["players"][1]["replaced"][0]["name"], "Cy");
+    let cy = cy_line(&view, "Cy");
+    assert_eq!(cy["points"], cy_points);
+    assert_eq!(games(&cy), 1);
+    assert_eq!(cy["replaced_by"], "Zed");
+    let zed = cy_line(&view, "Zed");
+    assert_eq!((zed["points"].as_f64(), games(&zed)), (Some(0.0), 0));
+    assert!(view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["type"] == "replaced" && e["was"] == "Cy" && e["by"]["name"] == "Zed"));
+    assert_eq!(view["tie_breaks"], json!(["buchholz", "sonneborn_berger"]));
+    // The last round, started by the host: the tournament finishes on its own after it.
+    let (status, answer) = s.call("POST", &action("start"), Some(&admin), None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let view = wait_for(&s, &id, Some(&admin), |v| v["status"] == "finished").await;
+    assert_eq!(view["rounds"].as_array().unwrap().len(), 2);
+    assert!(view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["type"] == "finished"));
+    let (cy, zed) = (cy_line(&view, "Cy"), cy_line(&view, "Zed"));
+    assert_eq!((games(&cy), games(&zed)), (1, 1), "{}", view["standings"]);
+    assert_eq!(view["standings"].as_array().unwrap().len(), 5);
+}
+
+/// With automatic rounds the last forfeit of a round and the next round's pairing come
+/// together; the host can still take the forfeit back while no game of the next round has
+/// started: the next round is withdrawn and paired again. Once one of its games has started,
+/// it is refused.
+#[tokio::test]
+async fn a_forfeit_is_undone_after_the_next_round_was_paired_until_a_game_of_it_starts() {
+    let s = server();
+    let (_, created) = create(
+        &s,
+        json!({"name": "Undo", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 3},
+               "players": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}, {"name": "Dee"}],
+               "no_show_s": 60}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let action = |name: &str| format!("/api/tournaments/{id}/{name}");
+    wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["boards"]
+            .as_array()
+            .is_some_and(|b| b.iter().all(|b| b["match"].is_string()))
+    })
+    .await;
+    s.clock.advance(60_000);
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"].as_array().unwrap().len() == 2
+            && v["rounds"][1]["boards"]
+                .as_array()
+                .is_some_and(|b| b.iter().all(|b| b["match"].is_string()))
+    })
+    .await;
+    assert_eq!(view["rounds"][0]["complete"], true);
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("undo_forfeit"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, view) = s
+        .call("GET", &format!("/api/tournaments/{id}"), Some(&admin), None)
+        .await;
+    assert_eq!(view["rounds"].as_array().unwrap().len(), 1, "{view}");
+    assert!(view["rounds"][0]["boards"][0]["result"].is_null());
+    let kinds: Vec<&str> = view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.ends_with(&["round_withdrawn", "result_undone"]),
+        "{kinds:?}"
+    );
+    // The host settles the game: round 2 is paired again.
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("adjudicate"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0, "result": "p1", "reason": "p2 left"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"].as_array().unwrap().len() == 2
+            && v["rounds"][1]["boards"]
+                .as_array()
+                .is_some_and(|b| b.iter().all(|b| b["match"].is_string()))
+    })
+    .await;
+    // Both players of round 2's first game join it: the game has started.
+    let b = &view["rounds"][1]["boards"][0];
+    let m = b["match"].as_str().unwrap();
+    let mut seat_tokens = Vec::new();
+    for seat in ["p1", "p2"] {
+        let token = player_token(&view, b[seat]["name"].as_str().unwrap());
+        let (_, mine) = s
+            .call("GET", &format!("/api/tournaments/{id}"), Some(&token), None)
+            .await;
+        let link = mine["you"]["current"]["link"].as_str().unwrap();
+        let seat_token = link.split("#seat=").nth(1).unwrap();
+        let (status, answer) = s.join_token(m, seat_token, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seat_tokens.push(seat_token.to_string());
+    }
+    for token in &seat_tokens {
+        s.reveal_token(m, token).await;
+    }
+    let (status, answer) = s
+        .call(
+            "POST",
+            &action("undo_forfeit"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 1})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert!(
+        message(&answer).contains("a game of the next round has started"),
+        "{answer}"
+    );
 }
