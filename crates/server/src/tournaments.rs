@@ -2504,3 +2504,163 @@ fn render(t: &Tournament, admin: bool, me: Option<PlayerId>) -> Value {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colosseum_tournament::{Bracket, Pairing};
+
+    fn game(p1: PlayerId, p2: PlayerId) -> Pairing {
+        Pairing {
+            p1,
+            p2,
+            bracket: Bracket::Main,
+        }
+    }
+
+    /// A round robin of three in a cycle (each beats one, loses to one, has a bye).
+    fn cycle() -> Tournament {
+        let mut t = Tournament::new(TournamentConfig {
+            id: "t".into(),
+            name: "Cycle".into(),
+            games: vec![GameChoice {
+                game: "goofspiel".into(),
+                options: RawOptions::default(),
+            }],
+            pick: GamePick::Rotate,
+            format: Format::RoundRobin { double: false },
+            time: None,
+            cap: 3,
+            no_show_ms: None,
+            auto_rounds: true,
+            admin_token: "a".into(),
+            registration_token: None,
+            created_at: 0,
+            seed: 0,
+            webhook: None,
+            season: None,
+        });
+        for name in ["Ann", "Bo", "Cy"] {
+            let player = Entrant {
+                name: name.into(),
+                bot: Some("random".into()),
+                token: None,
+                garnets: 0,
+                season_player: None,
+            };
+            t.apply(Event::Entered { at: 0, player }).unwrap();
+        }
+        t.apply(Event::Started { at: 0 }).unwrap();
+        t
+    }
+
+    fn play(t: &mut Tournament, p1: PlayerId, p2: PlayerId, bye: PlayerId) -> Vec<Post> {
+        let round = t.rounds.len();
+        t.apply(Event::RoundPaired {
+            at: 0,
+            game: "goofspiel".into(),
+            options: RawOptions::default(),
+            round: Round {
+                games: vec![game(p1, p2)],
+                byes: vec![bye],
+                waiting: Vec::new(),
+            },
+        })
+        .unwrap();
+        let result = Event::Result {
+            at: 0,
+            round,
+            board: 0,
+            outcome: Outcome::P1,
+            how: How::Played {
+                winner: Some(Seat::P1),
+                reason: "more points".into(),
+            },
+        };
+        t.apply(result.clone()).unwrap();
+        announcements(t, &result)
+    }
+
+    fn standings_lines(posts: &[Post]) -> Vec<String> {
+        posts
+            .iter()
+            .find(|p| p.kind == "standings")
+            .map(|p| p.lines.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn posted_standings_show_ties_the_formats_own_tie_breaks_and_the_right_words() {
+        let mut t = cycle();
+        let after_one = standings_lines(&play(&mut t, 0, 1, 2));
+        // Ann won, Cy had a bye: 1 point each, unbroken (they have not met).
+        assert_eq!(
+            after_one[0], "=1. Ann: 1 point, 1-0-0 (SB 0)",
+            "{after_one:?}"
+        );
+        assert_eq!(
+            after_one[1], "=1. Cy: 1 point, 0-0-0 (SB 0)",
+            "{after_one:?}"
+        );
+        assert_eq!(
+            after_one[2], "3. Bo: 0 points, 0-0-1 (SB 0)",
+            "{after_one:?}"
+        );
+        play(&mut t, 1, 2, 0);
+        let last = standings_lines(&play(&mut t, 2, 0, 1));
+        assert_eq!(
+            last,
+            [
+                "=1. Ann: 2 points, 1-0-1 (SB 2)",
+                "=1. Bo: 2 points, 1-0-1 (SB 2)",
+                "=1. Cy: 2 points, 1-0-1 (SB 2)",
+            ]
+        );
+        assert!(!last.concat().contains("Buchholz"));
+    }
+
+    #[test]
+    fn a_replacement_is_posted_and_earlier_boards_keep_their_players() {
+        let mut t = cycle();
+        play(&mut t, 0, 1, 2);
+        let replaced = Event::Replaced {
+            at: 5,
+            player: 1,
+            by: Entrant {
+                name: "Zed".into(),
+                bot: Some("random".into()),
+                token: None,
+                garnets: 0,
+                season_player: None,
+            },
+            was: "Bo".into(),
+        };
+        t.apply(replaced.clone()).unwrap();
+        let posts = announcements(&t, &replaced);
+        assert_eq!(posts.len(), 1);
+        assert_eq!(posts[0].title, "Cycle: Bo is replaced by Zed");
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Bo".to_string()]);
+        let result = play(&mut t, 1, 2, 0);
+        assert_eq!(t.board_names(1, 0), ["Zed".to_string(), "Cy".to_string()]);
+        let lines = standings_lines(&result);
+        assert!(
+            lines.iter().any(|l| l.contains("Bo: 0 points, 0-0-1")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("Zed: 1 point, 1-0-0")),
+            "{lines:?}"
+        );
+        let table = t.standings();
+        let line = |name: &str| {
+            table
+                .iter()
+                .find(|s| t.line_entrant(s.player).name == name)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!((line("Bo").losses, line("Bo").wins), (1, 0));
+        assert_eq!((line("Zed").wins, line("Zed").losses), (1, 0));
+        assert_eq!(table.len(), 4);
+    }
+}
