@@ -20,9 +20,9 @@ const FORMATS = {
 
 // The Swiss pairing rules come with the tournament (`pairing_rules`: colosseum-tournament's
 // swiss::RULES, the code's own statement); the standings' order is stated here.
-const SWISS_STANDINGS = 'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head.';
+const SWISS_STANDINGS = 'Standings: points, then Buchholz (the sum of the opponents\u2019 points), then Sonneborn-Berger, then head to head; players still equal share a rank (=1).';
 const OTHER_RULES = {
-  round_robin: ['Everyone plays everyone (twice in a double round robin, seats swapped), by the Berger tables; an odd number of players gives one bye a round.', 'Standings: points, then head to head, then Sonneborn-Berger.'],
+  round_robin: ['Everyone plays everyone (twice in a double round robin, seats swapped), by the Berger tables; an odd number of players gives one bye a round.', 'Standings: points, then head to head, then Sonneborn-Berger; players still equal share a rank (=1).'],
   single_elimination: ['A bracket with byes for the top seeds when the count is not a power of two; the loser of a game is out. A drawn game goes to the player holding the advantage (more garnets).'],
   double_elimination: ['A player is out after a second loss: the winners\u2019 bracket\u2019s losers play on in the losers\u2019 bracket; the last player of each meets in the final, played again if the losers\u2019 bracket\u2019s player wins it. A drawn game goes to the player holding the advantage.'],
 };
@@ -257,15 +257,21 @@ function ratingCell(t, player) {
 function standingsSection(t) {
   // Each cell carries its column's name: on a phone the table reads as one card a player.
   const c = (label, text) => h('td', { 'data-label': label }, text);
+  // Only the format's own tie-breaks (a round robin has no Buchholz; a bracket none); a
+  // shared rank reads "=1"; a replaced player keeps their line, marked.
+  const BREAKS = { buchholz: 'Buchholz', sonneborn_berger: 'Sonneborn-Berger' };
+  const breaks = (t.tie_breaks || ['buchholz', 'sonneborn_berger']).filter((k) => BREAKS[k]);
   const rows = t.standings.map((s) => h('tr', {},
-    c('Rank', s.rank), h('th', { scope: 'row' }, s.name), c('Points', s.points), c('Buchholz', s.buchholz), c('Sonneborn-Berger', s.sonneborn_berger),
-    c('W/D/L', `${s.wins}/${s.draws}/${s.losses}`), c('Byes', s.byes), c('Garnets', t.players[s.player].garnets),
-    t.bracket ? c('Out', s.out_in_round ? `round ${s.out_in_round}` : 'in') : null, ratingCell(t, s.player)));
+    c('Rank', s.rank_label || s.rank), h('th', { scope: 'row' }, s.replaced_by ? `${s.name} (replaced by ${s.replaced_by})` : s.name), c('Points', s.points),
+    ...breaks.map((k) => c(BREAKS[k], s[k])),
+    c('W/D/L', `${s.wins}/${s.draws}/${s.losses}`), c('Byes', s.byes), c('Garnets', s.garnets ?? t.players[s.player].garnets),
+    t.bracket ? c('Out', s.out_in_round ? `round ${s.out_in_round}` : (s.replaced_by ? '\u2014' : 'in')) : null,
+    s.replaced_by && t.season ? h('td', { 'data-label': 'Rating' }, '\u2014') : ratingCell(t, s.player)));
   return h('section', { class: 'card', id: 'standings' },
     h('h2', {}, 'Standings'),
     h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' }, h('table', { class: 'standings stack-phone' },
       h('caption', { class: 'muted' }, 'Points, then the format\u2019s tie-breaks'),
-      h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', 'Buchholz', 'Sonneborn-Berger', 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null, t.season ? h('th', { scope: 'col' }, 'Rating') : null)),
+      h('thead', {}, h('tr', {}, ['#', 'Player', 'Points', ...breaks.map((k) => BREAKS[k]), 'W/D/L', 'Byes', 'Garnets'].map((x) => h('th', { scope: 'col' }, x)), t.bracket ? h('th', { scope: 'col' }, 'Out') : null, t.season ? h('th', { scope: 'col' }, 'Rating') : null)),
       h('tbody', {}, rows))),
     h('p', {}, 'Export: ', h('a', { href: `/api/tournaments/${t.id}/standings.csv` }, 'CSV'), ' \u00b7 ', h('a', { href: `/api/tournaments/${t.id}/standings.json` }, 'JSON')));
 }
@@ -392,7 +398,7 @@ function hostSection(t, token, status) {
     h('details', {}, h('summary', {}, 'Links'), h('ul', { class: 'links' },
       t.links.register ? linkRow('Registration', t.links.register) : null,
       t.links.players.filter((p) => p.link).map((p) => linkRow(p.name, p.link)))),
-    h('details', {}, h('summary', {}, `Log (${count(t.log.length, 'event')})`), h('ol', { class: 'log', tabindex: '0' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}`)))));
+    h('details', {}, h('summary', {}, `Log (${count(t.log.length, 'event')})`), h('ol', { class: 'log', tabindex: '0' }, t.log.map((e) => h('li', {}, `${new Date(e.at).toLocaleTimeString()} ${e.type.replace(/_/g, ' ')}${e.how?.reason ? `: ${e.how.reason}` : ''}${e.type === 'replaced' ? `: ${e.was} by ${e.by?.name}, from the next game` : ''}${e.type === 'round_withdrawn' ? `: round ${e.round + 1}, to be paired again` : ''}`)))));
 }
 
 const path = location.pathname.replace(/\/+$/, '');
