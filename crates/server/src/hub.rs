@@ -1967,7 +1967,7 @@ impl<S: Store> Hub<S> {
             ));
         };
         let now = self.clock.now_ms().saturating_sub(start);
-        let result = match power {
+        let result = match power.clone() {
             HostPower::Pause => st.game.pause(now),
             HostPower::Resume => {
                 // A bot that was thinking when the match paused had its move refused: think
@@ -1979,6 +1979,13 @@ impl<S: Store> Hub<S> {
             HostPower::Adjudicate { winner, reason } => st.game.adjudicate(winner, &reason, now),
         };
         self.commit(table, &mut st).await?;
+        // Announced on the match's webhook (`crate::webhooks::announce::host_action`).
+        if let (Ok(_), Some((hook, post))) = (
+            &result,
+            crate::webhooks::announce::host_action(&st.meta, &power),
+        ) {
+            self.webhooks.post(&hook, post);
+        }
         result.map_err(ApiError::from)
     }
 
@@ -2003,11 +2010,13 @@ impl<S: Store> Hub<S> {
             .update(&st.meta)
             .await
             .map_err(|e| ApiError::internal("storing a match's webhook", e))?;
-        let seen = st
-            .game
-            .move_log(Viewer::Spectator)
-            .last()
-            .map(|l| (l.game, l.step));
+        // A match not started yet is announced from its start (with the start post).
+        let seen = st.meta.started_at.and_then(|_| {
+            st.game
+                .move_log(Viewer::Spectator)
+                .last()
+                .map(|l| (l.game, l.step))
+        });
         let on = st.meta.webhook.is_some();
         drop(st);
         table.version.send_modify(|v| *v += 1);

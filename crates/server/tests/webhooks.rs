@@ -621,6 +621,7 @@ async fn a_429s_retry_after_is_honoured_and_order_kept() {
             url: url.clone(),
             format: Default::default(),
             verbosity: Default::default(),
+            label: None,
         });
     assert_eq!(stats["retried"], 1, "{stats}");
     assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
@@ -664,6 +665,7 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
             url: url.clone(),
             format: Default::default(),
             verbosity: Default::default(),
+            label: None,
         };
         // The posts are dropped: after 3 attempts (down) or because the queue is full (slow).
         let mut stats = Value::Null;
@@ -930,6 +932,7 @@ async fn inward_webhooks_are_refused_and_nothing_is_sent() {
         url: url.clone(),
         format: Default::default(),
         verbosity: Default::default(),
+        label: None,
     };
     let mut stats = Value::Null;
     for _ in 0..400 {
@@ -1087,6 +1090,19 @@ async fn a_tournaments_pairings_reveals_results_and_standings_arrive_in_order() 
         texts.iter().any(|t| t.contains("Ann played ")),
         "{texts:#?}"
     );
+    // Each board's posts name the tournament, the round and the board.
+    for t in texts
+        .iter()
+        .filter(|t| t.contains("The match begins.") || is_result(t))
+    {
+        let title = t.lines().next().unwrap();
+        assert!(
+            title.contains("Cup, round ")
+                && title.contains(", board ")
+                && title.contains(" — Goofspiel: "),
+            "{t}"
+        );
+    }
     // Only the host sees the URL.
     let (_, public) = s
         .call("GET", &format!("/api/tournaments/{id}"), None, None)
@@ -1124,6 +1140,7 @@ async fn an_overflowing_round_sheds_reveals_and_delivers_every_result_in_order()
         url: url.clone(),
         format: Default::default(),
         verbosity: Default::default(),
+        label: None,
     };
     // The round as the tournament and its four matches queue it: the pairings, four starts,
     // 36 reveals per board interleaved (a host's pause among them), four results, standings.
@@ -1255,4 +1272,115 @@ async fn a_results_only_webhook_gets_the_result_and_no_reveals() {
     let texts: Vec<String> = got.lock().unwrap().iter().map(Received::text).collect();
     assert_eq!(texts.len(), 1, "{texts:#?}");
     assert!(is_result(&texts[0]), "{texts:#?}");
+}
+
+/// A tournament's board posts name the tournament, the round and the board, and the host's
+/// actions are posted: a pause, more time, a resume (on the board's match), garnets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_posts_name_the_tournament_round_and_board_and_host_actions_are_posted() {
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            None,
+            Some(json!({
+                "name": "Powers",
+                "game": "goofspiel",
+                "format": {"kind": "swiss", "rounds": 1},
+                "players": [{"name": "Ann"}, {"name": "Bo"}],
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let action = |name: &str| format!("/api/tournaments/{id}/{name}");
+    for _ in 0..200 {
+        let (_, v) = s
+            .call("GET", &format!("/api/tournaments/{id}"), None, None)
+            .await;
+        if v["rounds"][0]["boards"][0]["match"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Set while the board's match waits: the match is announced there, labelled.
+    let (status, v) = s
+        .call(
+            "POST",
+            &action("webhook"),
+            Some(&admin),
+            Some(json!({"webhook": {"url": url}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let mut seats = Vec::new();
+    for p in created["links"]["players"].as_array().unwrap() {
+        let token = p["link"]
+            .as_str()
+            .unwrap()
+            .split("#player=")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let (_, mine) = s
+            .call("GET", &format!("/api/tournaments/{id}"), Some(&token), None)
+            .await;
+        let link = mine["you"]["current"]["link"].as_str().unwrap().to_string();
+        let (m, seat_token) = link.trim_start_matches("/m/").split_once("#seat=").unwrap();
+        let (status, answer) = s.join_token(m, seat_token, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seats.push((m.to_string(), seat_token.to_string()));
+    }
+    for (m, seat_token) in &seats {
+        s.reveal_token(m, seat_token).await;
+    }
+    let at = json!({"round": 0, "board": 0});
+    let give = json!({"round": 0, "board": 0, "seat": "p2", "seconds": 90});
+    for (name, body) in [
+        ("pause", at.clone()),
+        ("give_time", give),
+        ("resume", at.clone()),
+        ("garnets", json!({"player": 0, "garnets": 2})),
+    ] {
+        let (status, answer) = s
+            .call("POST", &action(name), Some(&admin), Some(body))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{name}: {answer}");
+    }
+    let posts = wait_posts(&got, |p| {
+        p.iter().any(|r| r.text().contains("garnets to 2"))
+            && p.iter().any(|r| r.text().contains("resumed"))
+            && p.iter().any(|r| r.text().contains("The match begins."))
+    })
+    .await;
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    let label = "Powers, round 1, board 1 — Goofspiel: Ann v Bo";
+    let start = texts
+        .iter()
+        .find(|t| t.contains("The match begins."))
+        .unwrap();
+    assert!(start.lines().next().unwrap().contains(label), "{texts:#?}");
+    let at = |needle: &str| {
+        texts
+            .iter()
+            .position(|t| t.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {texts:#?}"))
+    };
+    let paused = at("The host paused the match");
+    let gave = at("The host gave Bo 90 seconds more.");
+    let resumed = at("The host resumed the match.");
+    assert!(paused < gave && gave < resumed, "{texts:#?}");
+    for i in [paused, gave, resumed] {
+        assert!(
+            texts[i].lines().next().unwrap().contains(label),
+            "{texts:#?}"
+        );
+    }
+    assert!(
+        texts[at("garnets to 2")].contains("The host set Ann's garnets to 2."),
+        "{texts:#?}"
+    );
 }

@@ -14,9 +14,9 @@ use colosseum_engine::Seat;
 use colosseum_games::text::with_names;
 use colosseum_host::MoveLine;
 
-use super::{Board, Post};
-use crate::hub::{Hub, SpectatorNews, Table};
-use crate::store::Store;
+use super::{Board, Post, WebhookConfig};
+use crate::hub::{HostPower, Hub, SpectatorNews, Table};
+use crate::store::{Store, StoredMatch};
 
 /// How long the announcer waits for a change before checking that its match is still served.
 const IDLE: Duration = Duration::from_secs(600);
@@ -61,14 +61,93 @@ fn game_name(id: &str) -> &str {
     colosseum_games::find(id).map_or(id, |e| e.name)
 }
 
-/// `Goofspiel: Alice v Bob`.
+/// `Goofspiel: Alice v Bob`, after the webhook's label (a tournament's board: `Cup, round 2,
+/// board 1 — Goofspiel: Alice v Bob`).
 fn title(news: &SpectatorNews) -> String {
-    format!(
+    let title = format!(
         "{}: {} v {}",
         game_name(&news.now.0),
         name(news, Seat::P1),
         name(news, Seat::P2)
-    )
+    );
+    match &news.webhook {
+        Some(hook) => hook.titled(&title),
+        None => title,
+    }
+}
+
+/// `90 seconds`, `2 minutes`, `1 minute 30 seconds`, `1 hour 5 minutes`.
+#[must_use]
+pub fn duration_words(ms: u64) -> String {
+    let secs = ms.div_ceil(1000);
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let unit = |n: u64, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    let parts: Vec<String> = [(h, "hour"), (m, "minute"), (s, "second")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, one)| unit(n, one))
+        .collect();
+    if parts.is_empty() {
+        unit(0, "second")
+    } else if secs < 120 && h == 0 {
+        unit(secs, "second")
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The post of a host's action on a match (pause, resume, more time, adjudication) for the
+/// match's webhook, if it has one: titled as its other posts are, never shed
+/// ([`Post::priority`]).
+#[must_use]
+pub fn host_action(meta: &StoredMatch, power: &HostPower) -> Option<(WebhookConfig, Post)> {
+    let hook = meta.webhook.clone()?;
+    let bots = Seat::BOTH.map(|seat| match meta.config.player(seat) {
+        colosseum_host::Player::Bot { level } => Some(level.clone()),
+        colosseum_host::Player::Human { .. } => None,
+    });
+    let names = names(&meta.names, &bots);
+    let line = match power {
+        HostPower::Pause => "The host paused the match: no clock runs.".to_string(),
+        HostPower::Resume => "The host resumed the match.".to_string(),
+        HostPower::GiveTime { seat, ms } => format!(
+            "The host gave {} {} more.",
+            names[seat.index()],
+            duration_words(*ms)
+        ),
+        HostPower::Adjudicate { winner, reason } => {
+            let outcome = match winner {
+                Some(seat) => format!("{} wins", names[seat.index()]),
+                None => "A draw".to_string(),
+            };
+            let both = [names[0].as_str(), names[1].as_str()];
+            format!(
+                "The host adjudicated the match. {outcome}: {}",
+                with_names(reason, both)
+            )
+        }
+    };
+    let title = format!(
+        "{}: {} v {}",
+        game_name(&meta.config.game),
+        names[0],
+        names[1]
+    );
+    Some((
+        hook.clone(),
+        Post {
+            kind: "host",
+            title: hook.titled(&title),
+            lines: vec![line],
+            board: None,
+        },
+    ))
 }
 
 /// A board to attach: the game, the spectator's view, the players' names.

@@ -74,7 +74,15 @@ pub struct WebhookConfig {
     /// only).
     #[serde(default, skip_serializing_if = "Verbosity::is_all")]
     pub verbosity: Verbosity,
+    /// What the match's posts are titled with before the game and players: a tournament's
+    /// board is `Cup, round 2, board 1` ([`WebhookConfig::for_board`]); at most
+    /// [`MAX_LABEL`] characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
+
+/// The longest [`WebhookConfig::label`].
+pub const MAX_LABEL: usize = 200;
 
 /// What a webhook is sent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -112,8 +120,39 @@ impl WebhookConfig {
         self.checked_by(&guard::Policy::of(limits))
     }
 
+    /// The webhook for one board of a tournament: its posts name the tournament, the round and
+    /// the board (1-based).
+    #[must_use]
+    pub fn for_board(&self, tournament: &str, round: usize, board: usize) -> Self {
+        WebhookConfig {
+            label: Some(format!("{tournament}, round {round}, board {board}")),
+            ..self.clone()
+        }
+    }
+
+    /// `title` after the label, if there is one: `Cup, round 2, board 1 — Goofspiel: A v B`.
+    #[must_use]
+    pub fn titled(&self, title: &str) -> String {
+        match &self.label {
+            Some(label) => format!("{label} — {title}"),
+            None => title.to_string(),
+        }
+    }
+
     fn checked_by(mut self, policy: &guard::Policy) -> Result<Self, ApiError> {
         self.url = self.url.trim().to_string();
+        self.label = self
+            .label
+            .map(|l| {
+                l.chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect::<String>()
+                    .trim()
+                    .chars()
+                    .take(MAX_LABEL)
+                    .collect::<String>()
+            })
+            .filter(|l| !l.is_empty());
         let refuse =
             |why: &str| ApiError::bad_request(format!("`webhook.url` {why}: {}", policy.allowed()));
         if self.url.is_empty() {
@@ -798,6 +837,7 @@ mod tests {
             url: url.into(),
             format: WebhookFormat::Discord,
             verbosity: Verbosity::All,
+            label: None,
         }
         .checked(limits)
     }
