@@ -271,7 +271,7 @@ async fn register_overwrites_the_guilds_commands_with_the_bot_token() {
             o["name"].as_str().unwrap()
         })
         .collect();
-    assert_eq!(subs, ["new", "move", "hand", "resign", "rules"]);
+    assert_eq!(subs, ["new", "join", "move", "hand", "resign", "rules"]);
     let new = &colosseum["options"][0]["options"];
     assert_eq!(new[0]["name"], "game");
     assert_eq!(new[0]["type"], 3, "STRING");
@@ -346,4 +346,275 @@ fn the_settings_are_checked() {
         Config::new("123", &key, "secret-tok", None).unwrap()
     );
     assert!(!shown.contains("secret-tok"), "{shown}");
+}
+
+/// A slash command `/colosseum SUB` by `member` in channel 7 of guild 42.
+fn slash(member: (&str, &str), sub: &str, options: Value, resolved: Value) -> Value {
+    json!({"id": "9", "type": 2, "token": "t", "guild_id": "42", "channel_id": "7",
+           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
+                               "global_name": member.1}},
+           "data": {"name": "colosseum", "type": 1, "resolved": resolved,
+                    "options": [{"name": sub, "type": 1, "options": options}]}})
+}
+
+/// A component interaction (button or select) by `member` on a message in channel 7.
+fn press(member: (&str, &str), custom_id: &str, values: Option<&str>) -> Value {
+    let mut data = json!({"custom_id": custom_id, "component_type": 2});
+    if let Some(v) = values {
+        data = json!({"custom_id": custom_id, "component_type": 3, "values": [v]});
+    }
+    json!({"id": "10", "type": 3, "token": "t", "guild_id": "42", "channel_id": "7",
+           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
+                               "global_name": member.1}},
+           "message": {"id": "55", "flags": 64}, "data": data})
+}
+
+const ANN: (&str, &str) = ("100", "Ann");
+const BOB: (&str, &str) = ("200", "Bob");
+const CY: (&str, &str) = ("300", "Cy");
+
+/// The select menu's custom id and options of an ephemeral prompt.
+fn select(prompt: &Value) -> (String, Vec<String>) {
+    let menu = &prompt["data"]["components"][0]["components"][0];
+    assert_eq!(menu["type"], 3, "a select menu: {prompt}");
+    let options = menu["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    (menu["custom_id"].as_str().unwrap().to_string(), options)
+}
+
+/// `who` opens the prompt, picks `first`, then (if given) changes to `then`, and confirms.
+async fn play(s: &Server, app: &App, who: (&str, &str), first: usize, then: Option<usize>) {
+    let (status, prompt) = interact(s, app, &press(who, "move", None)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(prompt["type"], 4, "{prompt}");
+    assert_eq!(prompt["data"]["flags"], 64, "ephemeral: {prompt}");
+    let (id, options) = select(&prompt);
+    let (_, preview) = interact(s, app, &press(who, &id, Some(&options[first]))).await;
+    assert_eq!(preview["type"], 7, "the prompt is updated: {preview}");
+    let text = preview["data"]["content"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("You chose {}", options[first])),
+        "{text}"
+    );
+    let mut chosen = options[first].clone();
+    if let Some(other) = then {
+        let (id, _) = select(&preview);
+        let (_, changed) = interact(s, app, &press(who, &id, Some(&options[other]))).await;
+        let text = changed["data"]["content"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("You chose {}", options[other])),
+            "{text}"
+        );
+        chosen = options[other].clone();
+        let confirm = confirm_id(&changed);
+        assert!(confirm.ends_with(&format!(":{chosen}")), "{confirm}");
+        let (_, done) = interact(s, app, &press(who, &confirm, None)).await;
+        assert_eq!(done["type"], 7, "{done}");
+        return;
+    }
+    let confirm = confirm_id(&preview);
+    let (_, done) = interact(s, app, &press(who, &confirm, None)).await;
+    assert_eq!(done["type"], 7, "{done}");
+    let text = done["data"]["content"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("Your move {chosen} is in")),
+        "{text}"
+    );
+}
+
+fn confirm_id(prompt: &Value) -> String {
+    prompt["data"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row["components"].as_array().unwrap().iter())
+        .find(|c| c["type"] == 2 && c["label"] == "Confirm")
+        .unwrap_or_else(|| panic!("no Confirm button: {prompt}"))["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Waits (real time) until the stand-in got a post matching `done`.
+async fn wait_for(calls: &Arc<Mutex<Vec<Call>>>, done: impl Fn(&[Call]) -> bool) -> Vec<Call> {
+    for _ in 0..400 {
+        let got = calls.lock().unwrap().clone();
+        if done(&got) {
+            return got;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("not posted: {:#?}", calls.lock().unwrap());
+}
+
+fn content(c: &Call) -> &str {
+    c.body["content"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let s = server(&app, &base);
+    let resolved =
+        json!({"users": {"200": {"id": "200", "username": "bob", "global_name": "Bob"}}});
+    let (status, created) = interact(
+        &s,
+        &app,
+        &slash(
+            ANN,
+            "new",
+            json!([{"name": "game", "type": 3, "value": "goofspiel"},
+                   {"name": "opponent", "type": 6, "value": "200"},
+                   {"name": "seed", "type": 3, "value": "ann-own-words-1234"},
+                   {"name": "options", "type": 3, "value": "cards=3"}]),
+            resolved,
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    assert_eq!(created["type"], 4);
+    assert!(created["data"]["flags"].is_null(), "public: {created}");
+    let text = created["data"]["content"].as_str().unwrap();
+    assert!(text.contains("Ann challenges Bob"), "{text}");
+    // Cy is not a player: refused privately, before and after the start.
+    let (_, refused) = interact(
+        &s,
+        &app,
+        &slash(
+            CY,
+            "join",
+            json!([{"name": "seed", "type": 3, "value": "x"}]),
+            json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(refused["data"]["flags"], 64);
+    assert!(refused["data"]["content"]
+        .as_str()
+        .unwrap()
+        .contains("not a player"));
+    let (_, started) = interact(
+        &s,
+        &app,
+        &slash(
+            BOB,
+            "join",
+            json!([{"name": "seed", "type": 3, "value": "bob.words.5678.xyz"}]),
+            json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(started["type"], 4, "{started}");
+    assert!(started["data"]["flags"].is_null(), "public: {started}");
+    assert_eq!(
+        started["data"]["components"][0]["components"][0]["label"],
+        "Make your move"
+    );
+    // The seats' client seeds are the members' own (the server made none).
+    let id = text.split('`').nth(1).unwrap();
+    let (_, st) = s
+        .call("GET", &format!("/api/matches/{id}"), None, None)
+        .await;
+    assert_eq!(st["status"], "live", "{st}");
+    assert_eq!(
+        st["fairness"]["client_seeds"],
+        json!({"p1": "ann-own-words-1234", "p2": "bob.words.5678.xyz"})
+    );
+    assert_eq!(st["names"], json!({"p1": "Ann", "p2": "Bob"}));
+    let (_, refused) = interact(&s, &app, &press(CY, "move", None)).await;
+    assert_eq!(refused["data"]["flags"], 64);
+    assert!(refused["data"]["content"]
+        .as_str()
+        .unwrap()
+        .contains("not a player"));
+
+    // Round 1 from Discord: Ann changes her mind before confirming.
+    play(&s, &app, ANN, 0, Some(2)).await;
+    play(&s, &app, BOB, 1, None).await;
+    // The reveal is posted in the channel with names, with the bot token.
+    let posts = wait_for(&calls, |c| {
+        c.iter().any(|c| content(c).contains("Ann played"))
+    })
+    .await;
+    let reveal = posts
+        .iter()
+        .find(|c| content(c).contains("Ann played"))
+        .unwrap();
+    assert_eq!(reveal.method, Method::POST);
+    assert_eq!(reveal.path, "/api/v10/channels/7/messages");
+    assert_eq!(reveal.authorization.as_deref(), Some("Bot bot-token-xyz"));
+    let text = content(reveal);
+    assert!(
+        text.contains("Bob played") && !text.contains("p1"),
+        "{text}"
+    );
+
+    // Round 2: Bob switches to the web table, with the link `/colosseum hand` gave him only.
+    let (_, hand) = interact(&s, &app, &slash(BOB, "hand", json!([]), json!({}))).await;
+    assert_eq!(hand["data"]["flags"], 64);
+    let text = hand["data"]["content"].as_str().unwrap();
+    let token = text
+        .split("#seat=")
+        .nth(1)
+        .expect("a seat link")
+        .trim()
+        .to_string();
+    let id = text
+        .split("/m/")
+        .nth(1)
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .to_string();
+    play(&s, &app, ANN, 0, None).await;
+    let (status, st) = s
+        .call("GET", &format!("/api/matches/{id}"), Some(&token), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let decision = st["decision"].as_u64().unwrap();
+    let mv = st["legal_moves"][0].as_str().unwrap().to_string();
+    let (status, body) = s
+        .call(
+            "POST",
+            &format!("/api/matches/{id}/submit"),
+            Some(&token),
+            Some(json!({"move": mv, "decision": decision})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // Ann's move was locked from Discord: Bob's submission over HTTP reveals the round.
+    assert_eq!(body["decision"].as_u64().unwrap(), decision + 2, "{body}");
+    // Round 3 (the last card each): back on Discord, the prompt continues.
+    play(&s, &app, ANN, 0, None).await;
+    let (_, bob) = interact(&s, &app, &press(BOB, "move", None)).await;
+    if bob["data"]["components"]
+        .as_array()
+        .is_some_and(|c| !c.is_empty())
+    {
+        play(&s, &app, BOB, 0, None).await;
+    }
+    let posts = wait_for(&calls, |c| {
+        c.iter()
+            .any(|c| content(c).contains("wins") || content(c).contains("draw"))
+    })
+    .await;
+    let reveals = posts
+        .iter()
+        .filter(|c| content(c).contains("Ann played"))
+        .count();
+    assert_eq!(reveals, 3, "every reveal posted: {posts:#?}");
+    let last = content(posts.last().unwrap());
+    assert!(
+        last.contains("wins") || last.contains("draw"),
+        "the result is last: {last}"
+    );
+    // Over: nothing left to decide.
+    let (_, over) = interact(&s, &app, &press(ANN, "move", None)).await;
+    assert_eq!(over["data"]["flags"], 64);
 }

@@ -11,6 +11,9 @@
 //!
 //! Nothing depends on this module but the router.
 
+mod play;
+mod post;
+
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -48,8 +51,7 @@ const CHANNEL_MESSAGE: u64 = 4;
 /// Message flag: only the member who acted sees the message.
 pub const EPHEMERAL: u64 = 64;
 
-/// The application's settings.
-#[derive(Clone)]
+/// The application's settings, and the matches it runs (in memory).
 pub struct Config {
     /// The application id (a snowflake, digits).
     pub app_id: String,
@@ -59,6 +61,8 @@ pub struct Config {
     pub bot_token: String,
     /// The API base URL, without a trailing slash (Discord's, or a stand-in's in tests).
     pub api_base: String,
+    /// The matches bound to channels and members.
+    bindings: play::Bindings,
 }
 
 impl std::fmt::Debug for Config {
@@ -109,6 +113,7 @@ impl Config {
             public_key: key,
             bot_token: bot_token.to_string(),
             api_base: api_base.to_string(),
+            bindings: play::Bindings::default(),
         })
     }
 
@@ -208,19 +213,48 @@ pub async fn interactions<S: Store>(
         )
             .into_response();
     };
-    Json(answer(&interaction)).into_response()
+    Json(answer(&state, config, &interaction).await).into_response()
 }
 
 /// The response to a verified interaction.
-fn answer(interaction: &Value) -> Value {
+async fn answer<S: Store>(
+    state: &std::sync::Arc<AppState<S>>,
+    config: &'static Config,
+    interaction: &Value,
+) -> Value {
     match interaction["type"].as_u64() {
         Some(PING) => json!({"type": PONG}),
-        Some(APPLICATION_COMMAND) => command(&interaction["data"]),
-        Some(MESSAGE_COMPONENT) => {
-            ephemeral("This button belongs to a match this server does not run from Discord yet.")
+        Some(APPLICATION_COMMAND) => {
+            let sub = &interaction["data"]["options"][0];
+            match sub["name"].as_str() {
+                Some("rules") | None => command(&interaction["data"]),
+                Some(_) => play::command(state, config, interaction, sub).await,
+            }
         }
+        Some(MESSAGE_COMPONENT) => play::component(state, config, interaction).await,
         _ => ephemeral("Colosseum does not know this kind of interaction."),
     }
+}
+
+type Client = hyper_util::client::legacy::Client<
+    hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
+    http_body_util::Full<Bytes>,
+>;
+
+/// The HTTP(S) client the application's calls to Discord go through.
+fn client() -> Client {
+    static CLIENT: std::sync::OnceLock<Client> = std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            let https = hyper_rustls::HttpsConnectorBuilder::new()
+                .with_webpki_roots()
+                .https_or_http()
+                .enable_http1()
+                .build();
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .build(https)
+        })
+        .clone()
 }
 
 /// A message only the member who acted sees.
@@ -280,9 +314,17 @@ pub fn commands() -> Value {
                 game("The game to play"),
                 json!({"type": 6, "name": "opponent", "description": "The member you play",
                        "required": true}),
+                json!({"type": 3, "name": "seed",
+                       "description": "Your share of the chance: 16-64 letters, digits, _ . - of your choosing",
+                       "required": true, "min_length": 16, "max_length": 64}),
                 json!({"type": 3, "name": "options",
                        "description": "Game options as name=value, separated by spaces",
                        "required": false, "max_length": 200}),
+            ]),
+            sub("join", "Accept the match you were challenged to in this channel", vec![
+                json!({"type": 3, "name": "seed",
+                       "description": "Your share of the chance: 16-64 letters, digits, _ . - of your choosing",
+                       "required": true, "min_length": 16, "max_length": 64}),
             ]),
             sub("move", "Make your move, privately", vec![]),
             sub("hand", "Show your hand and the board, privately", vec![]),
@@ -317,14 +359,7 @@ pub async fn register(config: &Config, guild: &str) -> anyhow::Result<Value> {
             ),
         )
         .body(http_body_util::Full::new(Bytes::from(body)))?;
-    let https = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_webpki_roots()
-        .https_or_http()
-        .enable_http1()
-        .build();
-    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
-        .build(https);
-    let response = tokio::time::timeout(Duration::from_secs(30), client.request(request))
+    let response = tokio::time::timeout(Duration::from_secs(30), client().request(request))
         .await
         .map_err(|_| anyhow::anyhow!("{url} did not answer in 30 s"))??;
     let status = response.status();

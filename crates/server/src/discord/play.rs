@@ -1,0 +1,462 @@
+//! Matches played from Discord: `/colosseum new`, `join`, `move` (an ephemeral select menu,
+//! a preview, Confirm), `hand`, `resign`, and the channel posts after each reveal and at the
+//! end. Every prompt is built from the acting seat's state (the same state message the web
+//! table gets for that seat); the channel posts from the spectator's.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use colosseum_engine::{Seat, Viewer};
+use colosseum_host::Player;
+use serde_json::{json, Value};
+
+use super::{ephemeral, Config, CHANNEL_MESSAGE, EPHEMERAL};
+use crate::api::AppState;
+use crate::hub::{Action, CreateMatch, Hub};
+use crate::store::Store;
+
+/// Response type: edit the message the component is on.
+const UPDATE_MESSAGE: u64 = 7;
+
+/// The most options one select menu holds (Discord's limit).
+const SELECT_MAX: usize = 25;
+
+/// A match bound to a channel and two members (kept in memory: a restart forgets the
+/// binding, and the match goes on at its web table).
+#[derive(Clone, Debug)]
+pub struct Bound {
+    /// The match id.
+    pub id: String,
+    /// The channel it is played in.
+    pub channel: String,
+    /// Each seat's member id.
+    pub members: [String; 2],
+    /// Each seat's name.
+    pub names: [String; 2],
+    /// Each seat's token (a secret: its web table link).
+    tokens: [String; 2],
+    /// p1's client seed, held until p2 has committed to theirs (then both are revealed).
+    p1_seed: Option<String>,
+}
+
+/// The bindings of one application.
+#[derive(Default)]
+pub struct Bindings {
+    by_channel: Mutex<HashMap<String, Bound>>,
+}
+
+impl Bindings {
+    fn get(&self, channel: &str) -> Option<Bound> {
+        self.lock().get(channel).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Bound>> {
+        self.by_channel
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Who acted: the member's id and the name the channel shows.
+fn member(interaction: &Value) -> (String, String) {
+    let m = &interaction["member"];
+    let user = if m.is_null() {
+        &interaction["user"]
+    } else {
+        &m["user"]
+    };
+    let name = m["nick"]
+        .as_str()
+        .or(user["global_name"].as_str())
+        .or(user["username"].as_str())
+        .unwrap_or("someone");
+    (
+        user["id"].as_str().unwrap_or_default().to_string(),
+        name.to_string(),
+    )
+}
+
+/// A subcommand's option value as text.
+fn option<'a>(sub: &'a Value, name: &str) -> Option<&'a str> {
+    sub["options"]
+        .as_array()
+        .and_then(|o| o.iter().find(|o| o["name"] == name))
+        .and_then(|o| o["value"].as_str())
+}
+
+/// The member's own client seed from the `seed:` option, checked as the web table's are (16 to
+/// 64 letters, digits, `_`, `.`, `-`); the server never makes one.
+fn your_seed(sub: &Value) -> Result<&str, Value> {
+    let seed = option(sub, "seed").map(str::trim).unwrap_or_default();
+    colosseum_engine::fair::check_client_seed(seed).map_err(|e| {
+        ephemeral(&format!(
+            "`seed:` is your share of the match's chance, typed by you: {}",
+            e.0
+        ))
+    })?;
+    Ok(seed)
+}
+
+/// A message everyone in the channel sees.
+fn public(text: &str, components: Value) -> Value {
+    json!({"type": CHANNEL_MESSAGE, "data": {"content": text, "components": components,
+           "allowed_mentions": {"parse": []}}})
+}
+
+/// The "Make your move" button.
+fn move_button() -> Value {
+    json!([{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Make your move", "custom_id": "move"}]}])
+}
+
+/// The seat `who` plays in `bound`, if any.
+fn seat_of(bound: &Bound, who: &str) -> Option<Seat> {
+    Seat::BOTH
+        .into_iter()
+        .find(|s| bound.members[s.index()] == who)
+}
+
+const NOT_A_PLAYER: &str =
+    "You are not a player of the match in this channel: only its two players act in it.";
+const NO_MATCH: &str =
+    "There is no Colosseum match in this channel: start one with `/colosseum new`.";
+
+/// `/colosseum new|join|move|hand|resign`.
+pub async fn command<S: Store>(
+    state: &Arc<AppState<S>>,
+    config: &'static Config,
+    interaction: &Value,
+    sub: &Value,
+) -> Value {
+    let channel = interaction["channel_id"].as_str().unwrap_or_default();
+    let (who, name) = member(interaction);
+    let hub = &state.hub;
+    match sub["name"].as_str().unwrap_or_default() {
+        "new" => new(hub, config, interaction, sub, channel, &who, &name).await,
+        "join" => {
+            let Some(bound) = config.bindings.get(channel) else {
+                return ephemeral(NO_MATCH);
+            };
+            join(hub, config, &bound, sub, &who).await
+        }
+        other => {
+            let Some(bound) = config.bindings.get(channel) else {
+                return ephemeral(NO_MATCH);
+            };
+            let Some(seat) = seat_of(&bound, &who) else {
+                return ephemeral(NOT_A_PLAYER);
+            };
+            match other {
+                "move" => prompt(hub, &bound, seat, None).await,
+                "hand" => hand(hub, &bound, seat).await,
+                "resign" => {
+                    let Ok(table) = hub.table(&bound.id).await else {
+                        return ephemeral("The match is gone.");
+                    };
+                    match hub.act_on(&table, seat, Action::Resign, None).await {
+                        Ok(()) => public(
+                            &format!("{} resigns.", bound.names[seat.index()]),
+                            json!([]),
+                        ),
+                        Err(e) => ephemeral(&e.message),
+                    }
+                }
+                _ => ephemeral("Unknown /colosseum subcommand."),
+            }
+        }
+    }
+}
+
+async fn new<S: Store>(
+    hub: &Arc<Hub<S>>,
+    config: &'static Config,
+    interaction: &Value,
+    sub: &Value,
+    channel: &str,
+    who: &str,
+    name: &str,
+) -> Value {
+    if let Some(b) = config.bindings.get(channel) {
+        if let Ok(t) = hub.table(&b.id).await {
+            if hub.state(&t, Viewer::Spectator).await["status"] != "finished" {
+                return ephemeral("A match is already played in this channel.");
+            }
+        }
+    }
+    let Some(game) = option(sub, "game").and_then(|g| colosseum_games::find(g).ok()) else {
+        return ephemeral("No such game: choose one from the list.");
+    };
+    let Some(opponent) = option(sub, "opponent") else {
+        return ephemeral("Name your opponent.");
+    };
+    if opponent == who {
+        return ephemeral("Choose another member as your opponent.");
+    }
+    let seed = match your_seed(sub) {
+        Ok(seed) => seed,
+        Err(why) => return why,
+    };
+    let resolved = &interaction["data"]["resolved"];
+    let opponent_name = resolved["members"][opponent]["nick"]
+        .as_str()
+        .or(resolved["users"][opponent]["global_name"].as_str())
+        .or(resolved["users"][opponent]["username"].as_str())
+        .unwrap_or("opponent")
+        .to_string();
+    let options = match colosseum_engine::parse_pairs(
+        option(sub, "options")
+            .unwrap_or_default()
+            .split_whitespace(),
+    ) {
+        Ok(o) => o,
+        Err(e) => return ephemeral(&format!("Options: {e}")),
+    };
+    let mut req: CreateMatch = match serde_json::from_value(json!({"game": game.id})) {
+        Ok(r) => r,
+        Err(e) => return ephemeral(&e.to_string()),
+    };
+    req.options = options;
+    req.seats = Some([
+        Player::Human {
+            name: Some(name.to_string()),
+        },
+        Player::Human {
+            name: Some(opponent_name.clone()),
+        },
+    ]);
+    let created = match hub.create(req).await {
+        Ok(c) => c,
+        Err(e) => return ephemeral(&e.message),
+    };
+    let (Some(t1), Some(t2)) = (created.tokens[0].clone(), created.tokens[1].clone()) else {
+        return ephemeral("The match has no human seats.");
+    };
+    let Ok(table) = hub.table(&created.id).await else {
+        return ephemeral("The match is gone.");
+    };
+    let joined = hub
+        .act(
+            &table,
+            Seat::P1,
+            Action::JoinSeeded {
+                name: Some(name.to_string()),
+                client_seed: None,
+                client_seed_hash: Some(colosseum_engine::fair::client_seed_hash(seed)),
+            },
+        )
+        .await;
+    if let Err(e) = joined {
+        return ephemeral(&e.message);
+    }
+    let bound = Bound {
+        id: created.id.clone(),
+        channel: channel.to_string(),
+        members: [who.to_string(), opponent.to_string()],
+        names: [name.to_string(), opponent_name.clone()],
+        tokens: [t1, t2],
+        p1_seed: Some(seed.to_string()),
+    };
+    config
+        .bindings
+        .lock()
+        .insert(channel.to_string(), bound.clone());
+    public(
+        &format!(
+            "{name} challenges {opponent_name} to {} (match `{}`). {opponent_name}: accept with \
+             `/colosseum join seed:` and 16 to 64 letters or digits of your own choosing.",
+            game.name, created.id
+        ),
+        json!([]),
+    )
+}
+
+async fn join<S: Store>(
+    hub: &Arc<Hub<S>>,
+    config: &'static Config,
+    bound: &Bound,
+    sub: &Value,
+    who: &str,
+) -> Value {
+    if bound.members[1] != who {
+        return ephemeral(NOT_A_PLAYER);
+    }
+    let seed = match your_seed(sub) {
+        Ok(seed) => seed,
+        Err(why) => return why,
+    };
+    let Some(p1_seed) = bound.p1_seed.clone() else {
+        return ephemeral("You have joined already.");
+    };
+    let Ok(table) = hub.table(&bound.id).await else {
+        return ephemeral("The match is gone.");
+    };
+    let steps = [
+        (
+            Seat::P2,
+            Action::JoinSeeded {
+                name: Some(bound.names[1].clone()),
+                client_seed: None,
+                client_seed_hash: Some(colosseum_engine::fair::client_seed_hash(seed)),
+            },
+        ),
+        (Seat::P1, Action::Reveal(p1_seed)),
+        (Seat::P2, Action::Reveal(seed.to_string())),
+    ];
+    for (seat, action) in steps {
+        if let Err(e) = hub.act(&table, seat, action).await {
+            return ephemeral(&e.message);
+        }
+    }
+    if let Some(b) = config.bindings.lock().get_mut(&bound.channel) {
+        b.p1_seed = None;
+    }
+    super::post::watch(hub.clone(), config, bound.clone(), table);
+    public(
+        &format!(
+            "{} v {}: the match begins. Each player makes their move privately.",
+            bound.names[0], bound.names[1]
+        ),
+        move_button(),
+    )
+}
+
+/// The seat's private prompt: the decision and a select menu of its legal moves; `chosen`
+/// previews a choice with a Confirm button. `UPDATE_MESSAGE` when it answers a component.
+pub async fn prompt<S: Store>(
+    hub: &Arc<Hub<S>>,
+    bound: &Bound,
+    seat: Seat,
+    chosen: Option<(u64, &str)>,
+) -> Value {
+    let Ok(table) = hub.table(&bound.id).await else {
+        return ephemeral("The match is gone.");
+    };
+    let st = hub.state(&table, Viewer::Seat(seat)).await;
+    let decision = st["decision"].as_u64().unwrap_or_default();
+    let me = &st["match"]["seats"][seat.to_string()];
+    if st["status"] != "live" || me["to_act"] != true {
+        return ephemeral("Nothing is yours to decide now.");
+    }
+    if me["locked"] == true {
+        return ephemeral("Your move is in: wait for the reveal.");
+    }
+    let legal: Vec<String> = st["legal_moves"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let kind = st["match"]["decision"].as_str().unwrap_or("move");
+    let mut components = Vec::new();
+    for (i, chunk) in legal.chunks(SELECT_MAX).take(4).enumerate() {
+        let options: Vec<Value> = chunk
+            .iter()
+            .map(
+                |m| json!({"label": m, "value": m, "default": chosen.is_some_and(|(_, c)| c == m)}),
+            )
+            .collect();
+        components.push(json!({"type": 1, "components": [{"type": 3,
+            "custom_id": format!("pick:{decision}:{i}"), "placeholder": "Choose your move",
+            "options": options}]}));
+    }
+    let text = match chosen {
+        Some((_, m)) => {
+            components.push(json!({"type": 1, "components": [{"type": 2, "style": 3,
+                "label": "Confirm", "custom_id": format!("confirm:{decision}:{m}")}]}));
+            format!("You chose {m}. Confirm, or change it.")
+        }
+        None if legal.is_empty() => format!(
+            "Decision {decision} ({kind}): too many moves to list; play it at your web table \
+             (`/colosseum hand` gives its link)."
+        ),
+        None => format!("Decision {decision} ({kind}): choose your move."),
+    };
+    let kind = if chosen.is_some() {
+        UPDATE_MESSAGE
+    } else {
+        CHANNEL_MESSAGE
+    };
+    json!({"type": kind, "data": {"content": text, "flags": EPHEMERAL, "components": components}})
+}
+
+/// `/colosseum hand`: the seat's view, privately, and its web table link.
+async fn hand<S: Store>(hub: &Arc<Hub<S>>, bound: &Bound, seat: Seat) -> Value {
+    let Ok(table) = hub.table(&bound.id).await else {
+        return ephemeral("The match is gone.");
+    };
+    let st = hub.state(&table, Viewer::Seat(seat)).await;
+    let view = serde_json::to_string(&st["match"]["view"]).unwrap_or_default();
+    let view: String = view.chars().take(1500).collect();
+    ephemeral(&format!(
+        "Your seat's view:\n```json\n{view}\n```\nYour web table: /m/{}#seat={}",
+        bound.id,
+        bound.tokens[seat.index()]
+    ))
+}
+
+/// A button or select menu of a match: `move`, `pick:DECISION:_`, `confirm:DECISION:MOVE`.
+pub async fn component<S: Store>(
+    state: &Arc<AppState<S>>,
+    config: &'static Config,
+    interaction: &Value,
+) -> Value {
+    let channel = interaction["channel_id"].as_str().unwrap_or_default();
+    let (who, _) = member(interaction);
+    let Some(bound) = config.bindings.get(channel) else {
+        return ephemeral(NO_MATCH);
+    };
+    let Some(seat) = seat_of(&bound, &who) else {
+        return ephemeral(NOT_A_PLAYER);
+    };
+    let hub = &state.hub;
+    let id = interaction["data"]["custom_id"]
+        .as_str()
+        .unwrap_or_default();
+    let mut parts = id.splitn(3, ':');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("move"), _, _) => prompt(hub, &bound, seat, None).await,
+        (Some("pick"), Some(d), _) => {
+            let chosen = interaction["data"]["values"][0]
+                .as_str()
+                .unwrap_or_default();
+            let decision = d.parse().unwrap_or_default();
+            prompt(hub, &bound, seat, Some((decision, chosen))).await
+        }
+        (Some("confirm"), Some(d), Some(m)) => {
+            let Ok(decision) = d.parse::<u64>() else {
+                return ephemeral("Not a decision.");
+            };
+            let Ok(table) = hub.table(&bound.id).await else {
+                return ephemeral("The match is gone.");
+            };
+            let submitted = hub
+                .act_on(&table, seat, Action::Submit(m.to_string()), Some(decision))
+                .await;
+            // Locked, so a confirmed move stands; when it was the last one missing the
+            // decision is over already (the lock is then stale, and not needed).
+            let locked = match submitted {
+                Ok(()) => match hub.act_on(&table, seat, Action::Lock, Some(decision)).await {
+                    Err(e) => {
+                        let st = hub.state(&table, Viewer::Seat(seat)).await;
+                        if st["status"] == "finished" || st["decision"] != decision {
+                            Ok(())
+                        } else {
+                            Err(e)
+                        }
+                    }
+                    Ok(()) => Ok(()),
+                },
+                Err(e) => Err(e),
+            };
+            match locked {
+                Ok(()) => json!({"type": UPDATE_MESSAGE, "data": {
+                    "content": format!("Your move {m} is in (decision {decision})."),
+                    "components": []}}),
+                Err(e) => ephemeral(&e.message),
+            }
+        }
+        _ => ephemeral("This button is not Colosseum's."),
+    }
+}

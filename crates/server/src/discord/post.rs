@@ -1,0 +1,98 @@
+//! The public game room: after each reveal and at the end, a post in the match's channel
+//! (`POST {api}/channels/{channel}/messages` with the bot token), built from the spectator's
+//! state with the players' names.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use colosseum_engine::Viewer;
+use serde_json::{json, Value};
+
+use super::play::Bound;
+use super::Config;
+use crate::hub::{Hub, Table};
+use crate::store::Store;
+
+/// Posts `content` in `channel`. Failures are logged (the match goes on).
+pub async fn send(config: &Config, channel: &str, content: &str) {
+    let url = format!("{}/channels/{channel}/messages", config.api_base);
+    let body = json!({"content": content, "allowed_mentions": {"parse": []}}).to_string();
+    let Ok(request) = hyper::Request::post(&url)
+        .header("authorization", format!("Bot {}", config.bot_token))
+        .header("content-type", "application/json")
+        .body(http_body_util::Full::new(Bytes::from(body)))
+    else {
+        return;
+    };
+    let answer =
+        tokio::time::timeout(Duration::from_secs(30), super::client().request(request)).await;
+    match answer {
+        Ok(Ok(r)) if r.status().is_success() => {}
+        Ok(Ok(r)) => tracing::warn!(status = %r.status(), "a Discord channel post was refused"),
+        Ok(Err(e)) => tracing::warn!("a Discord channel post failed: {e}"),
+        Err(_) => tracing::warn!("a Discord channel post timed out"),
+    }
+}
+
+/// A step of the move log as a sentence with names.
+fn line(step: &Value, names: &[String; 2]) -> Option<String> {
+    let mut parts = Vec::new();
+    for (i, seat) in ["p1", "p2"].into_iter().enumerate() {
+        if let Some(m) = step[seat].as_str() {
+            parts.push(format!("{} played {m}", names[i]));
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let kind = step["kind"].as_str().unwrap_or("move");
+    Some(format!(
+        "Game {}, {kind}: {}.",
+        step["game"].as_u64().unwrap_or(1),
+        parts.join(", ")
+    ))
+}
+
+/// The result with names.
+fn result(st: &Value, names: &[String; 2]) -> String {
+    let r = &st["match"]["result"];
+    let reason = colosseum_games::text::with_names(
+        r["reason"].as_str().unwrap_or_default(),
+        [&names[0], &names[1]],
+    );
+    match r["winner"].as_str() {
+        Some("p1") => format!("{} wins: {reason}", names[0]),
+        Some("p2") => format!("{} wins: {reason}", names[1]),
+        _ => format!("A draw: {reason}"),
+    }
+}
+
+/// Watches `table` and posts each new revealed step and the result in `bound`'s channel, in
+/// order, until the match is over.
+pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, table: Arc<Table>) {
+    tokio::spawn(async move {
+        let mut version = Hub::<S>::subscribe(&table);
+        let mut posted = 0usize;
+        loop {
+            let st = hub.state(&table, Viewer::Spectator).await;
+            let moves = st["match"]["moves"].as_array().cloned().unwrap_or_default();
+            for step in moves.iter().skip(posted) {
+                if step["hidden"] == true {
+                    break;
+                }
+                if let Some(text) = line(step, &bound.names) {
+                    send(config, &bound.channel, &text).await;
+                }
+                posted += 1;
+            }
+            if st["status"] == "finished" {
+                send(config, &bound.channel, &result(&st, &bound.names)).await;
+                return;
+            }
+            if version.changed().await.is_err() {
+                return;
+            }
+        }
+    });
+}
