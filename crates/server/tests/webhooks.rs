@@ -211,6 +211,9 @@ enum Mode {
     /// Takes this long over each post, one at a time, and answers every `n`th request 429 with
     /// `retry_after` (seconds).
     Paced(Duration, usize, f64),
+    /// Answers 204 saying the rate-limit bucket is empty (`X-RateLimit-Remaining: 0`) until
+    /// `X-RateLimit-Reset-After` (seconds).
+    Bucket(f64),
 }
 
 #[derive(Clone)]
@@ -235,6 +238,18 @@ async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> imp
     };
     if let Mode::Slow(d) = r.mode {
         tokio::time::sleep(d).await;
+    }
+    if let Mode::Bucket(secs) = r.mode {
+        r.got.lock().unwrap().push(received);
+        return (
+            StatusCode::NO_CONTENT,
+            [
+                ("x-ratelimit-limit", "5".to_string()),
+                ("x-ratelimit-remaining", "0".to_string()),
+                ("x-ratelimit-reset-after", format!("{secs}")),
+            ],
+        )
+            .into_response();
     }
     if let Mode::Paced(d, every, secs) = r.mode {
         let mut n = r.pace.lock().await;
@@ -1382,5 +1397,44 @@ async fn board_posts_name_the_tournament_round_and_board_and_host_actions_are_po
     assert!(
         texts[at("garnets to 2")].contains("The host set Ann's garnets to 2."),
         "{texts:#?}"
+    );
+}
+
+/// Discord's rate-limit headers are honoured: after an answer saying the bucket is empty, the
+/// next post waits until the bucket resets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discords_rate_limit_headers_pace_the_posts() {
+    use colosseum_server::webhooks::{Post, WebhookConfig};
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Bucket(0.15)).await;
+    let hook = WebhookConfig {
+        url,
+        format: Default::default(),
+        verbosity: Default::default(),
+        label: None,
+    };
+    for i in 0..4 {
+        s.hub.webhooks().post(
+            &hook,
+            Post {
+                kind: "result",
+                title: format!("post {i}"),
+                lines: Vec::new(),
+                board: None,
+            },
+        );
+    }
+    let posts = wait_posts(&got, |p| p.len() == 4).await;
+    for w in posts.windows(2) {
+        assert!(
+            w[1].at - w[0].at >= Duration::from_millis(140),
+            "{:?}",
+            w[1].at - w[0].at
+        );
+    }
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    assert_eq!(
+        texts,
+        ["**post 0**", "**post 1**", "**post 2**", "**post 3**"]
     );
 }
