@@ -618,3 +618,93 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
     let (_, over) = interact(&s, &app, &press(ANN, "move", None)).await;
     assert_eq!(over["data"]["flags"], 64);
 }
+
+/// Ann challenges Bob to Goofspiel (cards=3) in channel 7 and Bob accepts.
+async fn started(s: &Server, app: &App) {
+    let resolved =
+        json!({"users": {"200": {"id": "200", "username": "bob", "global_name": "Bob"}}});
+    let (_, created) = interact(
+        s,
+        app,
+        &slash(
+            ANN,
+            "new",
+            json!([{"name": "game", "type": 3, "value": "goofspiel"},
+                   {"name": "opponent", "type": 6, "value": "200"},
+                   {"name": "seed", "type": 3, "value": "ann-own-words-1234"},
+                   {"name": "options", "type": 3, "value": "cards=3"}]),
+            resolved,
+        ),
+    )
+    .await;
+    assert_eq!(created["type"], 4, "{created}");
+    let (_, joined) = interact(
+        s,
+        app,
+        &slash(
+            BOB,
+            "join",
+            json!([{"name": "seed", "type": 3, "value": "bob.words.5678.xyz"}]),
+            json!({}),
+        ),
+    )
+    .await;
+    assert!(
+        joined["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("begins"),
+        "{joined}"
+    );
+}
+
+#[tokio::test]
+async fn a_non_player_is_refused_everything_and_a_resignation_is_posted() {
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let s = server(&app, &base);
+    started(&s, &app).await;
+    // Cy tries every player's action, a forged Confirm included: refused privately, nothing
+    // changes.
+    for interaction in [
+        slash(CY, "move", json!([]), json!({})),
+        slash(CY, "hand", json!([]), json!({})),
+        slash(CY, "resign", json!([]), json!({})),
+        press(CY, "move", None),
+        press(CY, "pick:1:0", Some("1")),
+        press(CY, "confirm:1:1", None),
+    ] {
+        let (status, answer) = interact(&s, &app, &interaction).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(answer["data"]["flags"], 64, "{answer}");
+        let text = answer["data"]["content"].as_str().unwrap();
+        assert!(text.contains("not a player"), "{text}");
+        assert!(!text.contains("#seat="), "no link to a non-player: {text}");
+    }
+    // Bob's prompt shows all three cards: Cy's forged Confirm took none.
+    let (_, prompt) = interact(&s, &app, &press(BOB, "move", None)).await;
+    assert_eq!(select(&prompt).1, ["1", "2", "3"]);
+    // A refusal in a channel without a match.
+    let mut elsewhere = press(ANN, "move", None);
+    elsewhere["channel_id"] = json!("8");
+    let (_, none) = interact(&s, &app, &elsewhere).await;
+    assert!(
+        none["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("no Colosseum match"),
+        "{none}"
+    );
+    // Bob resigns: said in the channel, and the result posted with names.
+    let (_, resigned) = interact(&s, &app, &slash(BOB, "resign", json!([]), json!({}))).await;
+    assert!(resigned["data"]["flags"].is_null(), "public: {resigned}");
+    assert_eq!(resigned["data"]["content"], "Bob resigns.");
+    let posts = wait_for(&calls, |c| {
+        c.iter().any(|c| content(c).contains("Ann wins"))
+    })
+    .await;
+    assert!(
+        posts.iter().all(|c| !content(c).contains("p2")),
+        "{posts:#?}"
+    );
+}
