@@ -312,3 +312,23 @@ pub async fn match_announcer<S: Store>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::duration_words;
+
+    #[test]
+    fn extra_time_reads_in_words() {
+        for (ms, words) in [
+            (1_000, "1 second"),
+            (30_000, "30 seconds"),
+            (90_000, "90 seconds"),
+            (120_000, "2 minutes"),
+            (150_000, "2 minutes 30 seconds"),
+            (3_600_000, "1 hour"),
+            (3_900_000, "1 hour 5 minutes"),
+        ] {
+            assert_eq!(duration_words(ms), words);
+        }
+    }
+}

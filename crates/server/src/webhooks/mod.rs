@@ -922,6 +922,92 @@ mod tests {
     }
 
     #[test]
+    fn a_full_queue_sheds_the_oldest_of_the_lowest_priority_and_keeps_results_in_order() {
+        let queue = Queue {
+            posts: Mutex::new(VecDeque::new()),
+            wake: Notify::new(),
+            counts: Counts {
+                hook: Arc::new(Stats::default()),
+                all: Arc::new(Stats::default()),
+            },
+            closed: std::sync::atomic::AtomicBool::new(false),
+        };
+        let post = |kind: &'static str, title: &str| Post {
+            kind,
+            title: title.into(),
+            lines: Vec::new(),
+            board: None,
+        };
+        let titles = || -> Vec<String> {
+            queue
+                .posts
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|p| p.title.clone())
+                .collect()
+        };
+        for (kind, title) in [("reveal", "r1"), ("start", "s1"), ("reveal", "r2")] {
+            assert!(queue.push(post(kind, title), 3).is_none());
+        }
+        let shed = |kind, title| queue.push(post(kind, title), 3).map(|p| p.title);
+        assert_eq!(shed("result", "R1").as_deref(), Some("r1"));
+        assert_eq!(titles(), ["s1", "r2", "R1"]);
+        assert_eq!(shed("reveal", "r3").as_deref(), Some("r2"));
+        assert_eq!(shed("standings", "R2").as_deref(), Some("r3"));
+        assert_eq!(titles(), ["s1", "R1", "R2"]);
+        // A reveal below everything queued is shed itself.
+        assert_eq!(shed("reveal", "r4").as_deref(), Some("r4"));
+        assert_eq!(shed("host", "R3").as_deref(), Some("s1"));
+        // Results are never shed: kept past the size, in order.
+        assert_eq!(shed("result", "R4"), None);
+        assert_eq!(shed("reveal", "r5").as_deref(), Some("r5"));
+        assert_eq!(titles(), ["R1", "R2", "R3", "R4"]);
+        assert_eq!(queue.counts.hook.shed.load(Ordering::Relaxed), 6);
+        assert_eq!(queue.counts.all.shed.load(Ordering::Relaxed), 6);
+        assert_eq!(queue.counts.hook.dropped_full.load(Ordering::Relaxed), 0);
+        // Only past HARD_CAP times the size is one dropped.
+        for i in 4..3 * HARD_CAP {
+            assert!(queue.push(post("result", &format!("R{i}")), 3).is_none());
+        }
+        assert!(queue.push(post("result", "over"), 3).is_some());
+        assert_eq!(queue.counts.hook.dropped_full.load(Ordering::Relaxed), 1);
+        assert_eq!(queue.pop().map(|p| p.title).as_deref(), Some("R1"));
+    }
+
+    #[test]
+    fn results_verbosity_keeps_results_standings_and_host_actions_only() {
+        let post = |kind: &'static str| Post {
+            kind,
+            title: String::new(),
+            lines: Vec::new(),
+            board: None,
+        };
+        for kind in ["result", "standings", "host", "webhook"] {
+            assert!(Verbosity::Results.wants(&post(kind)), "{kind}");
+        }
+        for kind in ["reveal", "drawn", "start", "pairings"] {
+            assert!(!Verbosity::Results.wants(&post(kind)), "{kind}");
+            assert!(Verbosity::All.wants(&post(kind)), "{kind}");
+        }
+        let hook: WebhookConfig = serde_json::from_value(
+            json!({"url": "https://discord.com/api/webhooks/1/a", "verbosity": "results"}),
+        )
+        .unwrap();
+        assert_eq!(hook.verbosity, Verbosity::Results);
+        assert!(serde_json::from_value::<WebhookConfig>(
+            json!({"url": "https://discord.com/api/webhooks/1/a", "verbosity": "loud"})
+        )
+        .is_err());
+        let board = hook.for_board("Cup", 2, 1);
+        assert_eq!(
+            board.titled("Goofspiel: A v B"),
+            "Cup, round 2, board 1 — Goofspiel: A v B"
+        );
+        assert_eq!(board.verbosity, Verbosity::Results);
+    }
+
+    #[test]
     fn discord_posts_attach_the_board_as_multipart_and_slack_posts_are_json_text() {
         let post = Post {
             kind: "reveal",
