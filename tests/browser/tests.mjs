@@ -1336,6 +1336,26 @@ test('tournaments: the lobby links to them; the form creates one, shows the host
   assert.deepEqual(bad, [], bad.map(([k, v]) => `${k}:\n  ${v.join('\n  ')}`).join('\n'));
 });
 
+test('tournaments: a round robin shows only its own tie-breaks and a tie that only the seed breaks as =1', async () => {
+  // Three players who never come: every game a no-show draw, so all three end on 2 points, equal
+  // on head to head and Sonneborn-Berger.
+  const made = await apiTournament({ name: 'Three-way tie', game: 'goofspiel', format: { kind: 'round_robin' },
+    players: [{ name: 'Ann' }, { name: 'Bo' }, { name: 'Cy' }], no_show_s: 1 });
+  const done = await waitView(made.id, null, (v) => v.status === 'finished', 'finished');
+  assert.deepEqual(done.standings.map((s) => s.rank_label), ['=1', '=1', '=1']);
+  const page = await newPage(SIZES.laptop);
+  await page.goto(`${BASE}/t/${made.id}`);
+  await page.locator('#standings tbody tr').first().waitFor();
+  const heads = await page.locator('#standings thead th').allInnerTexts();
+  assert.ok(heads.includes('Sonneborn-Berger'), heads.join(', '));
+  assert.ok(!heads.includes('Buchholz'), `a round robin has no Buchholz column: ${heads.join(', ')}`);
+  const ranks = await page.locator('#standings tbody td[data-label="Rank"]').allInnerTexts();
+  assert.deepEqual(ranks, ['=1', '=1', '=1']);
+  assert.match(await page.locator('#winner').innerText(), /Winners: Ann and Bo and Cy|Ann, Bo and Cy|Ann and Bo and Cy/);
+  assert.deepEqual(await axe(page), []);
+  await page.context().close();
+});
+
 /** Waits for the host's action to be answered and fails with the page's words if it was refused. */
 async function hostSaid(page, what) {
   const said = page.locator('.notice.ok, .notice.error').first();

@@ -115,6 +115,7 @@ async fn standings_json<S: Store>(
         "name": view["name"],
         "format": view["format"],
         "status": view["status"],
+        "tie_breaks": view["tie_breaks"],
         "standings": view["standings"],
         "rounds": view["rounds"],
     })))

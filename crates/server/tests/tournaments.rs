@@ -912,6 +912,16 @@ async fn a_replacement_keeps_history_and_a_host_started_tournament_finishes() {
         .iter()
         .any(|e| e["type"] == "replaced" && e["was"] == "Cy" && e["by"]["name"] == "Zed"));
     assert_eq!(view["tie_breaks"], json!(["buchholz", "sonneborn_berger"]));
+    let (_, exported) = s
+        .call(
+            "GET",
+            &format!("/api/tournaments/{id}/standings.json"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(exported["tie_breaks"], view["tie_breaks"]);
+    assert_eq!(exported["standings"], view["standings"]);
     // The last round, started by the host: the tournament finishes on its own after it.
     let (status, answer) = s.call("POST", &action("start"), Some(&admin), None).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
