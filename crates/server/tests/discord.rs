@@ -105,7 +105,7 @@ async fn post(
 /// Posts `interaction` signed by `app` now.
 async fn interact(s: &Server, app: &App, interaction: &Value) -> (StatusCode, Value) {
     let body = interaction.to_string();
-    let ts = NOW.to_string();
+    let ts = (s.hub.now() / 1000).to_string();
     post(s, Some(&app.sign(&ts, &body)), Some(&ts), &body).await
 }
 
@@ -706,5 +706,29 @@ async fn a_non_player_is_refused_everything_and_a_resignation_is_posted() {
     assert!(
         posts.iter().all(|c| !content(c).contains("p2")),
         "{posts:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_is_announced_with_the_name_of_who_ran_out() {
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let s = server(&app, &base);
+    started(&s, &app).await;
+    play(&s, &app, ANN, 0, None).await;
+    // Bob lets his time run out (the game's default clock): the host plays for him.
+    s.clock.advance(25 * 60 * 60 * 1000);
+    s.hub.tick_all().await.unwrap();
+    let posts = wait_for(&calls, |c| c.iter().any(|c| content(c).contains("ran out"))).await;
+    let text = content(
+        posts
+            .iter()
+            .find(|c| content(c).contains("ran out"))
+            .unwrap(),
+    );
+    assert!(text.contains("Ann played 1"), "{text}");
+    assert!(
+        text.contains("Bob ran out of time, and the host played"),
+        "{text}"
     );
 }

@@ -40,7 +40,17 @@ fn line(step: &Value, names: &[String; 2]) -> Option<String> {
     let mut parts = Vec::new();
     for (i, seat) in ["p1", "p2"].into_iter().enumerate() {
         if let Some(m) = step[seat].as_str() {
-            parts.push(format!("{} played {m}", names[i]));
+            let timed_out = step["by_default"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|s| s == seat));
+            if timed_out {
+                parts.push(format!(
+                    "{} ran out of time, and the host played {m} for them",
+                    names[i]
+                ));
+            } else {
+                parts.push(format!("{} played {m}", names[i]));
+            }
         }
     }
     if parts.is_empty() {
