@@ -1438,3 +1438,75 @@ async fn discords_rate_limit_headers_pace_the_posts() {
         ["**post 0**", "**post 1**", "**post 2**", "**post 3**"]
     );
 }
+
+/// A whole tournament of bots announced to a receiver at Discord's pace (scaled down) that
+/// answers every 7th request 429, with a small queue: reveals are shed, and every match's
+/// result, every standings post and the final standings arrive, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_at_discords_pace_delivers_every_result_and_standing() {
+    let s = server_with(Limits {
+        webhook_queue: 6,
+        ..limits()
+    });
+    let (url, got, limited_at) =
+        receiver_with_limits(Mode::Paced(Duration::from_millis(25), 7, 0.03)).await;
+    let players: Vec<Value> = ["Ann", "Bob", "Cat", "Dan"]
+        .iter()
+        .map(|n| json!({"name": n, "bot": "random"}))
+        .collect();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/tournaments",
+            None,
+            Some(json!({
+                "name": "Cup",
+                "game": "goofspiel",
+                "options": {"cards": "13"},
+                "format": {"kind": "round_robin"},
+                "players": players,
+                "start": false,
+                "webhook": {"url": url},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let (status, v) = s
+        .call(
+            "POST",
+            &format!("/api/tournaments/{id}/start"),
+            Some(&admin),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let posts = wait_posts(&got, |p| {
+        p.iter().any(|r| r.text().contains("final standings"))
+    })
+    .await;
+    let texts: Vec<String> = posts.iter().map(Received::text).collect();
+    // Six games' results, three rounds' standings, the final standings, in order.
+    assert_eq!(
+        texts.iter().filter(|t| is_result(t)).count(),
+        6,
+        "{texts:#?}"
+    );
+    for r in 1..=3 {
+        let standings = texts
+            .iter()
+            .position(|t| t.contains(&format!("Cup: standings after round {r}")))
+            .unwrap_or_else(|| panic!("round {r}: {texts:#?}"));
+        let results_before = texts[..standings].iter().filter(|t| is_result(t)).count();
+        assert!(results_before >= 2 * r, "{texts:#?}");
+    }
+    assert!(texts.last().unwrap().contains("final standings"));
+    let stats = s
+        .hub
+        .webhooks()
+        .stats(&serde_json::from_value(json!({"url": url})).unwrap());
+    assert!(stats["shed"].as_u64().unwrap() > 0, "{stats}");
+    assert!(!limited_at.lock().unwrap().is_empty());
+    assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
+}
