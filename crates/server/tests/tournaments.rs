@@ -1042,3 +1042,25 @@ async fn a_forfeit_is_undone_after_the_next_round_was_paired_until_a_game_of_it_
         "{answer}"
     );
 }
+
+/// With host-started rounds the tournament is over once its last round is complete: the host
+/// need not press start again.
+#[tokio::test]
+async fn a_host_started_tournament_finishes_after_its_last_round() {
+    let s = server();
+    let bots = ["Ann", "Rex"].map(|n| json!({"name": n, "bot": "random"}));
+    let (status, created) = create(
+        &s,
+        json!({"name": "Manual", "game": "goofspiel", "options": {"cards": "3"},
+               "format": {"kind": "round_robin"}, "players": bots, "auto_rounds": false}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let view = wait_for(&s, &id, None, |v| {
+        v["rounds"][0]["complete"] == true && v["status"] != "playing"
+    })
+    .await;
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["rounds"].as_array().unwrap().len(), 1);
+}
