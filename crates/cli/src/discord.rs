@@ -27,6 +27,11 @@ pub struct DiscordArgs {
     /// Discord's API base URL (or set COLOSSEUM_DISCORD_API_BASE; a stand-in's in tests).
     #[arg(long, value_name = "URL")]
     discord_api_base: Option<String>,
+    /// A file keeping which match each channel plays and its two members (or set
+    /// COLOSSEUM_DISCORD_STATE), so a restart keeps them; without it they live in memory only.
+    /// It holds the seats' tokens: keep it private, like the database.
+    #[arg(long, value_name = "PATH")]
+    discord_state: Option<PathBuf>,
     /// A guild (Discord server) to register the /colosseum command in at start (repeat for
     /// several; or run `colosseum discord register`).
     #[arg(long, value_name = "ID")]
@@ -66,8 +71,15 @@ impl DiscordArgs {
         match (app_id, key, token) {
             (None, None, None) => Ok(None),
             (Some(id), Some(key), Some(token)) => {
-                let config =
+                let mut config =
                     Config::new(&id, &key, &token, base.as_deref()).map_err(anyhow::Error::msg)?;
+                let state = self
+                    .discord_state
+                    .clone()
+                    .or_else(|| flag_or_env(None, "COLOSSEUM_DISCORD_STATE").map(PathBuf::from));
+                if let Some(file) = state {
+                    config = config.with_state_file(file).map_err(anyhow::Error::msg)?;
+                }
                 Ok(Some(config.leak()))
             }
             (id, key, token) => {
@@ -162,6 +174,8 @@ mod tests {
         std::fs::write(&token, "tok-123\n").unwrap();
         let key = "0f".repeat(32);
         let token_arg = token.to_str().unwrap();
+        let state = dir.join("discord.json");
+        let state_arg = state.to_str().unwrap();
         let args = [
             "--discord-app-id",
             "42",
@@ -173,6 +187,8 @@ mod tests {
             "http://127.0.0.1:1/api/",
             "--discord-guild",
             "7",
+            "--discord-state",
+            state_arg,
         ];
         let parsed = serve(&args);
         assert_eq!(parsed.discord_guild, ["7"]);
@@ -184,6 +200,10 @@ mod tests {
             "the file's line end is not the token's"
         );
         assert_eq!(config.api_base, "http://127.0.0.1:1/api");
+        // A state file that is not the bindings' JSON stops the server.
+        std::fs::write(&state, "not json").unwrap();
+        let err = serve(&args).config().unwrap_err().to_string();
+        assert!(err.contains("state file"), "{err}");
         // Some but not all: an error naming what is missing.
         let err = serve(&["--discord-app-id", "42"])
             .config()

@@ -732,3 +732,78 @@ async fn a_timeout_is_announced_with_the_name_of_who_ran_out() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn a_restart_keeps_the_channels_match_and_its_posts() {
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let (dir, db) = common::temp_db("discord-restart", "m.db");
+    let state = dir.join("discord.json");
+    let config = |app: &App| {
+        Config::new(
+            "1234567890",
+            &app.public_hex(),
+            "bot-token-xyz",
+            Some(&base),
+        )
+        .unwrap()
+        .with_state_file(state.clone())
+        .unwrap()
+        .leak()
+    };
+    let limits = Limits {
+        discord: Some(config(&app)),
+        ..open_limits()
+    };
+    let s = common::server_on_store(
+        colosseum_server::SqliteStore::open(&db).unwrap(),
+        limits,
+        false,
+    );
+    started(&s, &app).await;
+    play(&s, &app, ANN, 0, None).await;
+    play(&s, &app, BOB, 0, None).await;
+    wait_for(&calls, |c| {
+        c.iter().any(|c| content(c).contains("Ann played"))
+    })
+    .await;
+    drop(s);
+
+    // A new process: the bindings come back from the state file, the match from the store.
+    let limits = Limits {
+        discord: Some(config(&app)),
+        ..open_limits()
+    };
+    let s = common::server_on_store(
+        colosseum_server::SqliteStore::open(&db).unwrap(),
+        limits,
+        false,
+    );
+    assert_eq!(s.hub.resume().await.unwrap(), 1);
+    // Cy is still not a player; Ann and Bob still are.
+    let (_, refused) = interact(&s, &app, &press(CY, "move", None)).await;
+    assert!(refused["data"]["content"]
+        .as_str()
+        .unwrap()
+        .contains("not a player"));
+    play(&s, &app, ANN, 0, None).await;
+    play(&s, &app, BOB, 0, None).await;
+    wait_for(&calls, |c| {
+        c.iter()
+            .filter(|c| content(c).contains("Ann played"))
+            .count()
+            >= 2
+    })
+    .await;
+    // Round 1's post is not posted again; round 2's is.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let posts = calls.lock().unwrap().clone();
+    let reveals: Vec<&str> = posts
+        .iter()
+        .map(content)
+        .filter(|c| c.contains("Ann played"))
+        .collect();
+    assert_eq!(reveals.len(), 2, "{reveals:#?}");
+    assert_ne!(reveals[0], reveals[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -117,6 +117,13 @@ impl Config {
         })
     }
 
+    /// The same settings with their match bindings kept in `file` (read now if it exists), so a
+    /// restart keeps them.
+    pub fn with_state_file(mut self, file: std::path::PathBuf) -> Result<Config, String> {
+        self.bindings = play::Bindings::from_file(file)?;
+        Ok(self)
+    }
+
     /// The settings for the life of the process (`Limits::discord` holds a reference).
     #[must_use]
     pub fn leak(self) -> &'static Config {
@@ -222,6 +229,9 @@ async fn answer<S: Store>(
     config: &'static Config,
     interaction: &Value,
 ) -> Value {
+    if let Some(channel) = interaction["channel_id"].as_str() {
+        play::resume(&state.hub, config, channel).await;
+    }
     match interaction["type"].as_u64() {
         Some(PING) => json!({"type": PONG}),
         Some(APPLICATION_COMMAND) => {

@@ -3,11 +3,13 @@
 //! end. Every prompt is built from the acting seat's state (the same state message the web
 //! table gets for that seat); the channel posts from the spectator's.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use colosseum_engine::{Seat, Viewer};
 use colosseum_host::Player;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{ephemeral, Config, CHANNEL_MESSAGE, EPHEMERAL};
@@ -21,9 +23,9 @@ const UPDATE_MESSAGE: u64 = 7;
 /// The most options one select menu holds (Discord's limit).
 const SELECT_MAX: usize = 25;
 
-/// A match bound to a channel and two members (kept in memory: a restart forgets the
-/// binding, and the match goes on at its web table).
-#[derive(Clone, Debug)]
+/// A match bound to a channel and two members. Kept in memory, and in the state file when
+/// there is one (`Bindings::from_file`), so a restart keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Bound {
     /// The match id.
     pub id: String,
@@ -37,16 +39,38 @@ pub struct Bound {
     tokens: [String; 2],
     /// p1's client seed, held until p2 has committed to theirs (then both are revealed).
     p1_seed: Option<String>,
+    /// How many steps of the move log have been posted in the channel.
+    #[serde(default)]
+    pub posted: usize,
 }
 
-/// The bindings of one application.
+/// The bindings of one application: channel to match, in memory and, with a state file, on
+/// disk (written whole at each change, through a temporary file and a rename).
 #[derive(Default)]
 pub struct Bindings {
     by_channel: Mutex<HashMap<String, Bound>>,
+    file: Option<PathBuf>,
+    /// The matches whose channel posts run in this process.
+    watched: Mutex<HashSet<String>>,
 }
 
 impl Bindings {
-    fn get(&self, channel: &str) -> Option<Bound> {
+    /// The bindings kept in `file` (read now if it exists; created at the first binding).
+    pub fn from_file(file: PathBuf) -> Result<Bindings, String> {
+        let by_channel = match std::fs::read(&file) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| format!("the Discord state file {}: {e}", file.display()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => HashMap::new(),
+            Err(e) => return Err(format!("the Discord state file {}: {e}", file.display())),
+        };
+        Ok(Bindings {
+            by_channel: Mutex::new(by_channel),
+            file: Some(file),
+            watched: Mutex::default(),
+        })
+    }
+
+    pub(super) fn get(&self, channel: &str) -> Option<Bound> {
         self.lock().get(channel).cloned()
     }
 
@@ -54,6 +78,58 @@ impl Bindings {
         self.by_channel
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn insert(&self, bound: Bound) {
+        let mut map = self.lock();
+        map.insert(bound.channel.clone(), bound);
+        self.save(&map);
+    }
+
+    /// Changes the binding of `channel` (if it is still match `id`'s).
+    pub(super) fn update(&self, channel: &str, id: &str, change: impl FnOnce(&mut Bound)) {
+        let mut map = self.lock();
+        if let Some(b) = map.get_mut(channel).filter(|b| b.id == id) {
+            change(b);
+            self.save(&map);
+        }
+    }
+
+    fn save(&self, map: &HashMap<String, Bound>) {
+        let Some(file) = &self.file else { return };
+        let tmp = file.with_extension("tmp");
+        let written = serde_json::to_vec(map)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| std::fs::write(&tmp, bytes))
+            .and_then(|()| std::fs::rename(&tmp, file));
+        if let Err(e) = written {
+            tracing::error!(
+                "the Discord state file {} was not written: {e}",
+                file.display()
+            );
+        }
+    }
+
+    /// Marks match `id` watched in this process; `false` if it was already.
+    pub(super) fn watch(&self, id: &str) -> bool {
+        self.watched
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.to_string())
+    }
+}
+
+/// Starts the channel posts of the match bound to `channel` if it has started and nothing in
+/// this process posts them (after a restart: at the channel's first interaction).
+pub async fn resume<S: Store>(hub: &Arc<Hub<S>>, config: &'static Config, channel: &str) {
+    let Some(bound) = config.bindings.get(channel) else {
+        return;
+    };
+    if bound.p1_seed.is_some() {
+        return;
+    }
+    if let Ok(table) = hub.table(&bound.id).await {
+        super::post::watch(hub.clone(), config, bound, table);
     }
 }
 
@@ -255,11 +331,9 @@ async fn new<S: Store>(
         names: [name.to_string(), opponent_name.clone()],
         tokens: [t1, t2],
         p1_seed: Some(seed.to_string()),
+        posted: 0,
     };
-    config
-        .bindings
-        .lock()
-        .insert(channel.to_string(), bound.clone());
+    config.bindings.insert(bound);
     public(
         &format!(
             "{name} challenges {opponent_name} to {} (match `{}`). {opponent_name}: accept with \
@@ -307,9 +381,9 @@ async fn join<S: Store>(
             return ephemeral(&e.message);
         }
     }
-    if let Some(b) = config.bindings.lock().get_mut(&bound.channel) {
-        b.p1_seed = None;
-    }
+    config
+        .bindings
+        .update(&bound.channel, &bound.id, |b| b.p1_seed = None);
     super::post::watch(hub.clone(), config, bound.clone(), table);
     public(
         &format!(

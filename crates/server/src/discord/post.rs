@@ -81,9 +81,12 @@ fn result(st: &Value, names: &[String; 2]) -> String {
 /// Watches `table` and posts each new revealed step and the result in `bound`'s channel, in
 /// order, until the match is over.
 pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, table: Arc<Table>) {
+    if !config.bindings.watch(&bound.id) {
+        return;
+    }
     tokio::spawn(async move {
         let mut version = Hub::<S>::subscribe(&table);
-        let mut posted = 0usize;
+        let mut posted = bound.posted;
         loop {
             let st = hub.state(&table, Viewer::Spectator).await;
             let moves = st["match"]["moves"].as_array().cloned().unwrap_or_default();
@@ -95,9 +98,17 @@ pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, 
                     send(config, &bound.channel, &text).await;
                 }
                 posted += 1;
+                config
+                    .bindings
+                    .update(&bound.channel, &bound.id, |b| b.posted = posted);
             }
             if st["status"] == "finished" {
-                send(config, &bound.channel, &result(&st, &bound.names)).await;
+                if posted != usize::MAX {
+                    send(config, &bound.channel, &result(&st, &bound.names)).await;
+                    config
+                        .bindings
+                        .update(&bound.channel, &bound.id, |b| b.posted = usize::MAX);
+                }
                 return;
             }
             if version.changed().await.is_err() {
