@@ -27,6 +27,10 @@ pub struct DiscordArgs {
     /// Discord's API base URL (or set COLOSSEUM_DISCORD_API_BASE; a stand-in's in tests).
     #[arg(long, value_name = "URL")]
     discord_api_base: Option<String>,
+    /// This server's public address, e.g. https://colosseum.example (or set
+    /// COLOSSEUM_DISCORD_PUBLIC_URL): the web table links given to players start with it.
+    #[arg(long, value_name = "URL")]
+    discord_public_url: Option<String>,
     /// A file keeping which match each channel plays and its two members (or set
     /// COLOSSEUM_DISCORD_STATE), so a restart keeps them; without it they live in memory only.
     /// It holds the seats' tokens: keep it private, like the database.
@@ -77,6 +81,12 @@ impl DiscordArgs {
                     .discord_state
                     .clone()
                     .or_else(|| flag_or_env(None, "COLOSSEUM_DISCORD_STATE").map(PathBuf::from));
+                if let Some(url) = flag_or_env(
+                    self.discord_public_url.as_deref(),
+                    "COLOSSEUM_DISCORD_PUBLIC_URL",
+                ) {
+                    config = config.with_public_url(&url).map_err(anyhow::Error::msg)?;
+                }
                 if let Some(file) = state {
                     config = config.with_state_file(file).map_err(anyhow::Error::msg)?;
                 }
@@ -189,6 +199,8 @@ mod tests {
             "7",
             "--discord-state",
             state_arg,
+            "--discord-public-url",
+            "https://c.example/",
         ];
         let parsed = serve(&args);
         assert_eq!(parsed.discord_guild, ["7"]);
@@ -200,6 +212,7 @@ mod tests {
             "the file's line end is not the token's"
         );
         assert_eq!(config.api_base, "http://127.0.0.1:1/api");
+        assert_eq!(config.public_url.as_deref(), Some("https://c.example"));
         // A state file that is not the bindings' JSON stops the server.
         std::fs::write(&state, "not json").unwrap();
         let err = serve(&args).config().unwrap_err().to_string();

@@ -47,6 +47,8 @@ impl App {
             Some(api_base),
         )
         .unwrap()
+        .with_public_url("https://colosseum.example/")
+        .unwrap()
         .leak()
     }
 
@@ -558,6 +560,7 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
     let (_, hand) = interact(&s, &app, &slash(BOB, "hand", json!([]), json!({}))).await;
     assert_eq!(hand["data"]["flags"], 64);
     let text = hand["data"]["content"].as_str().unwrap();
+    assert!(text.contains("https://colosseum.example/m/"), "{text}");
     let token = text
         .split("#seat=")
         .nth(1)

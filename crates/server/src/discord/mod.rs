@@ -61,6 +61,9 @@ pub struct Config {
     pub bot_token: String,
     /// The API base URL, without a trailing slash (Discord's, or a stand-in's in tests).
     pub api_base: String,
+    /// This server's public address (`https://colosseum.example`), which the web table links
+    /// given to players start with; `None`: the links are paths.
+    pub public_url: Option<String>,
     /// The matches bound to channels and members.
     bindings: play::Bindings,
 }
@@ -113,8 +116,21 @@ impl Config {
             public_key: key,
             bot_token: bot_token.to_string(),
             api_base: api_base.to_string(),
+            public_url: None,
             bindings: play::Bindings::default(),
         })
+    }
+
+    /// The same settings with the web table links starting with `url` (`http(s)://HOST`).
+    pub fn with_public_url(mut self, url: &str) -> Result<Config, String> {
+        let url = url.trim().trim_end_matches('/');
+        if !(url.starts_with("https://") || url.starts_with("http://")) {
+            return Err(format!(
+                "the public URL must be an http(s) URL, not {url:?}"
+            ));
+        }
+        self.public_url = Some(url.to_string());
+        Ok(self)
     }
 
     /// The same settings with their match bindings kept in `file` (read now if it exists), so a

@@ -224,7 +224,7 @@ pub async fn command<S: Store>(
             };
             match other {
                 "move" => prompt(hub, &bound, seat, None).await,
-                "hand" => hand(hub, &bound, seat).await,
+                "hand" => hand(hub, config, &bound, seat).await,
                 "resign" => {
                     let Ok(table) = hub.table(&bound.id).await else {
                         return ephemeral("The match is gone.");
@@ -456,7 +456,7 @@ pub async fn prompt<S: Store>(
 }
 
 /// `/colosseum hand`: the seat's view, privately, and its web table link.
-async fn hand<S: Store>(hub: &Arc<Hub<S>>, bound: &Bound, seat: Seat) -> Value {
+async fn hand<S: Store>(hub: &Arc<Hub<S>>, config: &Config, bound: &Bound, seat: Seat) -> Value {
     let Ok(table) = hub.table(&bound.id).await else {
         return ephemeral("The match is gone.");
     };
@@ -464,7 +464,8 @@ async fn hand<S: Store>(hub: &Arc<Hub<S>>, bound: &Bound, seat: Seat) -> Value {
     let view = serde_json::to_string(&st["match"]["view"]).unwrap_or_default();
     let view: String = view.chars().take(1500).collect();
     ephemeral(&format!(
-        "Your seat's view:\n```json\n{view}\n```\nYour web table: /m/{}#seat={}",
+        "Your seat's view:\n```json\n{view}\n```\nYour web table: {}/m/{}#seat={}",
+        config.public_url.as_deref().unwrap_or_default(),
         bound.id,
         bound.tokens[seat.index()]
     ))
