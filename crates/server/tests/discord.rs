@@ -215,31 +215,67 @@ struct Call {
 
 /// The stand-in for Discord's API: records every call and answers 200 with the body it got.
 async fn stand_in() -> (String, Arc<Mutex<Vec<Call>>>) {
-    async fn any(
-        State(calls): State<Arc<Mutex<Vec<Call>>>>,
-        method: Method,
-        uri: Uri,
-        headers: HeaderMap,
-        body: Bytes,
-    ) -> (StatusCode, String) {
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        calls.lock().unwrap().push(Call {
-            method,
-            path: uri.path().to_string(),
-            authorization: headers
-                .get("authorization")
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
-            body: body.clone(),
-        });
-        (StatusCode::OK, body.to_string())
-    }
+    let (base, calls, _) = stand_in_limited(0).await;
+    (base, calls)
+}
+
+/// The stand-in, answering the first `limited` channel posts 429 with Discord's rate-limit body
+/// (`retry_after` 0.05 s); the third value counts the 429s given.
+async fn stand_in_limited(
+    limited: usize,
+) -> (
+    String,
+    Arc<Mutex<Vec<Call>>>,
+    Arc<std::sync::atomic::AtomicUsize>,
+) {
+    let given = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = given.clone();
     let calls = Arc::new(Mutex::new(Vec::new()));
-    let router = Router::new().fallback(any).with_state(calls.clone());
+    let recorded = calls.clone();
+    let router = Router::new().fallback(
+        move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+            let calls = recorded.clone();
+            let count = count.clone();
+            async move {
+                use std::sync::atomic::Ordering;
+                if uri.path().contains("/channels/")
+                    && count.fetch_add(1, Ordering::SeqCst) < limited
+                {
+                    return (
+                        StatusCode::TOO_MANY_REQUESTS,
+                        json!({"message": "You are being rate limited.", "retry_after": 0.05,
+                               "global": false})
+                        .to_string(),
+                    );
+                }
+                any(State(calls), method, uri, headers, body).await
+            }
+        },
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    (format!("http://{addr}/api/v10"), calls)
+    (format!("http://{addr}/api/v10"), calls, given)
+}
+
+async fn any(
+    State(calls): State<Arc<Mutex<Vec<Call>>>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (StatusCode, String) {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    calls.lock().unwrap().push(Call {
+        method,
+        path: uri.path().to_string(),
+        authorization: headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
+        body: body.clone(),
+    });
+    (StatusCode::OK, body.to_string())
 }
 
 #[tokio::test]
@@ -809,4 +845,45 @@ async fn a_restart_keeps_the_channels_match_and_its_posts() {
     assert_eq!(reveals.len(), 2, "{reveals:#?}");
     assert_ne!(reveals[0], reveals[1]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn channel_posts_wait_out_discords_429_and_arrive_in_order() {
+    let app = App::new();
+    let (base, calls, given) = stand_in_limited(3).await;
+    let s = server(&app, &base);
+    started(&s, &app).await;
+    for _ in 0..2 {
+        play(&s, &app, ANN, 0, None).await;
+        play(&s, &app, BOB, 0, None).await;
+    }
+    let (_, bob) = interact(&s, &app, &press(BOB, "move", None)).await;
+    if bob["data"]["components"]
+        .as_array()
+        .is_some_and(|c| !c.is_empty())
+    {
+        play(&s, &app, ANN, 0, None).await;
+        play(&s, &app, BOB, 0, None).await;
+    }
+    let posts = wait_for(&calls, |c| {
+        c.iter()
+            .any(|c| content(c).contains("A draw") || content(c).contains("wins"))
+    })
+    .await;
+    assert!(
+        given.load(std::sync::atomic::Ordering::SeqCst) >= 3,
+        "the 429s were given"
+    );
+    let texts: Vec<&str> = posts.iter().map(content).collect();
+    assert_eq!(
+        texts.len(),
+        4,
+        "three reveals and the result, none lost: {texts:#?}"
+    );
+    for (i, card) in ["1", "2", "3"].into_iter().enumerate() {
+        assert!(
+            texts[i].contains(&format!("Ann played {card}")),
+            "in order: {texts:#?}"
+        );
+    }
 }

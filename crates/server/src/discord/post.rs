@@ -14,24 +14,86 @@ use super::Config;
 use crate::hub::{Hub, Table};
 use crate::store::Store;
 
-/// Posts `content` in `channel`. Failures are logged (the match goes on).
+/// Attempts per channel post (a 429 or a failure); then the post is dropped and logged.
+const ATTEMPTS: u32 = 5;
+
+/// Posts `content` in `channel`, paced by Discord's answers: a 429 waits its `retry_after`
+/// (seconds) and tries again; a bucket left empty (`X-RateLimit-Remaining: 0`) waits
+/// `X-RateLimit-Reset-After` before the next post; a failure is retried after 1, 2, 4, ... s.
+/// After [`ATTEMPTS`] the post is dropped and logged (the match goes on).
 pub async fn send(config: &Config, channel: &str, content: &str) {
+    use http_body_util::BodyExt;
     let url = format!("{}/channels/{channel}/messages", config.api_base);
-    let body = json!({"content": content, "allowed_mentions": {"parse": []}}).to_string();
-    let Ok(request) = hyper::Request::post(&url)
-        .header("authorization", format!("Bot {}", config.bot_token))
-        .header("content-type", "application/json")
-        .body(http_body_util::Full::new(Bytes::from(body)))
-    else {
-        return;
-    };
-    let answer =
-        tokio::time::timeout(Duration::from_secs(30), super::client().request(request)).await;
-    match answer {
-        Ok(Ok(r)) if r.status().is_success() => {}
-        Ok(Ok(r)) => tracing::warn!(status = %r.status(), "a Discord channel post was refused"),
-        Ok(Err(e)) => tracing::warn!("a Discord channel post failed: {e}"),
-        Err(_) => tracing::warn!("a Discord channel post timed out"),
+    let body =
+        Bytes::from(json!({"content": content, "allowed_mentions": {"parse": []}}).to_string());
+    let mut backoff = Duration::from_secs(1);
+    for _ in 0..ATTEMPTS {
+        let Ok(request) = hyper::Request::post(&url)
+            .header("authorization", format!("Bot {}", config.bot_token))
+            .header("content-type", "application/json")
+            .body(http_body_util::Full::new(body.clone()))
+        else {
+            return;
+        };
+        let answer =
+            tokio::time::timeout(Duration::from_secs(30), super::client().request(request)).await;
+        let wait = match answer {
+            Ok(Ok(r)) if r.status().is_success() => {
+                let header = |name: &str| {
+                    r.headers()
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.parse::<f64>().ok())
+                };
+                if header("x-ratelimit-remaining") == Some(0.0) {
+                    if let Some(after) = header("x-ratelimit-reset-after") {
+                        tokio::time::sleep(seconds(after)).await;
+                    }
+                }
+                return;
+            }
+            Ok(Ok(r)) if r.status() == hyper::StatusCode::TOO_MANY_REQUESTS => {
+                let bytes = r
+                    .into_body()
+                    .collect()
+                    .await
+                    .map(|b| b.to_bytes())
+                    .unwrap_or_default();
+                let retry = serde_json::from_slice::<Value>(&bytes)
+                    .ok()
+                    .and_then(|v| v["retry_after"].as_f64())
+                    .unwrap_or(1.0);
+                seconds(retry)
+            }
+            Ok(Ok(r)) if r.status().is_client_error() => {
+                tracing::warn!(status = %r.status(), "a Discord channel post was refused");
+                return;
+            }
+            Ok(Ok(r)) => {
+                tracing::warn!(status = %r.status(), "a Discord channel post failed");
+                backoff
+            }
+            Ok(Err(e)) => {
+                tracing::warn!("a Discord channel post failed: {e}");
+                backoff
+            }
+            Err(_) => {
+                tracing::warn!("a Discord channel post timed out");
+                backoff
+            }
+        };
+        tokio::time::sleep(wait).await;
+        backoff = backoff.saturating_mul(2);
+    }
+    tracing::error!("a Discord channel post was dropped after {ATTEMPTS} attempts");
+}
+
+/// `secs` seconds, capped at a minute (a bad header never stalls a match's posts for long).
+fn seconds(secs: f64) -> Duration {
+    if secs.is_finite() {
+        Duration::from_secs_f64(secs.clamp(0.0, 60.0))
+    } else {
+        Duration::from_secs(1)
     }
 }
 
