@@ -887,3 +887,98 @@ async fn channel_posts_wait_out_discords_429_and_arrive_in_order() {
         );
     }
 }
+
+#[tokio::test]
+async fn every_games_first_prompt_offers_exactly_the_seats_legal_moves_or_sends_to_the_web_table() {
+    let app = App::new();
+    let (base, _calls) = stand_in().await;
+    let s = server(&app, &base);
+    let resolved =
+        json!({"users": {"200": {"id": "200", "username": "bob", "global_name": "Bob"}}});
+    // Every game at its defaults, and Thwart Omega on a 4x4 board: 240 moves, listed in the
+    // state (at most 400) but too many for four menus of 25.
+    let cases = colosseum_games::registry()
+        .iter()
+        .map(|g| (g, ""))
+        .chain([(colosseum_games::find("thwart-omega").unwrap(), "size=4")]);
+    for (n, (game, options)) in cases.enumerate() {
+        let channel = format!("{}", 1000 + n);
+        let at = |mut v: Value| {
+            v["channel_id"] = json!(channel);
+            v
+        };
+        let (_, created) = interact(
+            &s,
+            &app,
+            &at(slash(
+                ANN,
+                "new",
+                json!([{"name": "game", "type": 3, "value": game.id},
+                       {"name": "opponent", "type": 6, "value": "200"},
+                       {"name": "seed", "type": 3, "value": "ann-own-words-1234"},
+                       {"name": "options", "type": 3, "value": options}]),
+                resolved.clone(),
+            )),
+        )
+        .await;
+        assert_eq!(created["type"], 4, "{}: {created}", game.id);
+        interact(
+            &s,
+            &app,
+            &at(slash(
+                BOB,
+                "join",
+                json!([{"name": "seed", "type": 3, "value": "bob.words.5678.xyz"}]),
+                json!({}),
+            )),
+        )
+        .await;
+        for who in [ANN, BOB] {
+            let (_, hand) = interact(&s, &app, &at(slash(who, "hand", json!([]), json!({})))).await;
+            let text = hand["data"]["content"].as_str().unwrap();
+            let token = text.split("#seat=").nth(1).unwrap().trim().to_string();
+            let id = text.split("/m/").nth(1).unwrap().split('#').next().unwrap();
+            let (_, st) = s
+                .call("GET", &format!("/api/matches/{id}"), Some(&token), None)
+                .await;
+            let seat = st["you"].as_str().unwrap();
+            if st["match"]["seats"][seat]["to_act"] != true {
+                continue;
+            }
+            let (_, prompt) = interact(&s, &app, &at(press(who, "move", None))).await;
+            let offered: Vec<String> = prompt["data"]["components"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|row| row["components"].as_array().unwrap().iter())
+                .filter(|c| c["type"] == 3)
+                .flat_map(|menu| menu["options"].as_array().unwrap().iter())
+                .map(|o| o["value"].as_str().unwrap().to_string())
+                .collect();
+            let legal: Vec<String> = st["legal_moves"]
+                .as_array()
+                .map(|m| m.iter().map(|v| v.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default();
+            if !options.is_empty() {
+                assert!(legal.len() > 100 && legal.len() <= 400, "{}", legal.len());
+            }
+            assert!(
+                prompt["data"]["components"].as_array().unwrap().len() <= 5,
+                "{}: at most 5 rows",
+                game.id
+            );
+            if !legal.is_empty() && legal.len() <= 100 && legal.iter().all(|m| m.len() <= 80) {
+                assert_eq!(offered, legal, "{}: the seat's legal moves", game.id);
+            } else {
+                assert!(
+                    offered.is_empty(),
+                    "{}: {} moves offered",
+                    game.id,
+                    offered.len()
+                );
+                let text = prompt["data"]["content"].as_str().unwrap();
+                assert!(text.contains("web table"), "{}: {text}", game.id);
+            }
+        }
+    }
+}

@@ -23,6 +23,10 @@ const UPDATE_MESSAGE: u64 = 7;
 /// The most options one select menu holds (Discord's limit).
 const SELECT_MAX: usize = 25;
 
+/// The longest move a menu offers (Discord's custom ids hold 100 characters, `confirm:N:` is
+/// in front).
+const MOVE_MAX: usize = 80;
+
 /// A match bound to a channel and two members. Kept in memory, and in the state file when
 /// there is one (`Bindings::from_file`), so a restart keeps it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -422,9 +426,16 @@ pub async fn prompt<S: Store>(
                 .collect()
         })
         .unwrap_or_default();
+    // Four menus of 25 at most (the fifth row is Confirm's), and each move short enough for a
+    // menu option and the Confirm button's id (100 characters); otherwise the web table.
+    let legal = if legal.len() <= SELECT_MAX * 4 && legal.iter().all(|m| m.len() <= MOVE_MAX) {
+        legal
+    } else {
+        Vec::new()
+    };
     let kind = st["match"]["decision"].as_str().unwrap_or("move");
     let mut components = Vec::new();
-    for (i, chunk) in legal.chunks(SELECT_MAX).take(4).enumerate() {
+    for (i, chunk) in legal.chunks(SELECT_MAX).enumerate() {
         let options: Vec<Value> = chunk
             .iter()
             .map(
