@@ -982,3 +982,108 @@ async fn every_games_first_prompt_offers_exactly_the_seats_legal_moves_or_sends_
         }
     }
 }
+
+/// A form (modal) submitted by `member` in channel `channel`.
+fn form(member: (&str, &str), channel: &str, custom_id: &str, value: &str) -> Value {
+    json!({"id": "11", "type": 5, "token": "t", "guild_id": "42", "channel_id": channel,
+           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
+                               "global_name": member.1}},
+           "message": {"id": "56", "flags": 64},
+           "data": {"custom_id": custom_id,
+                    "components": [{"type": 1, "components": [
+                        {"type": 4, "custom_id": "move", "value": value}]}]}})
+}
+
+#[tokio::test]
+async fn too_many_moves_for_menus_are_typed_in_a_form_and_confirmed() {
+    let app = App::new();
+    let (base, _calls) = stand_in().await;
+    let s = server(&app, &base);
+    let resolved =
+        json!({"users": {"200": {"id": "200", "username": "bob", "global_name": "Bob"}}});
+    let (_, created) = interact(
+        &s,
+        &app,
+        &slash(
+            ANN,
+            "new",
+            json!([{"name": "game", "type": 3, "value": "thwart-omega"},
+                   {"name": "opponent", "type": 6, "value": "200"},
+                   {"name": "seed", "type": 3, "value": "ann-own-words-1234"},
+                   {"name": "options", "type": 3, "value": "size=4"}]),
+            resolved,
+        ),
+    )
+    .await;
+    assert_eq!(created["type"], 4, "{created}");
+    interact(
+        &s,
+        &app,
+        &slash(
+            BOB,
+            "join",
+            json!([{"name": "seed", "type": 3, "value": "bob.words.5678.xyz"}]),
+            json!({}),
+        ),
+    )
+    .await;
+    let (_, prompt) = interact(&s, &app, &press(ANN, "move", None)).await;
+    let button = &prompt["data"]["components"][0]["components"][0];
+    assert_eq!(button["label"], "Type your move", "{prompt}");
+    let type_id = button["custom_id"].as_str().unwrap().to_string();
+    let decision: u64 = type_id.strip_prefix("type:").unwrap().parse().unwrap();
+    let (_, modal) = interact(&s, &app, &press(ANN, &type_id, None)).await;
+    assert_eq!(modal["type"], 9, "a form: {modal}");
+    let typed_id = modal["data"]["custom_id"].as_str().unwrap().to_string();
+    assert_eq!(modal["data"]["components"][0]["components"][0]["type"], 4);
+    // A move that is not legal: previewed, then refused at Confirm; nothing is submitted.
+    let (_, preview) = interact(&s, &app, &form(ANN, "7", &typed_id, "B z9 W y8")).await;
+    let (_, refused) = interact(&s, &app, &press(ANN, &confirm_id(&preview), None)).await;
+    assert_eq!(refused["data"]["flags"], 64, "{refused}");
+    assert!(
+        !refused["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("is in"),
+        "{refused}"
+    );
+    // A legal move (the seat's own legal list over HTTP): previewed, confirmed, submitted.
+    let (_, hand) = interact(&s, &app, &slash(ANN, "hand", json!([]), json!({}))).await;
+    let text = hand["data"]["content"].as_str().unwrap();
+    let token = text.split("#seat=").nth(1).unwrap().trim().to_string();
+    let id = text
+        .split("/m/")
+        .nth(1)
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .to_string();
+    let (_, st) = s
+        .call("GET", &format!("/api/matches/{id}"), Some(&token), None)
+        .await;
+    let mv = st["legal_moves"][5].as_str().unwrap().to_string();
+    let (_, preview) = interact(&s, &app, &form(ANN, "7", &typed_id, &mv)).await;
+    assert_eq!(preview["type"], 7, "{preview}");
+    assert!(preview["data"]["content"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("You chose {mv}")));
+    let (_, done) = interact(&s, &app, &press(ANN, &confirm_id(&preview), None)).await;
+    assert!(
+        done["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("Your move {mv} is in")),
+        "{done}"
+    );
+    let (_, st) = s
+        .call("GET", &format!("/api/matches/{id}"), Some(&token), None)
+        .await;
+    assert_eq!(
+        st["match"]["seats"]["p1"]["submission"],
+        mv.as_str(),
+        "{st}"
+    );
+    assert_eq!(st["decision"], decision);
+}

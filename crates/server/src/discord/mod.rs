@@ -43,6 +43,7 @@ pub const TIMESTAMP: &str = "x-signature-timestamp";
 const PING: u64 = 1;
 const APPLICATION_COMMAND: u64 = 2;
 const MESSAGE_COMPONENT: u64 = 3;
+const MODAL_SUBMIT: u64 = 5;
 
 /// Response types (Discord's `type` of an interaction response).
 const PONG: u64 = 1;
@@ -257,7 +258,7 @@ async fn answer<S: Store>(
                 Some(_) => play::command(state, config, interaction, sub).await,
             }
         }
-        Some(MESSAGE_COMPONENT) => play::component(state, config, interaction).await,
+        Some(MESSAGE_COMPONENT | MODAL_SUBMIT) => play::component(state, config, interaction).await,
         _ => ephemeral("Colosseum does not know this kind of interaction."),
     }
 }

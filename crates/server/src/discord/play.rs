@@ -20,6 +20,9 @@ use crate::store::Store;
 /// Response type: edit the message the component is on.
 const UPDATE_MESSAGE: u64 = 7;
 
+/// Response type: open a form (a modal).
+const MODAL: u64 = 9;
+
 /// The most options one select menu holds (Discord's limit).
 const SELECT_MAX: usize = 25;
 
@@ -446,15 +449,25 @@ pub async fn prompt<S: Store>(
             "custom_id": format!("pick:{decision}:{i}"), "placeholder": "Choose your move",
             "options": options}]}));
     }
+    // Too many moves for menus: a button opens a form to type the move in notation.
+    let typed = legal.is_empty();
+    let mut buttons = Vec::new();
+    if typed {
+        buttons.push(json!({"type": 2, "style": 1, "label": "Type your move",
+            "custom_id": format!("type:{decision}")}));
+    }
+    if let Some((_, m)) = chosen {
+        buttons.push(json!({"type": 2, "style": 3, "label": "Confirm",
+            "custom_id": format!("confirm:{decision}:{m}")}));
+    }
+    if !buttons.is_empty() {
+        components.push(json!({"type": 1, "components": buttons}));
+    }
     let text = match chosen {
-        Some((_, m)) => {
-            components.push(json!({"type": 1, "components": [{"type": 2, "style": 3,
-                "label": "Confirm", "custom_id": format!("confirm:{decision}:{m}")}]}));
-            format!("You chose {m}. Confirm, or change it.")
-        }
-        None if legal.is_empty() => format!(
-            "Decision {decision} ({kind}): too many moves to list; play it at your web table \
-             (`/colosseum hand` gives its link)."
+        Some((_, m)) => format!("You chose {m}. Confirm, or change it."),
+        None if typed => format!(
+            "Decision {decision} ({kind}): too many moves to list: type yours in the game's \
+             notation, or play it at your web table (`/colosseum hand` gives its link)."
         ),
         None => format!("Decision {decision} ({kind}): choose your move."),
     };
@@ -503,6 +516,22 @@ pub async fn component<S: Store>(
     let mut parts = id.splitn(3, ':');
     match (parts.next(), parts.next(), parts.next()) {
         (Some("move"), _, _) => prompt(hub, &bound, seat, None).await,
+        (Some("type"), Some(d), _) => json!({"type": MODAL, "data": {
+            "custom_id": format!("typed:{d}"), "title": "Your move",
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": "move",
+                "style": 1, "label": "Your move, in the game's notation", "required": true,
+                "min_length": 1, "max_length": MOVE_MAX}]}]}}),
+        (Some("typed"), Some(d), _) => {
+            let chosen = interaction["data"]["components"][0]["components"][0]["value"]
+                .as_str()
+                .unwrap_or_default()
+                .trim();
+            if chosen.is_empty() || chosen.len() > MOVE_MAX {
+                return ephemeral("Type a move (at most 80 characters).");
+            }
+            let decision = d.parse().unwrap_or_default();
+            prompt(hub, &bound, seat, Some((decision, chosen))).await
+        }
         (Some("pick"), Some(d), _) => {
             let chosen = interaction["data"]["values"][0]
                 .as_str()
