@@ -591,6 +591,12 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
         text.contains("Bob played") && !text.contains("p1"),
         "{text}"
     );
+    // The match goes on: the reveal carries the button to the next private prompt.
+    assert_eq!(
+        reveal.body["components"][0]["components"][0]["custom_id"], "move",
+        "{:?}",
+        reveal.body
+    );
 
     // Round 2: Bob switches to the web table, with the link `/colosseum hand` gave him only.
     let (_, hand) = interact(&s, &app, &slash(BOB, "hand", json!([]), json!({}))).await;
@@ -648,6 +654,8 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
         .filter(|c| content(c).contains("Ann played"))
         .count();
     assert_eq!(reveals, 3, "every reveal posted: {posts:#?}");
+    // The result carries no button.
+    assert_eq!(posts.last().unwrap().body["components"], json!([]));
     let last = content(posts.last().unwrap());
     assert!(
         last.contains("wins") || last.contains("draw"),

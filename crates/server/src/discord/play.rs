@@ -187,7 +187,7 @@ fn public(text: &str, components: Value) -> Value {
 }
 
 /// The "Make your move" button.
-fn move_button() -> Value {
+pub(super) fn move_button() -> Value {
     json!([{"type": 1, "components": [
         {"type": 2, "style": 1, "label": "Make your move", "custom_id": "move"}]}])
 }

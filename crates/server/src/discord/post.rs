@@ -21,11 +21,13 @@ const ATTEMPTS: u32 = 5;
 /// (seconds) and tries again; a bucket left empty (`X-RateLimit-Remaining: 0`) waits
 /// `X-RateLimit-Reset-After` before the next post; a failure is retried after 1, 2, 4, ... s.
 /// After [`ATTEMPTS`] the post is dropped and logged (the match goes on).
-pub async fn send(config: &Config, channel: &str, content: &str) {
+pub async fn send(config: &Config, channel: &str, content: &str, components: Value) {
     use http_body_util::BodyExt;
     let url = format!("{}/channels/{channel}/messages", config.api_base);
-    let body =
-        Bytes::from(json!({"content": content, "allowed_mentions": {"parse": []}}).to_string());
+    let body = Bytes::from(
+        json!({"content": content, "allowed_mentions": {"parse": []}, "components": components})
+            .to_string(),
+    );
     let mut backoff = Duration::from_secs(1);
     for _ in 0..ATTEMPTS {
         let Ok(request) = hyper::Request::post(&url)
@@ -152,12 +154,26 @@ pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, 
         loop {
             let st = hub.state(&table, Viewer::Spectator).await;
             let moves = st["match"]["moves"].as_array().cloned().unwrap_or_default();
-            for step in moves.iter().skip(posted) {
-                if step["hidden"] == true {
-                    break;
-                }
+            let shown = moves
+                .iter()
+                .skip(posted)
+                .take_while(|step| step["hidden"] != true)
+                .count();
+            // The last reveal of the batch carries the "Make your move" button while the
+            // match goes on: the players' way to their next private prompt.
+            let last_line = moves
+                .iter()
+                .skip(posted)
+                .take(shown)
+                .rposition(|step| line(step, &bound.names).is_some());
+            for (i, step) in moves.iter().skip(posted).take(shown).enumerate() {
                 if let Some(text) = line(step, &bound.names) {
-                    send(config, &bound.channel, &text).await;
+                    let button = if st["status"] == "live" && Some(i) == last_line {
+                        super::play::move_button()
+                    } else {
+                        json!([])
+                    };
+                    send(config, &bound.channel, &text, button).await;
                 }
                 posted += 1;
                 config
@@ -166,7 +182,13 @@ pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, 
             }
             if st["status"] == "finished" {
                 if posted != usize::MAX {
-                    send(config, &bound.channel, &result(&st, &bound.names)).await;
+                    send(
+                        config,
+                        &bound.channel,
+                        &result(&st, &bound.names),
+                        json!([]),
+                    )
+                    .await;
                     config
                         .bindings
                         .update(&bound.channel, &bound.id, |b| b.posted = usize::MAX);
