@@ -168,6 +168,10 @@ export function render(v, ctx, state, { h, s, card, table, roving, name, col }) 
   const zoomed = building && !!keep.galeZoom;
   let board = svg;
   if (zoomed) {
+    // The box drawn before this one holds the latest scroll: its scroll event may not have been
+    // delivered yet (a click right after the page scrolled it), so read it directly.
+    const prev = globalThis.document?.querySelector('[data-testid=gale-zoom]');
+    if (prev && prev.scrollWidth > prev.clientWidth) state.galeScroll = [prev.scrollLeft, prev.scrollTop];
     board = h('div', { class: 'gale-zoom', 'data-testid': 'gale-zoom' }, svg);
     board.addEventListener('scroll', () => { state.galeScroll = [board.scrollLeft, board.scrollTop]; }, { passive: true });
     requestAnimationFrame(() => {
