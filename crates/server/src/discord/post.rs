@@ -17,12 +17,15 @@ use crate::store::Store;
 /// Attempts per channel post (a 429 or a failure); then the post is dropped and logged.
 const ATTEMPTS: u32 = 5;
 
+/// The longest a channel post waits for Discord's rate limit (a bad header never stalls a
+/// match's posts for long).
+const MAX_WAIT: Duration = Duration::from_secs(60);
+
 /// Posts `content` in `channel`, paced by Discord's answers: a 429 waits its `retry_after`
 /// (seconds) and tries again; a bucket left empty (`X-RateLimit-Remaining: 0`) waits
 /// `X-RateLimit-Reset-After` before the next post; a failure is retried after 1, 2, 4, ... s.
 /// After [`ATTEMPTS`] the post is dropped and logged (the match goes on).
 pub async fn send(config: &Config, channel: &str, content: &str, components: Value) {
-    use http_body_util::BodyExt;
     let url = format!("{}/channels/{channel}/messages", config.api_base);
     let body = Bytes::from(
         json!({"content": content, "allowed_mentions": {"parse": []}, "components": components})
@@ -41,31 +44,16 @@ pub async fn send(config: &Config, channel: &str, content: &str, components: Val
             tokio::time::timeout(Duration::from_secs(30), super::client().request(request)).await;
         let wait = match answer {
             Ok(Ok(r)) if r.status().is_success() => {
-                let header = |name: &str| {
-                    r.headers()
-                        .get(name)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.parse::<f64>().ok())
-                };
-                if header("x-ratelimit-remaining") == Some(0.0) {
-                    if let Some(after) = header("x-ratelimit-reset-after") {
-                        tokio::time::sleep(seconds(after)).await;
-                    }
+                if let Some(wait) = crate::webhooks::bucket_wait(r.headers()) {
+                    tokio::time::sleep(wait.min(MAX_WAIT)).await;
                 }
                 return;
             }
             Ok(Ok(r)) if r.status() == hyper::StatusCode::TOO_MANY_REQUESTS => {
-                let bytes = r
-                    .into_body()
-                    .collect()
+                crate::webhooks::retry_after(r)
                     .await
-                    .map(|b| b.to_bytes())
-                    .unwrap_or_default();
-                let retry = serde_json::from_slice::<Value>(&bytes)
-                    .ok()
-                    .and_then(|v| v["retry_after"].as_f64())
-                    .unwrap_or(1.0);
-                seconds(retry)
+                    .unwrap_or(Duration::from_secs(1))
+                    .min(MAX_WAIT)
             }
             Ok(Ok(r)) if r.status().is_client_error() => {
                 tracing::warn!(status = %r.status(), "a Discord channel post was refused");
@@ -90,16 +78,6 @@ pub async fn send(config: &Config, channel: &str, content: &str, components: Val
     tracing::error!("a Discord channel post was dropped after {ATTEMPTS} attempts");
 }
 
-/// `secs` seconds, capped at a minute (a bad header never stalls a match's posts for long).
-fn seconds(secs: f64) -> Duration {
-    if secs.is_finite() {
-        Duration::from_secs_f64(secs.clamp(0.0, 60.0))
-    } else {
-        Duration::from_secs(1)
-    }
-}
-
-/// A step of the move log as a sentence with names.
 fn line(step: &Value, names: &[String; 2]) -> Option<String> {
     let mut parts = Vec::new();
     for (i, seat) in ["p1", "p2"].into_iter().enumerate() {

@@ -778,6 +778,39 @@ fn header_secs(headers: &hyper::HeaderMap, name: &str) -> Option<Duration> {
         .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER))
 }
 
+/// Discord's bucket after a post it took: when `X-RateLimit-Remaining` says none are left, how
+/// long until `X-RateLimit-Reset-After` refills it (the next post waits that long). Used by the
+/// webhooks and by the Discord application's channel posts.
+pub(crate) fn bucket_wait(headers: &hyper::HeaderMap) -> Option<Duration> {
+    let empty = headers
+        .get("x-ratelimit-remaining")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        == Some(0);
+    header_secs(headers, "x-ratelimit-reset-after").filter(|_| empty)
+}
+
+/// How long a 429 asks to wait: Discord says it in the body (`retry_after`, seconds), Slack in
+/// `Retry-After`, else the bucket's `X-RateLimit-Reset-After`; at most [`MAX_RETRY_AFTER`];
+/// `None` when the answer says nothing usable.
+pub(crate) async fn retry_after(
+    response: hyper::Response<hyper::body::Incoming>,
+) -> Option<Duration> {
+    let header_wait = header_secs(response.headers(), "retry-after");
+    let reset_after = header_secs(response.headers(), "x-ratelimit-reset-after");
+    let body = http_body_util::Limited::new(response.into_body(), 64 * 1024)
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let body_wait = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|v| v["retry_after"].as_f64())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER));
+    body_wait.or(header_wait).or(reset_after)
+}
+
 /// One attempt at posting `payload` to `url`.
 async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
     let request = match Request::post(url)
@@ -801,29 +834,11 @@ async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
     let headers = response.headers();
     // Discord's bucket: `X-RateLimit-Remaining` requests left until `X-RateLimit-Reset-After`
     // seconds have passed.
-    let reset_after = header_secs(headers, "x-ratelimit-reset-after");
     if status.is_success() {
-        let empty = headers
-            .get("x-ratelimit-remaining")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            == Some(0);
-        return Attempt::Sent(reset_after.filter(|_| empty));
+        return Attempt::Sent(bucket_wait(headers));
     }
     if status == StatusCode::TOO_MANY_REQUESTS {
-        let header_wait = header_secs(headers, "retry-after");
-        // Discord says how long in the body (`retry_after`, seconds), Slack in `Retry-After`.
-        let body = http_body_util::Limited::new(response.into_body(), 64 * 1024)
-            .collect()
-            .await
-            .map(|b| b.to_bytes())
-            .unwrap_or_default();
-        let body_wait = serde_json::from_slice::<Value>(&body)
-            .ok()
-            .and_then(|v| v["retry_after"].as_f64())
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER));
-        return Attempt::Limited(body_wait.or(header_wait).or(reset_after));
+        return Attempt::Limited(retry_after(response).await);
     }
     Attempt::Failed(format!("answered {status}"))
 }
