@@ -6,110 +6,13 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-
-use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{HeaderMap, Method, Request, StatusCode, Uri};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use colosseum_server::discord::{self, Config};
 use colosseum_server::Limits;
-use common::{open_limits, server_with, Server, T0};
-use http_body_util::BodyExt;
-use ring::signature::{Ed25519KeyPair, KeyPair};
+use common::discord::*;
+use common::{open_limits, server_with};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-/// The application's key pair, made by the test as the Developer Portal makes Discord's.
-struct App {
-    keys: Ed25519KeyPair,
-}
-
-impl App {
-    fn new() -> App {
-        let rng = ring::rand::SystemRandom::new();
-        let pkcs8 = Ed25519KeyPair::generate_pkcs8(&rng).unwrap();
-        App {
-            keys: Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap(),
-        }
-    }
-
-    fn public_hex(&self) -> String {
-        hex(self.keys.public_key().as_ref())
-    }
-
-    /// The settings `serve --discord-*` would make, pointed at `api_base`.
-    fn config(&self, api_base: &str) -> &'static Config {
-        Config::new(
-            "1234567890",
-            &self.public_hex(),
-            "bot-token-xyz",
-            Some(api_base),
-        )
-        .unwrap()
-        .with_public_url("https://colosseum.example/")
-        .unwrap()
-        .leak()
-    }
-
-    /// The signature Discord sends for `body` at `timestamp`.
-    fn sign(&self, timestamp: &str, body: &str) -> String {
-        let mut signed = timestamp.as_bytes().to_vec();
-        signed.extend_from_slice(body.as_bytes());
-        hex(self.keys.sign(&signed).as_ref())
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The manual clock's now in Unix seconds (the server checks timestamps against its clock).
-const NOW: u64 = T0 / 1000;
-
-/// A server with the Discord application `app`, its API at `api_base`.
-fn server(app: &App, api_base: &str) -> Server {
-    server_with(Limits {
-        discord: Some(app.config(api_base)),
-        ..open_limits()
-    })
-}
-
-/// Posts `body` to the interactions endpoint with the given signature headers; the answer.
-async fn post(
-    s: &Server,
-    signature: Option<&str>,
-    timestamp: Option<&str>,
-    body: &str,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method("POST")
-        .uri("/api/discord/interactions")
-        .header("content-type", "application/json");
-    if let Some(sig) = signature {
-        req = req.header("X-Signature-Ed25519", sig);
-    }
-    if let Some(ts) = timestamp {
-        req = req.header("X-Signature-Timestamp", ts);
-    }
-    let res = s
-        .router
-        .clone()
-        .oneshot(req.body(Body::from(body.to_string())).unwrap())
-        .await
-        .unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
-}
-
-/// Posts `interaction` signed by `app` now.
-async fn interact(s: &Server, app: &App, interaction: &Value) -> (StatusCode, Value) {
-    let body = interaction.to_string();
-    let ts = (s.hub.now() / 1000).to_string();
-    post(s, Some(&app.sign(&ts, &body)), Some(&ts), &body).await
-}
 
 const PING: &str = r#"{"id":"1","application_id":"1234567890","type":1,"token":"t","version":1}"#;
 
@@ -202,80 +105,6 @@ async fn rules_answers_privately_with_the_games_name() {
     assert_eq!(body["data"]["flags"], 64, "only the member sees it: {body}");
     let text = body["data"]["content"].as_str().unwrap();
     assert!(text.contains(game.name), "{text}");
-}
-
-/// One call the application made to the stand-in.
-#[derive(Clone, Debug)]
-struct Call {
-    method: Method,
-    path: String,
-    authorization: Option<String>,
-    body: Value,
-}
-
-/// The stand-in for Discord's API: records every call and answers 200 with the body it got.
-async fn stand_in() -> (String, Arc<Mutex<Vec<Call>>>) {
-    let (base, calls, _) = stand_in_limited(0).await;
-    (base, calls)
-}
-
-/// The stand-in, answering the first `limited` channel posts 429 with Discord's rate-limit body
-/// (`retry_after` 0.05 s); the third value counts the 429s given.
-async fn stand_in_limited(
-    limited: usize,
-) -> (
-    String,
-    Arc<Mutex<Vec<Call>>>,
-    Arc<std::sync::atomic::AtomicUsize>,
-) {
-    let given = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let count = given.clone();
-    let calls = Arc::new(Mutex::new(Vec::new()));
-    let recorded = calls.clone();
-    let router = Router::new().fallback(
-        move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
-            let calls = recorded.clone();
-            let count = count.clone();
-            async move {
-                use std::sync::atomic::Ordering;
-                if uri.path().contains("/channels/")
-                    && count.fetch_add(1, Ordering::SeqCst) < limited
-                {
-                    return (
-                        StatusCode::TOO_MANY_REQUESTS,
-                        json!({"message": "You are being rate limited.", "retry_after": 0.05,
-                               "global": false})
-                        .to_string(),
-                    );
-                }
-                any(State(calls), method, uri, headers, body).await
-            }
-        },
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    (format!("http://{addr}/api/v10"), calls, given)
-}
-
-async fn any(
-    State(calls): State<Arc<Mutex<Vec<Call>>>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> (StatusCode, String) {
-    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    calls.lock().unwrap().push(Call {
-        method,
-        path: uri.path().to_string(),
-        authorization: headers
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string),
-        body: body.clone(),
-    });
-    (StatusCode::OK, body.to_string())
 }
 
 #[tokio::test]
@@ -384,113 +213,6 @@ fn the_settings_are_checked() {
         Config::new("123", &key, "secret-tok", None).unwrap()
     );
     assert!(!shown.contains("secret-tok"), "{shown}");
-}
-
-/// A slash command `/colosseum SUB` by `member` in channel 7 of guild 42.
-fn slash(member: (&str, &str), sub: &str, options: Value, resolved: Value) -> Value {
-    json!({"id": "9", "type": 2, "token": "t", "guild_id": "42", "channel_id": "7",
-           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
-                               "global_name": member.1}},
-           "data": {"name": "colosseum", "type": 1, "resolved": resolved,
-                    "options": [{"name": sub, "type": 1, "options": options}]}})
-}
-
-/// A component interaction (button or select) by `member` on a message in channel 7.
-fn press(member: (&str, &str), custom_id: &str, values: Option<&str>) -> Value {
-    let mut data = json!({"custom_id": custom_id, "component_type": 2});
-    if let Some(v) = values {
-        data = json!({"custom_id": custom_id, "component_type": 3, "values": [v]});
-    }
-    json!({"id": "10", "type": 3, "token": "t", "guild_id": "42", "channel_id": "7",
-           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
-                               "global_name": member.1}},
-           "message": {"id": "55", "flags": 64}, "data": data})
-}
-
-const ANN: (&str, &str) = ("100", "Ann");
-const BOB: (&str, &str) = ("200", "Bob");
-const CY: (&str, &str) = ("300", "Cy");
-
-/// The select menu's custom id and options of an ephemeral prompt.
-fn select(prompt: &Value) -> (String, Vec<String>) {
-    let menu = &prompt["data"]["components"][0]["components"][0];
-    assert_eq!(menu["type"], 3, "a select menu: {prompt}");
-    let options = menu["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["value"].as_str().unwrap().to_string())
-        .collect();
-    (menu["custom_id"].as_str().unwrap().to_string(), options)
-}
-
-/// `who` opens the prompt, picks `first`, then (if given) changes to `then`, and confirms.
-async fn play(s: &Server, app: &App, who: (&str, &str), first: usize, then: Option<usize>) {
-    let (status, prompt) = interact(s, app, &press(who, "move", None)).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(prompt["type"], 4, "{prompt}");
-    assert_eq!(prompt["data"]["flags"], 64, "ephemeral: {prompt}");
-    let (id, options) = select(&prompt);
-    let (_, preview) = interact(s, app, &press(who, &id, Some(&options[first]))).await;
-    assert_eq!(preview["type"], 7, "the prompt is updated: {preview}");
-    let text = preview["data"]["content"].as_str().unwrap();
-    assert!(
-        text.contains(&format!("You chose {}", options[first])),
-        "{text}"
-    );
-    let mut chosen = options[first].clone();
-    if let Some(other) = then {
-        let (id, _) = select(&preview);
-        let (_, changed) = interact(s, app, &press(who, &id, Some(&options[other]))).await;
-        let text = changed["data"]["content"].as_str().unwrap();
-        assert!(
-            text.contains(&format!("You chose {}", options[other])),
-            "{text}"
-        );
-        chosen = options[other].clone();
-        let confirm = confirm_id(&changed);
-        assert!(confirm.ends_with(&format!(":{chosen}")), "{confirm}");
-        let (_, done) = interact(s, app, &press(who, &confirm, None)).await;
-        assert_eq!(done["type"], 7, "{done}");
-        return;
-    }
-    let confirm = confirm_id(&preview);
-    let (_, done) = interact(s, app, &press(who, &confirm, None)).await;
-    assert_eq!(done["type"], 7, "{done}");
-    let text = done["data"]["content"].as_str().unwrap();
-    assert!(
-        text.contains(&format!("Your move {chosen} is in")),
-        "{text}"
-    );
-}
-
-fn confirm_id(prompt: &Value) -> String {
-    prompt["data"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|row| row["components"].as_array().unwrap().iter())
-        .find(|c| c["type"] == 2 && c["label"] == "Confirm")
-        .unwrap_or_else(|| panic!("no Confirm button: {prompt}"))["custom_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-/// Waits (real time) until the stand-in got a post matching `done`.
-async fn wait_for(calls: &Arc<Mutex<Vec<Call>>>, done: impl Fn(&[Call]) -> bool) -> Vec<Call> {
-    for _ in 0..400 {
-        let got = calls.lock().unwrap().clone();
-        if done(&got) {
-            return got;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-    panic!("not posted: {:#?}", calls.lock().unwrap());
-}
-
-fn content(c: &Call) -> &str {
-    c.body["content"].as_str().unwrap_or_default()
 }
 
 #[tokio::test]
@@ -664,45 +386,6 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
     // Over: nothing left to decide.
     let (_, over) = interact(&s, &app, &press(ANN, "move", None)).await;
     assert_eq!(over["data"]["flags"], 64);
-}
-
-/// Ann challenges Bob to Goofspiel (cards=3) in channel 7 and Bob accepts.
-async fn started(s: &Server, app: &App) {
-    let resolved =
-        json!({"users": {"200": {"id": "200", "username": "bob", "global_name": "Bob"}}});
-    let (_, created) = interact(
-        s,
-        app,
-        &slash(
-            ANN,
-            "new",
-            json!([{"name": "game", "type": 3, "value": "goofspiel"},
-                   {"name": "opponent", "type": 6, "value": "200"},
-                   {"name": "seed", "type": 3, "value": "ann-own-words-1234"},
-                   {"name": "options", "type": 3, "value": "cards=3"}]),
-            resolved,
-        ),
-    )
-    .await;
-    assert_eq!(created["type"], 4, "{created}");
-    let (_, joined) = interact(
-        s,
-        app,
-        &slash(
-            BOB,
-            "join",
-            json!([{"name": "seed", "type": 3, "value": "bob.words.5678.xyz"}]),
-            json!({}),
-        ),
-    )
-    .await;
-    assert!(
-        joined["data"]["content"]
-            .as_str()
-            .unwrap()
-            .contains("begins"),
-        "{joined}"
-    );
 }
 
 #[tokio::test]
@@ -989,17 +672,6 @@ async fn every_games_first_prompt_offers_exactly_the_seats_legal_moves_or_sends_
             }
         }
     }
-}
-
-/// A form (modal) submitted by `member` in channel `channel`.
-fn form(member: (&str, &str), channel: &str, custom_id: &str, value: &str) -> Value {
-    json!({"id": "11", "type": 5, "token": "t", "guild_id": "42", "channel_id": channel,
-           "member": {"user": {"id": member.0, "username": member.1.to_lowercase(),
-                               "global_name": member.1}},
-           "message": {"id": "56", "flags": 64},
-           "data": {"custom_id": custom_id,
-                    "components": [{"type": 1, "components": [
-                        {"type": 4, "custom_id": "move", "value": value}]}]}})
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod discord;
 pub mod ws;
 
 use std::net::SocketAddr;
