@@ -33,6 +33,7 @@ use colosseum_engine::SeatPair;
 
 pub mod board_svg;
 mod cards;
+pub mod season;
 mod variant;
 mod view;
 

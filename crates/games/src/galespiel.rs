@@ -26,6 +26,7 @@
 pub mod board_svg;
 pub mod data;
 pub mod geometry;
+pub mod season;
 mod variant;
 
 use std::fmt::Write as _;

@@ -11,6 +11,7 @@
 //! record requires.
 
 pub mod board_svg;
+pub mod season;
 
 use std::fmt::Write as _;
 

@@ -11,6 +11,7 @@ pub mod all_in_goofspiel;
 pub mod galespiel;
 pub mod goofspiel;
 pub mod grid;
+pub mod season;
 pub mod spiel;
 pub mod square_goofspiel;
 pub mod svg;
@@ -80,6 +81,11 @@ pub struct GameEntry {
     /// the encoding in the game's own `spiel.rs`), for the Python package; `None` for a game
     /// without one.
     pub spiel: Option<spiel::SpielHook>,
+    /// The questions a finished game answers for a trivia season beyond "who won" (the winner's
+    /// score in the game's own words, its rounds, what its score keys or view report), each game
+    /// wording its own in its folder's `season.rs`; `colosseum_trivia::season` calls it and
+    /// names no game. Default [`season::none`].
+    pub season: season::SeasonQuestions,
 }
 
 /// A game's code for the browser pages: an ES module (its board renderer, its last reveal, its
@@ -163,6 +169,11 @@ impl GameEntry {
 
     const fn with_spiel(mut self, spiel: spiel::SpielHook) -> GameEntry {
         self.spiel = Some(spiel);
+        self
+    }
+
+    const fn with_season(mut self, season: season::SeasonQuestions) -> GameEntry {
+        self.season = season;
         self
     }
 }
@@ -370,6 +381,7 @@ const fn entry<G: Registered>(
         board_svg: plain_board_svg,
         ending: ending_kind,
         spiel: None,
+        season: season::none,
     }
 }
 
@@ -478,7 +490,8 @@ static REGISTRY: &[GameEntry] = &[
     )
     .with_browser(browser!("goofspiel"))
     .with_board(goofspiel::board_svg::board_svg)
-    .with_spiel(spiel::make::<goofspiel::Goofspiel>),
+    .with_spiel(spiel::make::<goofspiel::Goofspiel>)
+    .with_season(goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<square_goofspiel::SquareGoofspiel>(
@@ -492,7 +505,8 @@ static REGISTRY: &[GameEntry] = &[
         .with_browser(browser!("square-goofspiel"))
         .with_spiel(spiel::make::<square_goofspiel::SquareGoofspiel>)
     }
-    .with_board(square_goofspiel::board_svg::board_svg),
+    .with_board(square_goofspiel::board_svg::board_svg)
+    .with_season(square_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
         ending: thwart_omega_ending,
@@ -507,7 +521,8 @@ static REGISTRY: &[GameEntry] = &[
         .with_browser(browser!("thwart-omega"))
         .with_spiel(spiel::make::<thwart_omega::ThwartOmega>)
     }
-    .with_board(thwart_omega::board_svg::board_svg),
+    .with_board(thwart_omega::board_svg::board_svg)
+    .with_season(thwart_omega::season::questions),
     GameEntry {
         replay_draws: true,
         replay: Some(all_in_goofspiel::replay_options),
@@ -523,7 +538,8 @@ static REGISTRY: &[GameEntry] = &[
         .with_browser(browser!("all-in-goofspiel"))
         .with_spiel(spiel::make::<all_in_goofspiel::AllInGoofspiel>)
     }
-    .with_board(all_in_goofspiel::board_svg::board_svg),
+    .with_board(all_in_goofspiel::board_svg::board_svg)
+    .with_season(all_in_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<galespiel::Galespiel>(
@@ -537,7 +553,8 @@ static REGISTRY: &[GameEntry] = &[
         .with_browser(browser!("galespiel"))
         .with_spiel(spiel::make::<galespiel::Galespiel>)
     }
-    .with_board(galespiel::board_svg::board_svg),
+    .with_board(galespiel::board_svg::board_svg)
+    .with_season(galespiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
         ..entry::<witchs_brew::WitchsBrew>(
@@ -552,7 +569,8 @@ static REGISTRY: &[GameEntry] = &[
         .with_races(witchs_brew::LIVE_RACES)
         .with_browser(browser!("witchs-brew"))
     }
-    .with_board(witchs_brew::board_svg::board_svg),
+    .with_board(witchs_brew::board_svg::board_svg)
+    .with_season(witchs_brew::season::questions),
 ];
 
 /// The options with `advantage` set to `seat`: the games whose option of that name says who

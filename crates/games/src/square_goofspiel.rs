@@ -31,6 +31,7 @@ use colosseum_engine::SeatPair;
 mod board;
 pub mod board_svg;
 mod cards;
+pub mod season;
 mod variant;
 mod view;
 

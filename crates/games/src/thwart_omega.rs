@@ -29,6 +29,7 @@ mod board;
 pub mod board_svg;
 mod notation;
 mod scoring;
+pub mod season;
 mod view;
 
 pub use board::*;

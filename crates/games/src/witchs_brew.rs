@@ -47,6 +47,7 @@ mod grid;
 mod moves;
 mod notation;
 mod options;
+pub mod season;
 mod view;
 
 pub use cards::*;

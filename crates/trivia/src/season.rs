@@ -8,27 +8,20 @@
 //!
 //! * **winner**: "Who won match 12 (Square Goofspiel)?": the winner's name, or `p1`/`p2`
 //!   (also `player 1`/`player 2`) when unnamed; for a draw, `nobody` (`no one`, `draw`, `tie`).
-//! * **winner's score**: "How many points did the winner of match 12 (Goofspiel) score?": the
-//!   winner's headline score (points, halves written `28.5`; victory points in The Witch's Brew;
-//!   for Thwart Omega "What was the product of the winner's group sizes ...?"). Not for
-//!   Galespiel, whose headline is what a player still needs to connect.
-//! * **winner's bridges** (Galespiel): "How many bridges did the winner of match 12 build?".
-//! * **winner's cells**: "How many cells did the winner of day 3 (Square Goofspiel) claim?", for
-//!   games whose score reports each seat's `cells`.
-//! * **rounds**: "How many rounds did match 12 (Thwart Omega) last?", for games whose score
-//!   reports the rounds played (`rounds`, `rounds_played` or `turns_played`).
-//! * **burned cells** (Thwart Omega): "How many cells were burned in match 12?": the `#` cells of
-//!   the final board. A burned cell is made by both players' stones together, so "cells the
-//!   winner burned" has no answer; the question asks for the board's total.
+//! * what else the final state answers, asked by the game itself: its entry's
+//!   `GameEntry::season` hook in `colosseum_games` (each game's folder, `season.rs`) words the
+//!   questions from its own score keys and view (the winner's score, the rounds played, the
+//!   winner's cells or bridges, the cells burned), and this module gives each its id and
+//!   category. This crate names no game.
 //!
 //! A label that starts with `MM`, `DM` or `FM` gives its questions that category; any other
 //! label gives `free`. Ids are `season:<label>:<kind>`, with the label lower-cased and spaces as
 //! `-`.
 
-use colosseum_engine::{Pending, Record, Seat, Viewer};
+use colosseum_engine::{Pending, Record, Seat};
+use colosseum_games::season::Finished;
 use colosseum_games::{find, replay_record};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::bank::{Category, Question};
 
@@ -125,6 +118,11 @@ pub fn season_questions(season: &Season) -> Result<Vec<Question>, SeasonError> {
 /// The questions one finished match gives.
 pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
     let label = m.label.trim().to_string();
+    let entry = find(&m.record.game).map_err(|e| SeasonError::Load {
+        label: label.clone(),
+        why: e.to_string(),
+    })?;
+    let name = entry.name;
     let replay = replay_record(&m.record)
         .map_err(|e| SeasonError::Load {
             label: label.clone(),
@@ -135,7 +133,6 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
             why: f.error.to_string(),
         })?;
     let game = replay.game;
-    let name = find(&m.record.game).map_or(m.record.game.as_str(), |e| e.name);
     let category = Category::of_label(&label);
     if game.pending() != Pending::Over {
         // A match that ended off the board (resigned, out of time) is finished too: only its
@@ -160,7 +157,6 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
         note: Some(note),
     };
     let outcome = game.outcome();
-    let score = game.score();
     let winner = outcome.as_ref().and_then(|o| o.winner);
     let mut qs = Vec::new();
 
@@ -172,91 +168,16 @@ pub fn match_questions(m: &SeasonMatch) -> Result<Vec<Question>, SeasonError> {
         outcome.map_or_else(|| "no outcome".into(), |o| o.reason),
     ));
 
-    if let Some(seat) = winner {
-        let headline = match seat {
-            Seat::P1 => &score.p1,
-            Seat::P2 => &score.p2,
-        };
-        let text = match m.record.game.as_str() {
-            // Galespiel's headline is what a player still needs to connect: lower is better.
-            "galespiel" => None,
-            "thwart-omega" => Some(format!(
-                "What was the product of the winner's group sizes in {label} ({name})?"
-            )),
-            "witchs-brew" => Some(format!(
-                "How many victory points did the winner of {label} ({name}) score?"
-            )),
-            _ => Some(format!(
-                "How many points did the winner of {label} ({name}) score?"
-            )),
-        };
-        if let (Some(text), Some(n)) = (text, number(headline)) {
-            qs.push(question(
-                "winner-score",
-                text,
-                vec![n],
-                format!(
-                    "{} scored {headline}; the loser {}",
-                    m.player_name(seat),
-                    match seat {
-                        Seat::P1 => &score.p2,
-                        Seat::P2 => &score.p1,
-                    }
-                ),
-            ));
-        }
-        if let Some(bridges) = score
-            .details
-            .get("bridges")
-            .and_then(|b| b.get(seat.as_str()))
-            .and_then(Value::as_array)
-        {
-            qs.push(question(
-                "winner-bridges",
-                format!("How many bridges did the winner of {label} ({name}) build?"),
-                vec![bridges.len().to_string()],
-                "the bridges the game's score lists for the winner".into(),
-            ));
-        }
-    }
-
-    if let Some(seat) = winner {
-        if let Some(cells) = score
-            .details
-            .get("cells")
-            .and_then(|c| c.get(seat.as_str()))
-            .and_then(whole)
-        {
-            qs.push(question(
-                "winner-cells",
-                format!("How many cells did the winner of {label} ({name}) claim?"),
-                vec![cells.to_string()],
-                "the cells the game's score reports for the winner".into(),
-            ));
-        }
-    }
-
-    if let Some(rounds) = ["rounds", "rounds_played", "turns_played"]
-        .iter()
-        .find_map(|k| score.details.get(*k).and_then(whole))
-    {
-        qs.push(question(
-            "rounds",
-            format!("How many rounds did {label} ({name}) last?"),
-            vec![rounds.to_string()],
-            "the rounds the game's score reports".into(),
-        ));
-    }
-
-    if m.record.game == "thwart-omega" {
-        if let Some(burned) = burned_cells(&game.view_json(Viewer::Spectator)) {
-            qs.push(question(
-                "burned",
-                format!("How many cells were burned in {label} ({name})?"),
-                vec![burned.to_string()],
-                "cells of both colours at once, and the last three or fewer empty cells".into(),
-            ));
-        }
+    // What else the final state answers, in the game's own words (`GameEntry::season`).
+    let title = format!("{label} ({name})");
+    let players = [m.player_name(Seat::P1), m.player_name(Seat::P2)];
+    let finished = Finished {
+        title: &title,
+        players: [&players[0], &players[1]],
+        winner,
+    };
+    for q in (entry.season)(game.as_ref(), &finished) {
+        qs.push(question(q.kind, q.question, vec![q.answer], q.note));
     }
     Ok(qs)
 }
@@ -276,37 +197,6 @@ fn winner_answers(m: &SeasonMatch, winner: Option<Seat>) -> Vec<String> {
             .map(String::from)
             .to_vec(),
     }
-}
-
-/// The `#` cells of a Thwart Omega view's `rows`.
-#[must_use]
-pub fn burned_cells(view: &Value) -> Option<u64> {
-    let rows = view.get("rows")?.as_array()?;
-    let mut n = 0;
-    for r in rows {
-        n += r.as_str()?.chars().filter(|&c| c == '#').count() as u64;
-    }
-    Some(n)
-}
-
-/// A JSON number as answer text: whole numbers as digits, others (halves) as decimals.
-fn number(v: &Value) -> Option<String> {
-    if let Some(n) = whole(v) {
-        return Some(n.to_string());
-    }
-    v.as_f64().filter(|f| f.is_finite()).map(|f| f.to_string())
-}
-
-fn whole(v: &Value) -> Option<i128> {
-    if let Some(n) = v.as_i64() {
-        return Some(i128::from(n));
-    }
-    if let Some(n) = v.as_u64() {
-        return Some(i128::from(n));
-    }
-    v.as_f64()
-        .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
-        .map(|f| f as i128)
 }
 
 fn slug(label: &str) -> String {
