@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub};
+use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub, Table};
 use crate::store::Store;
 use crate::webhooks::{Post, WebhookConfig};
 
@@ -244,6 +244,20 @@ pub enum Event {
         /// The name they replaced.
         was: String,
     },
+    /// A board's match of the current round that had not started was made for a player who
+    /// has just been replaced: it is no longer the board's (left to expire, unannounced) and
+    /// the driver makes the board's match again for whoever holds the places now, whose
+    /// no-show time counts from here.
+    MatchRemade {
+        /// When.
+        at: u64,
+        /// The round.
+        round: usize,
+        /// The board.
+        board: usize,
+        /// The place that was given to someone else.
+        player: PlayerId,
+    },
     /// The host paused, resumed or gave time in a board's match (the match's own log has it
     /// too).
     HostPower {
@@ -288,6 +302,9 @@ pub struct Board {
     /// seen when the match was made, or the result came without one): fixed then, so a later
     /// replacement does not rewrite who played it.
     pub occupants: Option<[usize; 2]>,
+    /// When its match was set up again for a replacement ([`Event::MatchRemade`]): its no-show
+    /// time counts from then instead of the round's pairing.
+    pub since: Option<u64>,
 }
 
 /// A round being played or played.
@@ -458,6 +475,19 @@ impl Tournament {
                     at: *at,
                 });
                 self.occupant[*player] += 1;
+            }
+            Event::MatchRemade {
+                at, round, board, ..
+            } => {
+                let b = self.board_mut(*round, *board)?;
+                if b.result.is_some() {
+                    return Err(format!("board {board} of round {round} has its result"));
+                }
+                *b = Board {
+                    no_show_off: b.no_show_off,
+                    since: Some(*at),
+                    ..Board::default()
+                };
             }
             Event::HostPower { .. } => {}
             Event::Finished { .. } => self.finished = true,
@@ -746,7 +776,7 @@ impl Tournament {
                         .collect();
                     if !board.no_show_off
                         && !absent.is_empty()
-                        && now.saturating_sub(round.started_at) >= limit
+                        && now.saturating_sub(board.since.unwrap_or(round.started_at)) >= limit
                     {
                         let outcome = match absent.as_slice() {
                             [Seat::P1] => Outcome::P2,
@@ -1036,6 +1066,18 @@ impl<S: Store> Tournaments<S> {
 
     /// Stores `events` after the ones stored, applies them, wakes the driver.
     async fn record(&self, t: &mut Tournament, events: Vec<Event>) -> Result<(), ApiError> {
+        self.record_posting(t, events, None).await
+    }
+
+    /// [`Tournaments::record`], but the result of board `by_match` (round, board) is not posted:
+    /// its match was adjudicated in its own log, and the match's webhook posts that (the host's
+    /// action and the match's result, `Hub::host_power`); the standings still are.
+    async fn record_posting(
+        &self,
+        t: &mut Tournament,
+        events: Vec<Event>,
+        by_match: Option<(usize, usize)>,
+    ) -> Result<(), ApiError> {
         if events.is_empty() {
             return Ok(());
         }
@@ -1054,8 +1096,15 @@ impl<S: Store> Tournaments<S> {
             let posts_of = e.clone();
             t.apply(e)
                 .map_err(|e| ApiError::internal("applying a tournament event", e))?;
+            let posted_by_match = match &posts_of {
+                Event::Result { round, board, .. } => by_match == Some((*round, *board)),
+                _ => false,
+            };
             if let Some(hook) = &t.webhook {
                 for post in announcements(t, &posts_of) {
+                    if posted_by_match && post.kind == "result" {
+                        continue;
+                    }
                     self.hub.webhooks().post(hook, post);
                 }
             }
@@ -1584,6 +1633,45 @@ impl<S: Store> Tournaments<S> {
         Ok(live)
     }
 
+    /// The current round's boards of place `player` with a match made for its present
+    /// occupant that has not started (or expired unjoined), each with the match's table while
+    /// it is served: the games a replacement takes over ([`Event::MatchRemade`]). A match that
+    /// started stays its players' (the replacement plays from the next round).
+    async fn unstarted_boards_of(
+        &self,
+        t: &Tournament,
+        player: PlayerId,
+    ) -> Vec<(usize, usize, Option<Arc<Table>>)> {
+        let mut out = Vec::new();
+        let Some(round) = t.rounds.last() else {
+            return out;
+        };
+        let r = t.rounds.len() - 1;
+        for (b, (g, board)) in round.pairing.games.iter().zip(&round.boards).enumerate() {
+            let seat = if g.p1 == player {
+                0
+            } else if g.p2 == player {
+                1
+            } else {
+                continue;
+            };
+            let Some(id) = &board.match_id else {
+                continue;
+            };
+            if board.result.is_some() || t.board_occupants(r, b)[seat] != t.occupant[player] {
+                continue;
+            }
+            match self.hub.table(id).await {
+                Ok(table) if self.hub.stored(&table).await.started_at.is_none() => {
+                    out.push((r, b, Some(table)));
+                }
+                Err(e) if e.code == ErrorCode::Expired => out.push((r, b, None)),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// A host action: `action` is one of the documented names, `body` its fields.
     pub async fn host(
         self: &Arc<Self>,
@@ -1620,6 +1708,8 @@ impl<S: Store> Tournaments<S> {
                     ))
                 })
         };
+        // Matches that leave the tournament: no more posts from them once this is recorded.
+        let mut detach: Vec<Arc<Table>> = Vec::new();
         let events = match action {
             "start" => {
                 let game = match field("game") {
@@ -1783,12 +1873,25 @@ impl<S: Store> Tournaments<S> {
                 let games = t.config.games.clone();
                 let mut by = self.entrant(&games, &others, &name, bot.as_deref(), 0)?;
                 by.garnets = t.players[player].garnets;
-                vec![Event::Replaced {
+                let mut events = vec![Event::Replaced {
                     at,
                     player,
                     was: t.players[player].name.clone(),
                     by,
-                }]
+                }];
+                // From the next game: the current round's game of the place, if its match was
+                // made for the player replaced and has not started, is made again for the new
+                // one (the old match leaves the tournament and its announcements).
+                for (round, board, old) in self.unstarted_boards_of(&t, player).await {
+                    detach.extend(old);
+                    events.push(Event::MatchRemade {
+                        at,
+                        round,
+                        board,
+                        player,
+                    });
+                }
+                events
             }
             "pause" | "resume" | "give_time" => {
                 let (round, board) = (usize_field("round")?, usize_field("board")?);
@@ -1883,6 +1986,7 @@ impl<S: Store> Tournaments<S> {
         };
         // An adjudicated game's match ends with the host's result and reason in its own log
         // (a match nobody joined has no log: it is left to expire).
+        let mut by_match = None;
         if let Some(Event::Result {
             round,
             board,
@@ -1905,17 +2009,21 @@ impl<S: Store> Tournaments<S> {
                         reason: reason.clone(),
                     };
                     self.hub.host_power(&table, power).await?;
+                    by_match = Some((*round, *board));
                 }
             }
         }
-        let answer = match events.last() {
+        let answer = match events.first() {
             Some(Event::Replaced { by, .. }) => json!({
                 "ok": true,
                 "link": by.token.as_ref().map(|tok| format!("/t/{id}#player={tok}")),
             }),
             _ => json!({"ok": true}),
         };
-        self.record(&mut t, events).await?;
+        self.record_posting(&mut t, events, by_match).await?;
+        for table in detach {
+            self.hub.set_webhook(&table, None).await?;
+        }
         drop(t);
         live.wake.notify_one();
         Ok(answer)
@@ -2235,6 +2343,29 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
             )],
             board: None,
         }],
+        Event::MatchRemade {
+            round,
+            board,
+            player,
+            ..
+        } => {
+            let was = t
+                .formers
+                .iter()
+                .rev()
+                .find(|f| f.place == *player)
+                .map_or_else(String::new, |f| f.entrant.name.clone());
+            vec![Post {
+                kind: "host",
+                title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+                lines: vec![format!(
+                    "{}: a new table, as {} takes {was}'s place before the game began.",
+                    board_name(*round, *board),
+                    name(*player)
+                )],
+                board: None,
+            }]
+        }
         Event::RoundWithdrawn { round, .. } => vec![Post {
             kind: "host",
             title: format!("{tname}: round {} is withdrawn", round + 1),
@@ -2662,5 +2793,112 @@ mod tests {
         assert_eq!((line("Bo").losses, line("Bo").wins), (1, 0));
         assert_eq!((line("Zed").wins, line("Zed").losses), (1, 0));
         assert_eq!(table.len(), 4);
+    }
+
+    /// A current-round game made for Bo that had not started is made again for Zed: the board
+    /// reads Zed, its match is to be made again (the driver's next step), its no-show time
+    /// counts from the replacement, and the change is posted.
+    #[test]
+    fn an_unstarted_game_goes_to_the_replacement_with_a_new_table() {
+        let mut t = cycle();
+        t.config.no_show_ms = Some(60_000);
+        t.apply(Event::RoundPaired {
+            at: 0,
+            game: "goofspiel".into(),
+            options: RawOptions::default(),
+            round: Round {
+                games: vec![game(0, 1)],
+                byes: vec![2],
+                waiting: Vec::new(),
+            },
+        })
+        .unwrap();
+        t.apply(Event::MatchCreated {
+            at: 0,
+            round: 0,
+            board: 0,
+            id: "old".into(),
+            tokens: [None, None],
+            advantage: None,
+        })
+        .unwrap();
+        t.apply(Event::Replaced {
+            at: 50_000,
+            player: 1,
+            by: Entrant {
+                name: "Zed".into(),
+                bot: None,
+                token: Some("z".into()),
+                garnets: 0,
+                season_player: None,
+            },
+            was: "Bo".into(),
+        })
+        .unwrap();
+        // Replaced alone: the match made for Bo stays Bo's.
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Bo".to_string()]);
+        let remade = Event::MatchRemade {
+            at: 50_000,
+            round: 0,
+            board: 0,
+            player: 1,
+        };
+        t.apply(remade.clone()).unwrap();
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Zed".to_string()]);
+        assert!(t.rounds[0].boards[0].match_id.is_none());
+        assert!(matches!(
+            t.next_step(60_000, &HashMap::new()),
+            Step::CreateMatch { round: 0, board: 0 }
+        ));
+        let posts = announcements(&t, &remade);
+        assert_eq!(posts[0].title, "Cycle: round 1, board 1");
+        assert_eq!(
+            posts[0].lines,
+            ["Ann v Zed: a new table, as Zed takes Bo's place before the game began."]
+        );
+        // Zed's no-show time counts from the replacement, not from the round's pairing.
+        t.apply(Event::MatchCreated {
+            at: 50_000,
+            round: 0,
+            board: 0,
+            id: "new".into(),
+            tokens: [None, None],
+            advantage: None,
+        })
+        .unwrap();
+        let absent = HashMap::from([(
+            "new".to_string(),
+            MatchSeen {
+                joined: [true, false],
+                result: None,
+            },
+        )]);
+        assert!(matches!(t.next_step(100_000, &absent), Step::Wait));
+        assert!(matches!(
+            t.next_step(110_000, &absent),
+            Step::Record(Event::Result {
+                outcome: Outcome::P1,
+                ..
+            })
+        ));
+        // A game with its result is not made again.
+        assert!(t.clone().apply(remade).is_ok());
+        let mut done = t.clone();
+        done.apply(Event::Result {
+            at: 0,
+            round: 0,
+            board: 0,
+            outcome: Outcome::P1,
+            how: How::Adjudicated { reason: "x".into() },
+        })
+        .unwrap();
+        assert!(done
+            .apply(Event::MatchRemade {
+                at: 0,
+                round: 0,
+                board: 0,
+                player: 1
+            })
+            .is_err());
     }
 }

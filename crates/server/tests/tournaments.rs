@@ -1064,3 +1064,247 @@ async fn a_host_started_tournament_finishes_after_its_last_round() {
     assert_eq!(view["status"], "finished");
     assert_eq!(view["rounds"].as_array().unwrap().len(), 1);
 }
+
+/// The seat link (`/m/ID#seat=TOKEN`) of the player whose personal token is `token`, split.
+async fn current_seat(s: &Server, id: &str, token: &str) -> Option<(String, String)> {
+    let (_, mine) = s
+        .call("GET", &format!("/api/tournaments/{id}"), Some(token), None)
+        .await;
+    let link = mine["you"]["current"]["link"].as_str()?;
+    let (m, seat) = link.trim_start_matches("/m/").split_once("#seat=")?;
+    Some((m.to_string(), seat.to_string()))
+}
+
+/// A replacement applies from the next game: Cy's game of the current round, made for Cy but
+/// not started (only the opponent joined), gets a new table for Zed, with Zed's seat token and
+/// name, its no-show time counted afresh; the opponent's link follows. A game already started
+/// (Dee's) stays who started it: Eve plays from the next round. The log and the page data say
+/// so. (Before: the game stayed Cy's and Zed had no current table.)
+#[tokio::test]
+async fn a_replacement_takes_over_the_current_rounds_game_that_has_not_started() {
+    let s = server();
+    let (status, created) = create(
+        &s,
+        json!({"name": "Next", "game": "goofspiel", "options": {"cards": "3"},
+               "format": {"kind": "round_robin"},
+               "players": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}, {"name": "Dee"}]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let action = |name: &str| format!("/api/tournaments/{id}/{name}");
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["boards"]
+            .as_array()
+            .is_some_and(|b| b.iter().all(|b| b["match"].is_string()))
+    })
+    .await;
+    let boards = view["rounds"][0]["boards"].as_array().unwrap().clone();
+    let names = |b: &Value| [b["p1"]["name"].clone(), b["p2"]["name"].clone()];
+    let cy_board = boards
+        .iter()
+        .position(|b| names(b).contains(&json!("Cy")))
+        .unwrap();
+    let dee_board = 1 - cy_board;
+    let cy_opponent = names(&boards[cy_board])
+        .into_iter()
+        .find(|n| n != "Cy")
+        .unwrap();
+    let old_match = boards[cy_board]["match"].as_str().unwrap().to_string();
+    // Cy's opponent sits down; Cy does not come.
+    let opponent_token = player_token(&view, cy_opponent.as_str().unwrap());
+    let (m, seat) = current_seat(&s, &id, &opponent_token).await.unwrap();
+    assert_eq!(m, old_match);
+    let (status, answer) = s.join_token(&m, &seat, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    // Dee's game starts.
+    let dee_match = boards[dee_board]["match"].as_str().unwrap().to_string();
+    let mut seats = Vec::new();
+    for n in names(&boards[dee_board]) {
+        let token = player_token(&view, n.as_str().unwrap());
+        let (m, seat) = current_seat(&s, &id, &token).await.unwrap();
+        let (status, answer) = s.join_token(&m, &seat, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seats.push(seat);
+    }
+    for seat in &seats {
+        s.reveal_token(&dee_match, seat).await;
+    }
+    assert_eq!(s.state(&dee_match, None).await["status"], "live");
+    s.clock.advance(50_000);
+    let replace = |place: usize, name: &str| {
+        let (s, path, admin) = (&s, action("replace"), admin.clone());
+        let body = json!({"player": place, "name": name});
+        async move { s.call("POST", &path, Some(&admin), Some(body)).await }
+    };
+    let (status, answer) = replace(2, "Zed").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let zed = answer["link"]
+        .as_str()
+        .unwrap()
+        .split("#player=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["boards"][cy_board]["match"]
+            .as_str()
+            .is_some_and(|m| m != old_match)
+    })
+    .await;
+    let b = &view["rounds"][0]["boards"][cy_board];
+    assert!(names(b).contains(&json!("Zed")), "{b}");
+    assert!(names(b).contains(&cy_opponent), "{b}");
+    assert!(view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["type"] == "match_remade" && e["round"] == 0 && e["board"] == cy_board));
+    // Zed's current game is the new table, with Zed's own seat token; the opponent's link
+    // follows it.
+    let new_match = b["match"].as_str().unwrap().to_string();
+    let (m, zed_seat) = current_seat(&s, &id, &zed)
+        .await
+        .expect("Zed has a current table");
+    assert_eq!(m, new_match);
+    let (m, opponent_seat) = current_seat(&s, &id, &opponent_token).await.unwrap();
+    assert_eq!(m, new_match);
+    for seat in [&zed_seat, &opponent_seat] {
+        let (status, answer) = s.join_token(&new_match, seat, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    for seat in [&zed_seat, &opponent_seat] {
+        s.reveal_token(&new_match, seat).await;
+    }
+    let st = s.state(&new_match, None).await;
+    assert_eq!(st["status"], "live", "{st}");
+    assert!(st.to_string().contains("\"Zed\""), "{st}");
+    // The no-show time (none here) aside, the new game is played to its end for Zed.
+    // A started game stays its players': Eve replaces Dee from the next round.
+    let (status, answer) = replace(3, "Eve").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let eve = answer["link"]
+        .as_str()
+        .unwrap()
+        .split("#player=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let (_, view) = s
+        .call("GET", &format!("/api/tournaments/{id}"), Some(&admin), None)
+        .await;
+    let b = &view["rounds"][0]["boards"][dee_board];
+    assert_eq!(b["match"], json!(dee_match));
+    assert!(names(b).contains(&json!("Dee")), "{b}");
+    assert_eq!(
+        view["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "match_remade")
+            .count(),
+        1
+    );
+    assert!(current_seat(&s, &id, &eve).await.is_none());
+}
+
+/// A small receiver of webhook posts (Slack's JSON) on loopback: what it got, as text.
+async fn post_receiver() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use axum::routing::post;
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let into = got.clone();
+    let app = axum::Router::new().route(
+        "/hook",
+        post(move |body: axum::body::Bytes| {
+            let into = into.clone();
+            async move {
+                into.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&body).into_owned());
+                StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/hook"), got)
+}
+
+/// The host adjudicates a started game: the match's own webhook posts its result (and the
+/// host's action); the tournament does not post the same result again, and still posts the
+/// standings. (Before: the result was announced twice, by the match and by the tournament.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adjudicated_game_is_announced_once() {
+    let hosts: &'static [String] = Box::leak(vec!["127.0.0.1".to_string()].into_boxed_slice());
+    let s = common::server_with(colosseum_server::Limits {
+        webhook_hosts: hosts,
+        webhook_allow_private: true,
+        webhook_slack_pace_ms: 10,
+        ..open_limits()
+    });
+    let (url, got) = post_receiver().await;
+    let (status, created) = create(
+        &s,
+        json!({"name": "Once", "game": "goofspiel", "format": {"kind": "swiss", "rounds": 1},
+               "players": [{"name": "Ann"}, {"name": "Bo"}],
+               "webhook": {"url": url, "format": "slack"}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap().to_string();
+    let view = wait_for(&s, &id, Some(&admin), |v| {
+        v["rounds"][0]["boards"][0]["match"].is_string()
+    })
+    .await;
+    let m = view["rounds"][0]["boards"][0]["match"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut seats = Vec::new();
+    for name in ["Ann", "Bo"] {
+        let (_, seat) = current_seat(&s, &id, &player_token(&view, name))
+            .await
+            .unwrap();
+        let (status, answer) = s.join_token(&m, &seat, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        seats.push(seat);
+    }
+    for seat in &seats {
+        s.reveal_token(&m, seat).await;
+    }
+    let (status, answer) = s
+        .call(
+            "POST",
+            &format!("/api/tournaments/{id}/adjudicate"),
+            Some(&admin),
+            Some(json!({"round": 0, "board": 0, "result": "p1", "reason": "Bo conceded in chat"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let result = "adjudicated by the host: Bo conceded in chat";
+    let mut texts = Vec::new();
+    for _ in 0..300 {
+        texts = got.lock().unwrap().clone();
+        if texts.iter().any(|t| t.contains("final standings"))
+            && texts.iter().any(|t| t.contains(result))
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        texts.iter().any(|t| t.contains("final standings")),
+        "{texts:#?}"
+    );
+    // Anything else queued arrives meanwhile.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let texts = got.lock().unwrap().clone();
+    assert_eq!(
+        texts.iter().filter(|t| t.contains(result)).count(),
+        1,
+        "the result is posted once: {texts:#?}"
+    );
+}
