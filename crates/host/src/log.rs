@@ -114,6 +114,20 @@ pub enum LogEntry {
         /// The move, canonical.
         text: String,
     },
+    /// The pending decision's own time ran out for a seat that has not decided and has a bank:
+    /// its bank starts running now (the seeds' host announces it: "the 60 seconds are up").
+    /// A notice only: it changes nothing in the match, and a log written before it existed
+    /// rebuilds without it ([`crate::Match::rebuild`]).
+    TurnUp {
+        /// When (the seat's turn deadline).
+        at: u64,
+        /// Whose turn time ran out.
+        seat: Seat,
+        /// The decision's own time, that ran out.
+        turn_ms: u64,
+        /// What is in the seat's bank now, running.
+        bank_ms: u64,
+    },
     /// A seat's time ran out and it spent bank time.
     BankSpent {
         /// When.
@@ -299,6 +313,7 @@ impl LogEntry {
             | LogEntry::ChanceDrawn { at, .. }
             | LogEntry::DefaultApplied { at, .. }
             | LogEntry::BankSpent { at, .. }
+            | LogEntry::TurnUp { at, .. }
             | LogEntry::TimedOut { at, .. }
             | LogEntry::GameReplayed { at, .. }
             | LogEntry::RaceOpened { at, .. }

@@ -390,6 +390,8 @@ pub struct Match {
     /// search slot): what was left to its turn's end and to its deadline. Its running
     /// deadlines are `None` meanwhile.
     held: [Option<HeldClock>; 2],
+    /// Whether each seat's [`LogEntry::TurnUp`] for the pending decision has been logged.
+    turn_up: [bool; 2],
 }
 
 /// A held seat's clock: what was left when it was held.
@@ -529,6 +531,7 @@ impl Match {
             chat: Vec::new(),
             paused_at: None,
             held: [None, None],
+            turn_up: [false, false],
             config,
         };
         m.after_step(0);
@@ -599,6 +602,12 @@ impl Match {
         }
         if let Some(last) = log.last() {
             m.tick(last.at());
+        }
+        // A turn's notice changes nothing: a log stored before notices were written (or one
+        // that stops just before a notice) rebuilds without them, and keeps its own entries.
+        let notice = |e: &&LogEntry| !matches!(e, LogEntry::TurnUp { .. });
+        if m.log.iter().filter(notice).eq(log.iter().filter(notice)) {
+            m.log = log.to_vec();
         }
         if m.log != log {
             let index = m
@@ -1130,6 +1139,12 @@ impl Match {
             .iter()
             .filter(|s| pending.includes(**s) && self.pending[s.index()].is_none())
             .filter_map(|s| self.clocks[s.index()].deadline)
+            .chain(
+                Seat::BOTH
+                    .iter()
+                    .filter(|s| self.turn_up_due(**s))
+                    .filter_map(|s| self.clocks[s.index()].turn_deadline),
+            )
             .chain(race)
             .chain(opens)
             .min()
@@ -1674,6 +1689,18 @@ impl Match {
         self.time.clocks()
     }
 
+    /// Whether `seat`'s turn time running out is still to be noted ([`LogEntry::TurnUp`]): it
+    /// acts, has not submitted or committed, and has a bank to start.
+    fn turn_up_due(&self, seat: Seat) -> bool {
+        let i = seat.index();
+        !self.turn_up[i]
+            && self.pending[i].is_none()
+            && self.seals[i].is_none()
+            && self.clocks[i].bank_ms > 0
+            && self.clocks[i].turn_deadline.is_some()
+            && self.game.pending().includes(seat)
+    }
+
     /// Every seat whose deadline is `t` and has not submitted: spend a bank step, or apply the
     /// empty-bank rule.
     fn expire(&mut self, t: u64) {
@@ -1693,7 +1720,28 @@ impl Match {
             return;
         };
         let kind = self.game.decision_kind();
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            if self.turn_up_due(seat) && self.clocks[i].turn_deadline == Some(t) {
+                self.turn_up[i] = true;
+                self.log.push(LogEntry::TurnUp {
+                    at: t,
+                    seat,
+                    turn_ms: cfg.decision_ms(&kind),
+                    bank_ms: self.clocks[i].bank_ms,
+                });
+            }
+        }
         let pending = self.game.pending();
+        let due = |s: &Seat| {
+            pending.includes(*s)
+                && self.pending[s.index()].is_none()
+                && self.clocks[s.index()].deadline == Some(t)
+        };
+        if !Seat::BOTH.iter().any(due) {
+            // Only a turn's time ran out (a continuous bank runs on): nothing else to do.
+            return;
+        }
         let mut losers = Vec::new();
         for seat in Seat::BOTH {
             let i = seat.index();
@@ -2122,6 +2170,7 @@ impl Match {
 
     fn start_decision(&mut self, pending: Pending, now: u64) {
         self.held = [None, None];
+        self.turn_up = [false, false];
         let Some(cfg) = self.clocks_cfg() else {
             return;
         };

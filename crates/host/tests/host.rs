@@ -102,7 +102,7 @@ fn a_changed_submission_after_both_are_in_is_too_late() {
 fn a_refused_submission_gives_the_reason_and_the_seat_can_resubmit() {
     let mut m = new("goofspiel");
     let err = m.submit(P1, "99", 1_000).unwrap_err();
-    let MatchError::Refused { reason } = &err else {
+    let MatchError::Refused { reason, .. } = &err else {
         panic!("{err:?}")
     };
     assert!(reason.contains("99"), "{reason}");
@@ -335,6 +335,18 @@ fn galespiel_bank_is_spent_in_five_second_steps_and_empty_while_bidding_loses() 
     assert_eq!(
         fired,
         vec![
+            LogEntry::TurnUp {
+                at: 60_000,
+                seat: P1,
+                turn_ms: 60_000,
+                bank_ms: 300_000
+            },
+            LogEntry::TurnUp {
+                at: 60_000,
+                seat: P2,
+                turn_ms: 60_000,
+                bank_ms: 300_000
+            },
             LogEntry::BankSpent {
                 at: 60_000,
                 seat: P1,
@@ -430,6 +442,70 @@ fn witchs_brew_reserve_is_spent_continuously_and_empty_loses() {
     let at = 100_000 + 60_000 + bank;
     assert!(m.log().contains(&LogEntry::TimedOut { at, seat: next }));
     assert_eq!(m.clock(next).bank_ms, 0);
+}
+
+#[test]
+fn a_turns_time_running_out_is_noted_once_for_each_seat_still_deciding_with_a_bank() {
+    // Galespiel (a stepped bank): p1 bids in time, p2 does not: only p2's turn is up, once,
+    // although its bank is then spent step after step.
+    let mut m = new("galespiel");
+    m.submit(P1, "9", 30_000).unwrap();
+    m.tick(75_000);
+    let ups: Vec<_> = entries(&m, |e| matches!(e, LogEntry::TurnUp { .. }));
+    assert_eq!(
+        ups,
+        vec![&LogEntry::TurnUp {
+            at: 60_000,
+            seat: P2,
+            turn_ms: 60_000,
+            bank_ms: 300_000
+        }]
+    );
+    // The Witch's Brew (a continuous bank): the notice comes at the turn's end, before the
+    // bank's own deadline, and the match goes on untouched.
+    let mut m = new("witchs-brew");
+    let seat = m.game().pending().seats()[0];
+    let before = m.clock(seat);
+    assert_eq!(m.tick(59_999), &[]);
+    assert_eq!(
+        m.tick(60_000),
+        &[LogEntry::TurnUp {
+            at: 60_000,
+            seat,
+            turn_ms: 60_000,
+            bank_ms: 600_000
+        }]
+    );
+    assert_eq!(m.clock(seat), before, "a notice changes no clock");
+    assert!(!m.is_over());
+    // A seat without a bank, or one that decided in time, gets no notice.
+    let mut m = new("square-goofspiel");
+    m.tick(1_000_000);
+    assert!(entries(&m, |e| matches!(e, LogEntry::TurnUp { .. })).is_empty());
+}
+
+#[test]
+fn a_log_stored_without_turn_notices_rebuilds_to_the_same_match() {
+    let mut m = new("witchs-brew");
+    let seat = m.game().pending().seats()[0];
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mv = m.game().random_move(seat, &mut rng).unwrap();
+    m.submit(seat, &mv, 100_000).unwrap();
+    let log = m.log().to_vec();
+    assert!(log.iter().any(|e| matches!(e, LogEntry::TurnUp { .. })));
+    // As a server before the notices stored it: the same entries without them.
+    let old: Vec<LogEntry> = log
+        .iter()
+        .filter(|e| !matches!(e, LogEntry::TurnUp { .. }))
+        .cloned()
+        .collect();
+    let rebuilt = Match::rebuild(m.config().clone(), &old).unwrap();
+    assert_eq!(rebuilt.log(), &old[..], "the stored log is kept as stored");
+    assert_eq!(rebuilt.clock(seat), m.clock(seat));
+    assert_eq!(rebuilt.record(), m.record());
+    // And with them, exactly as written.
+    let again = Match::rebuild(m.config().clone(), &log).unwrap();
+    assert_eq!(again.log(), &log[..]);
 }
 
 // ----- untimed -----

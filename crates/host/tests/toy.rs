@@ -255,7 +255,16 @@ fn a_toy_game_plays_through_the_host_on_its_own_clocks() {
         assert_eq!(m.clock(seat).bank_ms, 4_000);
     }
     m.submit(P1, "3", 1_000).unwrap();
-    assert!(m.tick(10_999).is_empty());
+    // p2's own 7 s run out: noted, its bank starts.
+    assert_eq!(
+        m.tick(10_999),
+        &[LogEntry::TurnUp {
+            at: 7_000,
+            seat: P2,
+            turn_ms: 7_000,
+            bank_ms: 4_000
+        }]
+    );
     // p2 never picks: its bank runs out and the host makes the toy's default move.
     m.tick(11_000);
     assert_eq!(m.clock(P2).bank_ms, 0);
@@ -281,7 +290,15 @@ fn a_toy_game_plays_through_the_host_on_its_own_clocks() {
     assert_eq!(m.game().decision_kind(), "call");
     assert_eq!(m.clock(P1).turn_deadline, Some(17_000));
     assert_eq!(m.clock(P1).deadline, Some(21_000));
-    assert!(m.tick(20_999).is_empty());
+    assert_eq!(
+        m.tick(20_999),
+        &[LogEntry::TurnUp {
+            at: 17_000,
+            seat: P1,
+            turn_ms: 3_000,
+            bank_ms: 4_000
+        }]
+    );
     m.tick(21_000);
     let r = m.result().expect("running out of the call's time loses");
     assert_eq!((r.winner, r.by), (Some(P2), EndKind::Time));

@@ -407,6 +407,11 @@ pub struct SpectatorNews {
     pub now: (String, Value),
     /// The result, once the match is over.
     pub result: Option<colosseum_host::MatchResult>,
+    /// Each seat whose turn's own time ran out undecided, its bank running
+    /// ([`colosseum_host::LogEntry::TurnUp`]), in the log's order: its log index, the seat,
+    /// the turn's time and the bank left (ms). Nothing a spectator may not know: who has not
+    /// decided and the clocks are on every spectator's table.
+    pub turn_ups: Vec<(usize, Seat, u64, u64)>,
 }
 
 /// Why a match cannot be rebuilt: the full reason (for the operator: the admin endpoint and the
@@ -2093,6 +2098,21 @@ impl<S: Store> Hub<S> {
             lines: Vec::new(),
             now,
             result: st.meta.result.clone(),
+            turn_ups: st
+                .game
+                .log()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| match e {
+                    colosseum_host::LogEntry::TurnUp {
+                        seat,
+                        turn_ms,
+                        bank_ms,
+                        ..
+                    } => Some((i, *seat, *turn_ms, *bank_ms)),
+                    _ => None,
+                })
+                .collect(),
         };
         drop(st);
         let mut out = Vec::with_capacity(lines.len());

@@ -206,6 +206,38 @@ pub fn line_words(news: &SpectatorNews, line: &MoveLine) -> String {
     format!("{game}step {}: {}", line.step + 1, parts.join("; "))
 }
 
+/// The post when a turn's own time ran out for seats still deciding (the seeds' host's "the 60
+/// seconds are up"): `ups` are [`SpectatorNews::turn_ups`] entries of one moment.
+fn turn_up_post(news: &SpectatorNews, ups: &[(usize, Seat, u64, u64)]) -> Post {
+    let lines = ups
+        .iter()
+        .map(|&(_, seat, turn_ms, bank_ms)| {
+            let who = name(news, seat);
+            format!(
+                "{}: {who} has not decided, and {who}'s time bank is running ({} left).",
+                up_words(turn_ms),
+                duration_words(bank_ms)
+            )
+        })
+        .collect();
+    Post {
+        kind: "clock",
+        title: title(news),
+        lines,
+        board: None,
+    }
+}
+
+/// "60 seconds are up", as the seeds' host says it; a time that is not a whole number of
+/// seconds up to two minutes: "Time is up (2 minutes 30 seconds)".
+fn up_words(ms: u64) -> String {
+    if ms.is_multiple_of(1000) && ms <= 120_000 {
+        format!("{} seconds are up", ms / 1000)
+    } else {
+        format!("Time is up ({})", duration_words(ms))
+    }
+}
+
 fn is_move(line: &MoveLine) -> bool {
     line.p1.is_some() || line.p2.is_some() || !line.face_down.is_empty()
 }
@@ -267,14 +299,27 @@ pub async fn match_announcer<S: Store>(
 ) {
     let mut rx = Hub::<S>::subscribe(&table);
     let mut start_posted = seen.is_some();
+    // The turn notices announced up to (a log index): an announcer started again after a
+    // restart does not announce the old ones again.
+    let mut turn_ups_from: Option<usize> = seen.is_none().then_some(0);
     loop {
         rx.mark_unchanged();
         let news = hub.spectator_news(&table, seen).await;
         let Some(hook) = news.webhook.clone() else {
             return;
         };
+        let from =
+            *turn_ups_from.get_or_insert_with(|| news.turn_ups.last().map_or(0, |&(i, ..)| i + 1));
+        let ups: Vec<_> = news
+            .turn_ups
+            .iter()
+            .copied()
+            .filter(|&(i, ..)| i >= from)
+            .collect();
         if news.started {
-            let start = (!start_posted).then(|| Post {
+            // A Discord match's own channel was told of the start by the bot's answer.
+            let quiet = crate::discord::post::says_its_own_start(&hook);
+            let start = (!start_posted && !quiet).then(|| Post {
                 kind: "start",
                 title: title(&news),
                 lines: vec!["The match begins.".into()],
@@ -284,8 +329,26 @@ pub async fn match_announcer<S: Store>(
             if let Some(last) = news.lines.last() {
                 seen = Some((last.0.game, last.0.step));
             }
-            for post in reveal_posts(&news, start) {
-                hub.webhooks().post(&hook, post);
+            // The last reveal while the match goes on invites the players to their next
+            // move (on a Discord channel: the "Make your move" button).
+            let posts = reveal_posts(&news, start);
+            let inviting = posts
+                .iter()
+                .rposition(|p| p.kind == "reveal")
+                .filter(|_| news.result.is_none());
+            for (i, post) in posts.into_iter().enumerate() {
+                if Some(i) == inviting {
+                    hub.webhooks().post_inviting(&hook, post);
+                } else {
+                    hub.webhooks().post(&hook, post);
+                }
+            }
+            if let Some(&(last, ..)) = ups.last() {
+                // One post per moment (both seats' turns run out together).
+                for moment in ups.chunk_by(|a, b| b.0 == a.0 + 1) {
+                    hub.webhooks().post(&hook, turn_up_post(&news, moment));
+                }
+                turn_ups_from = Some(last + 1);
             }
         }
         if let Some(result) = &news.result {

@@ -187,7 +187,8 @@ impl WebhookConfig {
 /// One announcement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Post {
-    /// What it announces: `pairings`, `start`, `reveal`, `result`, `standings`, `webhook`.
+    /// What it announces: `pairings`, `start`, `reveal`, `clock` (a turn's time is up),
+    /// `result`, `standings`, `webhook`.
     pub kind: &'static str,
     /// Its first line (bold).
     pub title: String,
@@ -211,13 +212,13 @@ pub struct Board {
 
 impl Post {
     /// How much the post matters when its queue is full: 0 is shed first (a reveal, a chance
-    /// draw), 1 next (a match's start, a round's pairings), [`TOP`] never (a result,
+    /// draw), 1 next (a match's start, a round's pairings, a turn's time up), [`TOP`] never (a result,
     /// standings, a host's action, the webhook's first post).
     #[must_use]
     pub fn priority(&self) -> u8 {
         match self.kind {
             "reveal" | "drawn" => 0,
-            "start" | "pairings" => 1,
+            "start" | "pairings" | "clock" => 1,
             _ => TOP,
         }
     }
