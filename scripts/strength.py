@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Runs the arena for every game and writes docs/strength.md.
+"""Runs the arena for every game and writes the results as a table (target/strength.md unless
+--out says otherwise; docs/strength.md is the reference page, whose rows are copied from such
+tables by hand with their date and command).
 
     cargo build --release -p colosseum-cli
     python3 scripts/strength.py [--only GAME] [--threads 1]
@@ -19,7 +21,7 @@ import time
 parser = argparse.ArgumentParser()
 parser.add_argument("--binary", default="target/release/colosseum")
 parser.add_argument("--threads", type=int, default=1)
-parser.add_argument("--out", default="docs/strength.md")
+parser.add_argument("--out", default="target/strength.md")
 parser.add_argument("--only", default=None, help="one game id")
 parser.add_argument("--skip", type=int, default=0, help="pairings of the first game to skip")
 parser.add_argument("--rows", default=None,
@@ -66,8 +68,8 @@ def write():
         "",
         "Levels: regret-matching search without an opponent model, 1000 (`mcts:easy`), 6000",
         "(`mcts:medium`) and 30000 (`mcts:hard`) iterations per decision times each game's",
-        "SEARCH_SCALE (1/2 in Thwart Omega and All-In Goofspiel, 1/15 in Galespiel and The Witch's",
-        "Brew); `hard` plays the solved equilibrium in classic Goofspiel with fixed prizes (N <= 6).",
+        "SEARCH_SCALE and REGRET_MATCHING_SCALE (docs/strength.md, \"The levels\"); `hard` plays",
+        "the solved equilibrium in classic Goofspiel with fixed prizes (N <= 6).",
         "",
         "| game | A | B | games | W-D-L | A's share of decided games | Elo A-B | think ms/decision (A) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
