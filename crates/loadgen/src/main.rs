@@ -103,7 +103,7 @@ struct Args {
     sealed: bool,
     /// Ask for delta states (`?delta=1`, `docs/server-api.md`): after the first full state,
     /// each change as what changed. Off by default, so that the figures compare with earlier
-    /// runs (and cost the server less: docs/benchmarks.md, eleventh session).
+    /// runs (and cost the server less: docs/benchmarks.md, "Delta states").
     #[arg(long)]
     deltas: bool,
     /// Nodes to start, each a `colosseum serve --postgres` (more than 1 needs --postgres).
