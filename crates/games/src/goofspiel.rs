@@ -488,7 +488,7 @@ impl Game for Goofspiel {
                 self.points[w.index()],
                 self.points[w.other().index()]
             ),
-            None => format!("both took {a} points"),
+            None => format!("both took {}", crate::text::plural(a, "point")),
         };
         Some(Outcome { winner, reason })
     }
@@ -635,6 +635,21 @@ mod tests {
         let o = g.outcome().unwrap();
         assert_eq!(o.winner, Some(Seat::P1));
         assert_eq!(o.reason, "p1 took more points, 2 to 1");
+    }
+
+    #[test]
+    fn a_tie_says_its_points_with_the_right_plural() {
+        // Tied bids throughout: nobody takes a prize, both took 0 points.
+        let mut g = game(2, PrizeOrder::Ascending);
+        g.apply(Step::Both { p1: 1, p2: 1 }).unwrap();
+        g.apply(Step::Both { p1: 2, p2: 2 }).unwrap();
+        assert_eq!(g.outcome().unwrap().reason, "both took 0 points");
+        // A tie at one point each (no real deal reaches it: the prizes differ) is "1 point".
+        g.points = [1, 1];
+        let o = g.outcome().unwrap();
+        assert_eq!((o.winner, o.reason.as_str()), (None, "both took 1 point"));
+        g.points = [5, 5];
+        assert_eq!(g.outcome().unwrap().reason, "both took 5 points");
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod svg;
 pub mod text;
 pub mod thwart_omega;
 pub mod witchs_brew;
+pub mod words;
 
 use colosseum_engine::{
     random_playout, replay, AnyGame, Erased, Game, OptionDoc, OptionsError, RawOptions, Record,
@@ -73,6 +74,17 @@ pub struct GameEntry {
     /// game. Drawing only from the spectator's view, it cannot show a hidden card or a move
     /// before its reveal.
     pub board_svg: fn(&serde_json::Value, &svg::Names) -> String,
+    /// A view in words for a chat message (`/colosseum hand` on Discord), from a *seat's* or the
+    /// spectator's view JSON and the players' names: the scores, what is on the table (prizes, the
+    /// board as a small grid in a code block, the cards left), the view's seat's hand, and what is
+    /// being decided now; Discord Markdown, at most [`words::MAX_CHARS`] characters. Each game's
+    /// own is in `words/` (worded as its browser module); built only from the view, it cannot
+    /// tell what the view hides. Default [`words::plain`].
+    pub describe: fn(&serde_json::Value, &svg::Names) -> String,
+    /// The pending decision in words for the view's seat ("Bid for the 8 M prize: pick one of
+    /// your 4 cards."), or `None` when that seat does not act (or for the spectator's view):
+    /// the line of a private prompt. Default [`words::no_prompt`].
+    pub prompt: fn(&serde_json::Value, &svg::Names) -> Option<String>,
     /// The kind of ending an outcome is, for balance reports (`colosseum balance`): a short
     /// phrase shared by every game that ended the same way ("a seat connected", "both took
     /// points"). Default [`ending_kind`].
@@ -164,6 +176,18 @@ impl GameEntry {
         board_svg: fn(&serde_json::Value, &svg::Names) -> String,
     ) -> GameEntry {
         self.board_svg = board_svg;
+        self
+    }
+
+    /// The entry with its own words ([`GameEntry::describe`], [`GameEntry::prompt`]).
+    #[must_use]
+    pub const fn with_words(
+        mut self,
+        describe: fn(&serde_json::Value, &svg::Names) -> String,
+        prompt: fn(&serde_json::Value, &svg::Names) -> Option<String>,
+    ) -> GameEntry {
+        self.describe = describe;
+        self.prompt = prompt;
         self
     }
 
@@ -379,6 +403,8 @@ const fn entry<G: Registered>(
         races: None,
         browser: BrowserCode::NONE,
         board_svg: plain_board_svg,
+        describe: words::plain,
+        prompt: words::no_prompt,
         ending: ending_kind,
         spiel: None,
         season: season::none,
@@ -490,6 +516,7 @@ static REGISTRY: &[GameEntry] = &[
     )
     .with_browser(browser!("goofspiel"))
     .with_board(goofspiel::board_svg::board_svg)
+    .with_words(words::goofspiel::describe, words::goofspiel::prompt)
     .with_spiel(spiel::make::<goofspiel::Goofspiel>)
     .with_season(goofspiel::season::questions),
     GameEntry {
@@ -506,6 +533,7 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<square_goofspiel::SquareGoofspiel>)
     }
     .with_board(square_goofspiel::board_svg::board_svg)
+    .with_words(words::square_goofspiel::describe, words::square_goofspiel::prompt)
     .with_season(square_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
@@ -522,6 +550,7 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<thwart_omega::ThwartOmega>)
     }
     .with_board(thwart_omega::board_svg::board_svg)
+    .with_words(words::thwart_omega::describe, words::thwart_omega::prompt)
     .with_season(thwart_omega::season::questions),
     GameEntry {
         replay_draws: true,
@@ -539,6 +568,7 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<all_in_goofspiel::AllInGoofspiel>)
     }
     .with_board(all_in_goofspiel::board_svg::board_svg)
+    .with_words(words::all_in_goofspiel::describe, words::all_in_goofspiel::prompt)
     .with_season(all_in_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
@@ -554,6 +584,7 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<galespiel::Galespiel>)
     }
     .with_board(galespiel::board_svg::board_svg)
+    .with_words(words::galespiel::describe, words::galespiel::prompt)
     .with_season(galespiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
@@ -570,6 +601,7 @@ static REGISTRY: &[GameEntry] = &[
         .with_browser(browser!("witchs-brew"))
     }
     .with_board(witchs_brew::board_svg::board_svg)
+    .with_words(words::witchs_brew::describe, words::witchs_brew::prompt)
     .with_season(witchs_brew::season::questions),
 ];
 
