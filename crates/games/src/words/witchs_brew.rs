@@ -51,6 +51,35 @@ fn cauldron_round(code: &str) -> String {
     }
 }
 
+/// Why a Placement round went to its winner, in words (the view's `reason`).
+fn reason(why: &str) -> String {
+    match why {
+        "snipe" => "a Snipe that hit".to_string(),
+        "guess" => "a right Guess".to_string(),
+        "higher_value" => "the higher value".to_string(),
+        "tie_lost_previous" => "a tie: it goes to the loser of the previous round".to_string(),
+        "tie_advantage" => "a tie in round 1: it goes to the advantage holder".to_string(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// A card played, in words: `dup 4` is "4 Copy with the Duplicard", `3 2` "3 Guess 2".
+fn play_words(play: &str) -> String {
+    let (dup, rest) = match play.strip_prefix("dup ") {
+        Some(rest) => (true, rest),
+        None => (false, play),
+    };
+    let mut parts = rest.splitn(2, ' ');
+    let first = parts.next().unwrap_or_default();
+    let tail = parts.next().map(|t| format!(" {t}")).unwrap_or_default();
+    let named = match first.parse::<i64>() {
+        Ok(n) => card(&Value::from(n)),
+        Err(_) => first.to_string(),
+    };
+    let with = if dup { " with the Duplicard" } else { "" };
+    format!("{named}{tail}{with}")
+}
+
 /// The view's `waiting_for` (written for the terminal) in words: no notation examples or
 /// backticks, names for seats.
 fn waiting_words(view: &Value, names: &Names) -> String {
@@ -210,7 +239,7 @@ pub fn describe(view: &Value, names: &Names) -> String {
                 if p.is_null() {
                     "?".to_string()
                 } else {
-                    shown(p)
+                    play_words(&shown(p))
                 }
             )
         };
@@ -220,7 +249,7 @@ pub fn describe(view: &Value, names: &Names) -> String {
                 names.of(w),
                 r["reason"]
                     .as_str()
-                    .map(|why| format!(" ({})", why.replace('_', " ")))
+                    .map(|why| format!(" ({})", reason(why)))
                     .unwrap_or_default()
             ),
             None => "nobody wins the round".to_string(),
