@@ -841,6 +841,25 @@ impl Tournament {
     }
 }
 
+/// A board of the current round with its match ([`Tournaments::current_boards`]).
+#[derive(Clone, Debug)]
+pub struct BoardSeats {
+    /// The round (0-based).
+    pub round: usize,
+    /// The board (0-based).
+    pub board: usize,
+    /// Its match.
+    pub match_id: String,
+    /// Each seat's place (seed) in the tournament.
+    pub places: [PlayerId; 2],
+    /// Who plays it.
+    pub names: [String; 2],
+    /// Each human seat's token (a secret).
+    pub tokens: [Option<String>; 2],
+    /// No result yet.
+    pub open: bool,
+}
+
 /// What a driver saw of a match.
 #[derive(Clone, Debug)]
 struct MatchSeen {
@@ -2029,6 +2048,49 @@ impl<S: Store> Tournaments<S> {
         Ok(answer)
     }
 
+    /// The current round's boards whose match is made (for the Discord application, which
+    /// binds each to its members), and whether the tournament is over.
+    pub async fn current_boards(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(bool, Vec<BoardSeats>), ApiError> {
+        let live = self.live(id).await?;
+        let t = live.state.lock().await;
+        let mut out = Vec::new();
+        if let Some(round) = t.rounds.last() {
+            let r = t.rounds.len() - 1;
+            for (b, (g, board)) in round.pairing.games.iter().zip(&round.boards).enumerate() {
+                let Some(m) = &board.match_id else { continue };
+                out.push(BoardSeats {
+                    round: r,
+                    board: b,
+                    match_id: m.clone(),
+                    places: [g.p1, g.p2],
+                    names: t.board_names(r, b),
+                    tokens: board.tokens.clone(),
+                    open: board.result.is_none(),
+                });
+            }
+        }
+        Ok((t.finished, out))
+    }
+
+    /// The tournament's name, its standings as posted ([`standings_lines`]), whether it is over
+    /// and how many rounds have been paired.
+    pub async fn standings_text(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(String, Vec<String>, bool, usize), ApiError> {
+        let live = self.live(id).await?;
+        let t = live.state.lock().await;
+        Ok((
+            t.config.name.clone(),
+            standings_lines(&t),
+            t.finished,
+            t.rounds.len(),
+        ))
+    }
+
     /// The tournament as `token` may see it: everyone sees the players, rounds, standings and
     /// bracket; a player's token adds their own page (`you`); the host's adds the log.
     pub async fn view(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
@@ -2187,6 +2249,46 @@ fn outcome_str(o: Outcome) -> &'static str {
 /// The most standings lines a webhook post lists.
 const POSTED_STANDINGS: usize = 20;
 
+/// The standings as posted: a line a player (the first [`POSTED_STANDINGS`]), `=1. Ann: 2
+/// points, 2-0-0 (SB 1)` with the format's own tie-breaks and shared ranks.
+fn standings_lines(t: &Tournament) -> Vec<String> {
+    let mut lines: Vec<String> = t
+        .standings()
+        .iter()
+        .take(POSTED_STANDINGS)
+        .map(|s| {
+            let breaks: Vec<String> = colosseum_tournament::standings::tie_breaks(&t.config.format)
+                .iter()
+                .map(|k| match *k {
+                    "buchholz" => format!("Buchholz {}", s.buchholz),
+                    _ => format!("SB {}", s.sonneborn_berger),
+                })
+                .collect();
+            let tie = if breaks.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", breaks.join(", "))
+            };
+            format!(
+                "{}. {}: {}, {}-{}-{}{tie}",
+                colosseum_tournament::standings::rank_label(s),
+                t.line_entrant(s.player).name,
+                colosseum_games::text::plural(s.points, "point"),
+                s.wins,
+                s.draws,
+                s.losses
+            )
+        })
+        .collect();
+    if t.players.len() > POSTED_STANDINGS {
+        lines.push(format!(
+            "... and {} more",
+            t.players.len() - POSTED_STANDINGS
+        ));
+    }
+    lines
+}
+
 /// What a webhook announces for `event`, just applied to `t`: a round's pairings, a result the
 /// match's own announcer does not post (a no-show forfeit, an adjudication), a forfeit undone,
 /// the standings when a round is complete, the final standings. Everything here is public
@@ -2195,48 +2297,11 @@ fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
     let name = |p: PlayerId| t.players[p].name.clone();
     let line_name = |l: usize| t.line_entrant(l).name.clone();
     let tname = &t.config.name;
-    let standings = |title: String| {
-        let mut lines: Vec<String> = t
-            .standings()
-            .iter()
-            .take(POSTED_STANDINGS)
-            .map(|s| {
-                let breaks: Vec<String> =
-                    colosseum_tournament::standings::tie_breaks(&t.config.format)
-                        .iter()
-                        .map(|k| match *k {
-                            "buchholz" => format!("Buchholz {}", s.buchholz),
-                            _ => format!("SB {}", s.sonneborn_berger),
-                        })
-                        .collect();
-                let tie = if breaks.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", breaks.join(", "))
-                };
-                format!(
-                    "{}. {}: {}, {}-{}-{}{tie}",
-                    colosseum_tournament::standings::rank_label(s),
-                    line_name(s.player),
-                    colosseum_games::text::plural(s.points, "point"),
-                    s.wins,
-                    s.draws,
-                    s.losses
-                )
-            })
-            .collect();
-        if t.players.len() > POSTED_STANDINGS {
-            lines.push(format!(
-                "... and {} more",
-                t.players.len() - POSTED_STANDINGS
-            ));
-        }
-        Post {
-            kind: "standings",
-            title,
-            lines,
-            board: None,
-        }
+    let standings = |title: String| Post {
+        kind: "standings",
+        title,
+        lines: standings_lines(t),
+        board: None,
     };
     let board_name = |round: usize, board: usize| {
         let [p1, p2] = t.board_names(round, board);
