@@ -138,7 +138,38 @@ async fn register_overwrites_the_guilds_commands_with_the_bot_token() {
             o["name"].as_str().unwrap()
         })
         .collect();
-    assert_eq!(subs, ["new", "join", "move", "hand", "resign", "rules"]);
+    assert_eq!(
+        subs[..12],
+        [
+            "new",
+            "join",
+            "move",
+            "hand",
+            "resign",
+            "rules",
+            "host",
+            "pause",
+            "resume",
+            "extra-time",
+            "adjudicate",
+            "replace"
+        ]
+    );
+    // Discord holds 25 subcommands a command; the tournament's follow the match's.
+    assert!(subs.len() <= 25, "{subs:?}");
+    // Required options come before optional ones (Discord refuses the command otherwise).
+    for o in colosseum["options"].as_array().unwrap() {
+        let required: Vec<bool> = o["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["required"] == true)
+            .collect();
+        assert!(
+            required.windows(2).all(|w| w[0] || !w[1]),
+            "required options first: {o}"
+        );
+    }
     let new = &colosseum["options"][0]["options"];
     assert_eq!(new[0]["name"], "game");
     assert_eq!(new[0]["type"], 3, "STRING");
@@ -633,6 +664,14 @@ async fn every_games_first_prompt_offers_exactly_the_seats_legal_moves_or_sends_
                 .call("GET", &format!("/api/matches/{id}"), Some(&token), None)
                 .await;
             let seat = st["you"].as_str().unwrap();
+            // The hand is the seat's view in the game's words, then the link.
+            let names = colosseum_games::svg::Names::new("Ann", "Bob");
+            let words = (game.describe)(&st["match"]["view"], &names);
+            assert!(
+                text.starts_with(&words) && words.contains("Your "),
+                "{}: {text}",
+                game.id
+            );
             if st["match"]["seats"][seat]["to_act"] != true {
                 continue;
             }
@@ -660,6 +699,10 @@ async fn every_games_first_prompt_offers_exactly_the_seats_legal_moves_or_sends_
             );
             if !legal.is_empty() && legal.len() <= 100 && legal.iter().all(|m| m.len() <= 80) {
                 assert_eq!(offered, legal, "{}: the seat's legal moves", game.id);
+                // The decision in the game's words.
+                let said = (game.prompt)(&st["match"]["view"], &names).unwrap();
+                let text = prompt["data"]["content"].as_str().unwrap();
+                assert!(text.ends_with(&said), "{}: {text}", game.id);
             } else {
                 assert!(
                     offered.is_empty(),

@@ -11,6 +11,7 @@
 //!
 //! Nothing depends on this module but the router.
 
+mod host;
 mod play;
 mod post;
 
@@ -255,6 +256,9 @@ async fn answer<S: Store>(
             let sub = &interaction["data"]["options"][0];
             match sub["name"].as_str() {
                 Some("rules") | None => command(&interaction["data"]),
+                Some("host" | "pause" | "resume" | "extra-time" | "adjudicate" | "replace") => {
+                    host::command(state, config, interaction, sub).await
+                }
                 Some(_) => play::command(state, config, interaction, sub).await,
             }
         }
@@ -331,6 +335,21 @@ pub fn commands() -> Value {
                "choices": games})
     };
     let sub = |name: &str, description: &str, options: Vec<Value>| json!({"type": 1, "name": name, "description": description, "options": options});
+    let clock = || {
+        json!({"type": 3, "name": "clock",
+               "description": "60s a decision, 90s+5m with a bank, or untimed (default: the game's)",
+               "required": false, "max_length": 20})
+    };
+    let sealed = || {
+        json!({"type": 5, "name": "sealed",
+               "description": "Sealed: moves are committed first, opened once both are in",
+               "required": false})
+    };
+    let match_id = || {
+        json!({"type": 3, "name": "match",
+               "description": "The match id, when the channel holds several",
+               "required": false, "max_length": 40})
+    };
     json!([{
         "type": 1,
         "name": "colosseum",
@@ -347,8 +366,10 @@ pub fn commands() -> Value {
                 json!({"type": 3, "name": "options",
                        "description": "Game options as name=value, separated by spaces",
                        "required": false, "max_length": 200}),
+                clock(),
+                sealed(),
             ]),
-            sub("join", "Accept the match you were challenged to in this channel", vec![
+            sub("join", "Join the match you were challenged to or are hosted in, in this channel", vec![
                 json!({"type": 3, "name": "seed",
                        "description": "Your share of the chance: 16-64 letters, digits, _ . - of your choosing",
                        "required": true, "min_length": 16, "max_length": 64}),
@@ -357,6 +378,43 @@ pub fn commands() -> Value {
             sub("hand", "Show your hand and the board, privately", vec![]),
             sub("resign", "Resign your match in this channel", vec![]),
             sub("rules", "A game's rules, privately", vec![game("The game")]),
+            sub("host", "Host a match in this channel between two members", vec![
+                game("The game to play"),
+                json!({"type": 6, "name": "first", "description": "The first seat's player",
+                       "required": true}),
+                json!({"type": 6, "name": "second", "description": "The second seat's player",
+                       "required": true}),
+                json!({"type": 3, "name": "options",
+                       "description": "Game options as name=value, separated by spaces",
+                       "required": false, "max_length": 200}),
+                clock(),
+                sealed(),
+            ]),
+            sub("pause", "Pause a match in this channel (its host)", vec![match_id()]),
+            sub("resume", "Resume a paused match in this channel (its host)", vec![match_id()]),
+            sub("extra-time", "Give a player more time (the match's host)", vec![
+                json!({"type": 6, "name": "member", "description": "The player",
+                       "required": true}),
+                json!({"type": 4, "name": "seconds", "description": "How many seconds more",
+                       "required": true, "min_value": 1, "max_value": host::MAX_EXTRA_SECS}),
+                match_id(),
+            ]),
+            sub("adjudicate", "End a match with a result (its host)", vec![
+                json!({"type": 3, "name": "reason", "description": "Why, as the channel is told",
+                       "required": true, "max_length": 200}),
+                json!({"type": 6, "name": "winner", "description": "The winner (or draw: True)",
+                       "required": false}),
+                json!({"type": 5, "name": "draw", "description": "A draw instead of a winner",
+                       "required": false}),
+                match_id(),
+            ]),
+            sub("replace", "Pass a player's seat to another member from now on (the host)", vec![
+                json!({"type": 6, "name": "member", "description": "The player replaced",
+                       "required": true}),
+                json!({"type": 6, "name": "with", "description": "The member who takes the seat",
+                       "required": true}),
+                match_id(),
+            ]),
         ],
     }])
 }
