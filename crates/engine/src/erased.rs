@@ -15,9 +15,9 @@ use crate::game::{Game, Outcome, Score, Step};
 use crate::seat::{Pending, Seat, Viewer};
 
 /// One decision in text form: exactly the seats the pending decision asks for, or `chance`.
-/// This is also a step of the match record.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// This is also a step of the match record. Read from JSON, its keys are read in any case
+/// (`"P1"` is `p1`); any other key, or one given twice, is refused with what is allowed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TextStep {
     /// `p1`'s move, in the game's notation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -78,6 +78,59 @@ impl TextStep {
     #[must_use]
     pub fn is_chance(&self) -> bool {
         self.chance.is_some()
+    }
+}
+
+/// The keys of a step, as written: `p1`, `p2` and `chance`, read in any case.
+impl<'de> Deserialize<'de> for TextStep {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StepVisitor;
+        impl<'de> serde::de::Visitor<'de> for StepVisitor {
+            type Value = TextStep;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a step: an object with `p1` and `p2` (the seats' moves) or `chance` \
+                     (a chance outcome), each a string",
+                )
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TextStep, A::Error> {
+                use serde::de::Error as _;
+                let mut step = TextStep::default();
+                let mut seen = [false; 3];
+                while let Some(key) = map.next_key::<String>()? {
+                    let k = ["p1", "p2", "chance"]
+                        .iter()
+                        .position(|name| key.eq_ignore_ascii_case(name))
+                        .ok_or_else(|| {
+                            A::Error::custom(format_args!(
+                                "unknown key `{key}` in a step; a step's keys are `p1` and `p2` \
+                                 (the seats' moves, in the game's notation) and `chance` (a \
+                                 chance outcome), in any case"
+                            ))
+                        })?;
+                    if std::mem::replace(&mut seen[k], true) {
+                        return Err(A::Error::custom(format_args!(
+                            "`{key}` is given twice in a step (keys are read in any case)"
+                        )));
+                    }
+                    let value = map
+                        .next_value::<Option<String>>()
+                        .map_err(|e| A::Error::custom(format_args!("`{key}`: {e}")))?;
+                    match k {
+                        0 => step.p1 = value,
+                        1 => step.p2 = value,
+                        _ => step.chance = value,
+                    }
+                }
+                Ok(step)
+            }
+        }
+        deserializer.deserialize_map(StepVisitor)
     }
 }
 

@@ -33,8 +33,8 @@ pub struct Record {
     /// The seed for chance outcomes the steps leave out; absent means 0.
     #[serde(default)]
     pub seed: u64,
-    /// The decisions, in order.
-    #[serde(default)]
+    /// The decisions, in order. A step that cannot be read is refused with its index.
+    #[serde(default, deserialize_with = "steps_with_index")]
     pub steps: Vec<TextStep>,
     /// A hosted match whose seed its creator chose: chance was not provably fair.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -48,6 +48,23 @@ pub struct Record {
     /// wrote. Replay ignores it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chat: Vec<ChatLine>,
+}
+
+/// Reads the steps one by one, so that a step that is not one (an unknown key, a number for a
+/// move) is refused naming its index: `steps[3]: unknown key ...`.
+fn steps_with_index<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<TextStep>, D::Error> {
+    use serde::de::Error as _;
+    let values = Vec::<serde_json::Value>::deserialize(deserializer)?;
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(index, value)| {
+            TextStep::deserialize(value)
+                .map_err(|e| D::Error::custom(format_args!("steps[{index}]: {e}")))
+        })
+        .collect()
 }
 
 /// Who a chat line was written to: the two seats, or the spectators.
@@ -231,6 +248,51 @@ fn draw_chance(game: &mut dyn AnyGame, rng: &mut ChaCha8Rng, applied: &mut Vec<T
         match game.apply_random_chance(rng) {
             Some(step) => applied.push(step),
             None => break,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seat_keys_are_read_in_any_case() {
+        let record = Record::from_json(
+            r#"{"game": "goofspiel", "steps": [{"P1": "3", "p2": "1"}, {"CHANCE": "2"}, {"p1": "2", "P2": null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(record.steps[0], TextStep::both("3", "1"));
+        assert_eq!(record.steps[1], TextStep::chance("2"));
+        assert_eq!(record.steps[2], TextStep::one(crate::Seat::P1, "2"));
+        // Written back in the canonical lower case.
+        assert!(record.to_json().contains(r#"{"p1":"3","p2":"1"}"#));
+    }
+
+    #[test]
+    fn a_step_that_cannot_be_read_is_refused_with_its_index_and_what_is_allowed() {
+        for (text, wanted) in [
+            (
+                r#"{"game": "goofspiel", "steps": [{"p1": "3", "p2": "1"}, {"p3": "2"}]}"#,
+                "steps[1]: unknown key `p3` in a step; a step's keys are `p1` and `p2`",
+            ),
+            (
+                r#"{"game": "goofspiel", "steps": [{"p1": "3", "P1": "1"}]}"#,
+                // Either spelling is the second one read; both name the step.
+                "` is given twice in a step (keys are read in any case)",
+            ),
+            (
+                r#"{"game": "goofspiel", "steps": [{"chance": "1"}, {"chance": "2"}, {"p1": 3, "p2": "1"}]}"#,
+                "steps[2]: `p1`: invalid type: integer `3`, expected a string",
+            ),
+            (
+                r#"{"game": "goofspiel", "steps": [{"chance": "1"}, "p1"]}"#,
+                "steps[1]: invalid type: string \"p1\", expected a step",
+            ),
+        ] {
+            let e = Record::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(wanted), "{text}: {e}");
+            assert!(e.contains("not a match record: steps["), "{text}: {e}");
         }
     }
 }

@@ -1111,6 +1111,17 @@ impl Galespiel {
                 }
                 Ok(())
             }
+            (Phase::Bid | Phase::Upgrade { .. }, Move::Item(false)) => {
+                Err(IllegalMove::new(format!(
+                    "{} cannot be passed (`pass`, `none`, `no submission` and `skip` pass only \
+                     an item window or a build); {}",
+                    self.phase_words(),
+                    match self.phase {
+                        Phase::Bid => "bid a card such as `7` (or `7 aid`)",
+                        _ => "choose cards such as `upgrade 4 8`",
+                    }
+                )))
+            }
             (_, _) => Err(IllegalMove::new(format!(
                 "that is not a move for {}; {}",
                 self.phase_words(),
@@ -1281,7 +1292,8 @@ pub struct GalespielView {
 }
 
 const NOTATION_HELP: &str = "write a bid (`7`, `7 aid`), a build (`c3 e5`, `emergency c3`, \
-    `done`), `use` or `skip` in an item window, or `upgrade 4 8`";
+    `done` or a pass word), `use` or `skip` (or a pass word) in an item window, or `upgrade 4 8`; \
+    the pass words are `pass`, `none` and `no submission`";
 
 /// A bid written `7+` names the upgraded card: refused unless `seat`'s card in `slot` is
 /// upgraded (a `+` on a plain card would silently bid its plain value).
@@ -1325,14 +1337,57 @@ fn parse_card_token(g: &Galespiel, text: &str, token: &str) -> Result<u8, Notati
         })
 }
 
+/// What to write at the pending decision, for a refusal: the kind of input it takes (a bid is a
+/// card value, a build spots), and the pass words where the decision can be passed.
+fn shape_now(g: &Galespiel) -> String {
+    match g.phase {
+        Phase::Bid => {
+            let values: Vec<String> = (0..g.options.cards.len())
+                .map(|s| g.card_label(s).to_string())
+                .collect();
+            format!(
+                "a bid is the value of one of your cards in digits ({}; `8+` names an upgraded \
+                 card), optionally with `aid`: `7` or `7 aid`; a bid cannot be passed",
+                values.join(" ")
+            )
+        }
+        Phase::Crystal(_) | Phase::Rush(_) => {
+            "in an item window answer `use`, or `skip` (also `pass`, `none` or `no submission`)"
+                .into()
+        }
+        Phase::Build { .. } => {
+            "name the spots to build (`c3 e5`, `emergency c3`), or end the build with `done` \
+             (also `pass`, `none` or `no submission`)"
+                .into()
+        }
+        Phase::Upgrade { .. } => "name the cards to upgrade: `upgrade 4 8`".into(),
+        Phase::Chance | Phase::Over => NOTATION_HELP.into(),
+    }
+}
+
+/// Reads a move. The pass words every game shares ([`crate::text::is_pass`]) skip an item
+/// window and end a build (as `skip` and `done` do); at a decision that cannot be passed (a bid,
+/// the upgrades) they read as a skip, which [`Galespiel::check`] refuses with the reason.
 fn parse_move(g: &Galespiel, seat: Seat, text: &str) -> Result<Move, NotationError> {
+    if crate::text::is_pass(text) {
+        return Ok(match g.phase {
+            Phase::Build { .. } => Move::Build {
+                spots: 0,
+                emergency: false,
+            },
+            _ => Move::Item(false),
+        });
+    }
     let lower = text.trim().to_ascii_lowercase();
     let tokens: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
     let Some(&first) = tokens.first() else {
-        return Err(NotationError::mv(text, NOTATION_HELP));
+        return Err(NotationError::mv(
+            text,
+            crate::text::empty_submission(&shape_now(g)),
+        ));
     };
     match first {
         "use" | "yes" if tokens.len() == 1 => return Ok(Move::Item(true)),
@@ -1400,15 +1455,20 @@ fn parse_move(g: &Galespiel, seat: Seat, text: &str) -> Result<Move, NotationErr
             _ => {
                 let geo = g.geometry();
                 let point = geo.parse_point(t).ok_or_else(|| {
-                    NotationError::mv(
-                        text,
-                        format!(
+                    let why = match g.phase {
+                        // Not a build now: name the input the decision takes.
+                        Phase::Bid => format!("`{t}` is not a card; {}", shape_now(g)),
+                        Phase::Crystal(_) | Phase::Rush(_) | Phase::Upgrade { .. } => {
+                            format!("`{t}` is not an answer here; {}", shape_now(g))
+                        }
+                        Phase::Build { .. } | Phase::Chance | Phase::Over => format!(
                             "`{t}` is not a spot on the board (columns a..{}, rows 1..{}); \
                              {NOTATION_HELP}",
                             char::from(b'a' + geo.side() as u8 - 1),
                             geo.side()
                         ),
-                    )
+                    };
+                    NotationError::mv(text, why)
                 })?;
                 let spot = geo.spot_at(point).ok_or_else(|| {
                     NotationError::mv(

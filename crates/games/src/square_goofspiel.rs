@@ -409,14 +409,23 @@ impl SquareGoofspiel {
     }
 }
 
+/// A bid: a strength `1`..`6`, or a pass: the pass words every game shares
+/// ([`crate::text::is_pass`]: `pass`, `none`, `no submission`) and this seed's own `0` and
+/// `no card`. An empty text is refused: the seed asks a pass to be said on purpose.
 fn parse_bid(text: &str) -> Result<Bid, NotationError> {
-    let t = text.trim().to_ascii_lowercase();
+    if crate::text::is_pass(text) {
+        return Ok(Bid::PASS);
+    }
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = t.to_ascii_lowercase();
     match t.as_str() {
-        "pass" | "0" | "no submission" | "none" | "no card" => return Ok(Bid::PASS),
+        "0" | "no card" => return Ok(Bid::PASS),
         "" => {
             return Err(NotationError::mv(
                 text,
-                "write a card strength from 1 to 6, or pass (also 0)",
+                crate::text::empty_submission(
+                    "write a card strength from 1 to 6, or `pass` (also `0`) to pass on purpose",
+                ),
             ))
         }
         _ => {}

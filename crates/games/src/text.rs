@@ -1,6 +1,7 @@
 //! Small text helpers shared by the games' notation and renderings, and by what the server
-//! writes for people to read: [`plural`] (`1 point`, `2 points`) and [`with_names`] (an
-//! engine's sentence with the seats' names for `p1` and `p2`).
+//! writes for people to read: [`plural`] (`1 point`, `2 points`), [`with_names`] (an
+//! engine's sentence with the seats' names for `p1` and `p2`) and [`is_pass`] (the one pass
+//! vocabulary of every game).
 
 use std::fmt;
 
@@ -64,6 +65,43 @@ pub fn with_names(text: &str, names: [&str; 2]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The words that pass wherever a decision can be passed, in every game (RULINGS.md, "One pass
+/// vocabulary"): a Square Goofspiel auction, an All-In turn, a Galespiel build or item window, a
+/// Witch's Brew Leap or Shift (and its Discard, whose pass is `keep`). Any case, any spacing.
+/// A game may accept its own words besides (Square Goofspiel's `0`, Galespiel's `done`); an
+/// empty submission passes nowhere: it is "not a move".
+pub const PASS_WORDS: [&str; 3] = ["pass", "none", "no submission"];
+
+/// Whether `text` is one of the [`PASS_WORDS`]: `pass`, `none` or `no submission`, in any case,
+/// with any spaces around and between the words (`  No   Submission `, `nosubmission`).
+#[must_use]
+pub fn is_pass(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let (Some(first), second, None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    match second {
+        None => ["pass", "none", "nosubmission"]
+            .iter()
+            .any(|w| first.eq_ignore_ascii_case(w)),
+        Some(second) => {
+            first.eq_ignore_ascii_case("no") && second.eq_ignore_ascii_case("submission")
+        }
+    }
+}
+
+/// The refusal of a pass word at a decision that cannot be passed: `what` (`a bid`) cannot be
+/// passed, and what to write instead (`shape`).
+pub(crate) fn not_passable(what: &str, shape: &str) -> String {
+    format!("{what} cannot be passed (`pass`, `none` and `no submission` pass only where a decision can be passed); {shape}")
+}
+
+/// The refusal of an empty submission: a pass must be said on purpose. `shape` says what to
+/// write (and whether `pass` is allowed there).
+pub(crate) fn empty_submission(shape: &str) -> String {
+    format!("an empty submission is not a move; {shape}")
 }
 
 /// Writes `items` separated by single spaces, or `empty` when there are none (`1 1 2 5`,
@@ -144,6 +182,43 @@ mod tests {
         // A name that itself holds a seat id is not replaced again.
         assert_eq!(with_names("p1 v p2", ["p2", "p1"]), "p2 v p1");
         assert_eq!(with_names("é p1 ü", names), "é Ann ü");
+    }
+
+    #[test]
+    fn the_pass_words_in_any_case_and_spacing_and_nothing_else() {
+        for yes in [
+            "pass",
+            "PASS",
+            " Pass ",
+            "none",
+            "NONE",
+            "no submission",
+            "No   Submission",
+            "\tno\nsubmission ",
+            "nosubmission",
+            "NoSubmission",
+        ] {
+            assert!(is_pass(yes), "{yes:?}");
+        }
+        for no in [
+            "",
+            "   ",
+            "passs",
+            "pass pass",
+            "no",
+            "submission",
+            "no submission please",
+            "no, submission",
+            "pas s",
+            "0",
+            "skip",
+            "done",
+            "keep",
+            "none!",
+        ] {
+            assert!(!is_pass(no), "{no:?}");
+        }
+        assert!(PASS_WORDS.iter().all(|w| is_pass(w)));
     }
 
     #[test]

@@ -57,23 +57,46 @@ use notation::*;
 pub use options::*;
 pub use view::*;
 
-/// The clocks at the table (the seed): 60 s an action, five minutes for the Intermission's
-/// assignment, ten minutes of reserve spent continuously; running out of reserve loses at once.
+/// The clocks at the table (the seed and RULINGS.md): 60 s an action, five minutes for the
+/// Intermission's assignment, ten minutes of reserve spent continuously. Running out of reserve
+/// loses at once in the Placement Phase only (RULINGS.md); elsewhere the default is played: a
+/// pick takes the first of the pair, a Discard keeps, an assignment fills the rounds in order.
 pub const TIMING: crate::Timing = crate::Timing {
     decisions: &[
+        crate::DecisionClock {
+            kind: "pick",
+            what: "a Cauldron pick",
+            ms: 60_000,
+            loses: false,
+            default: "the first prize of the pair",
+        },
+        crate::DecisionClock {
+            kind: "discard",
+            what: "a Discard (after a DM pair)",
+            ms: 60_000,
+            loses: false,
+            default: "`keep`",
+        },
         crate::DecisionClock {
             kind: "assign",
             what: "the Intermission's assignment",
             ms: 300_000,
+            loses: false,
+            default: "the victory conditions filled into the rounds in order (`1A` first; three to round 6, three to 9, the rest to 12)",
+        },
+        crate::DecisionClock {
+            kind: "move",
+            what: "every Placement action (the cards, a stone, a Leap or Shift)",
+            ms: 60_000,
             loses: true,
             default: "",
         },
         crate::DecisionClock {
             kind: "*",
-            what: "every other action (a pick, a Discard, the cards, a stone, a Leap or Shift)",
+            what: "",
             ms: 60_000,
-            loses: true,
-            default: "",
+            loses: false,
+            default: "the game's default move",
         },
     ],
     bank_ms: 600_000,
@@ -787,9 +810,14 @@ impl Game for WitchsBrew {
 
     /// `race` while a Cauldron race's result is due (a live host runs its trivia race then),
     /// `assign` at the Intermission (the seed gives five minutes for it), `move` otherwise.
+    /// `pick` and `discard` (the Cauldron), `assign` (the Intermission), `move` (every Placement
+    /// action), `race` and `move` for the chance steps: the clocks ([`TIMING`]) tell them apart,
+    /// as an empty reserve loses in the Placement Phase only.
     fn decision_kind(&self) -> &'static str {
         match self.stage {
             Stage::Race => "race",
+            Stage::Pick(_) => "pick",
+            Stage::Discard(_) => "discard",
             Stage::Assign => "assign",
             _ => "move",
         }

@@ -433,14 +433,31 @@ fn witchs_brew_reserve_is_spent_continuously_and_empty_loses() {
             ..
         }
     )));
-    // Nobody acts again: the next seat to act runs out of its reserve and loses.
+    // Nobody acts again. The next seat to act runs out of its reserve at a Cauldron pick: the
+    // pick is made for it (RULINGS.md: the reserve-time loss is the Placement Phase's only), and
+    // so on through the Intermission; the first seat out of reserve in Placement loses.
     let next = m.game().pending().seats()[0];
+    assert_eq!(m.game().decision_kind(), "pick");
     let bank = m.clock(next).bank_ms;
     m.tick(10_000_000);
     let r = m.result().unwrap();
     assert_eq!(r.by, EndKind::Time);
     let at = 100_000 + 60_000 + bank;
-    assert!(m.log().contains(&LogEntry::TimedOut { at, seat: next }));
+    let log = m.log();
+    assert!(
+        matches!(log.iter().find(|e| matches!(e, LogEntry::DefaultApplied { .. } | LogEntry::TimedOut { .. })),
+            Some(LogEntry::DefaultApplied { at: first, seat, .. }) if *first == at && *seat == next),
+        "the pick is made for {next} when its reserve runs out"
+    );
+    let assigned = log
+        .iter()
+        .rposition(|e| matches!(e, LogEntry::DefaultApplied { text, .. } if text.contains('/')))
+        .expect("the Intermission's assignments are filled in");
+    let lost = log
+        .iter()
+        .position(|e| matches!(e, LogEntry::TimedOut { .. }))
+        .expect("a loss on time in Placement");
+    assert!(assigned < lost, "no loss on time before Placement");
     assert_eq!(m.clock(next).bank_ms, 0);
 }
 
@@ -653,6 +670,10 @@ fn default_time_controls_follow_the_seeds() {
     let w = TimeControl::for_game("witchs-brew");
     assert_eq!(w.clocks().unwrap().bank_ms, 600_000);
     assert!(w.clocks().unwrap().empty_bank.loses("move"));
+    // RULINGS.md: the reserve-time loss is the Placement Phase's only.
+    for kind in ["pick", "discard", "assign"] {
+        assert!(!w.clocks().unwrap().empty_bank.loses(kind), "{kind}");
+    }
 }
 
 #[test]

@@ -187,9 +187,10 @@ impl fmt::Display for Play {
     }
 }
 
-/// Reads a move: cards in order separated by spaces or commas (`10 -1 9`, `10,-1,9`), or `pass`
-/// (any case) or nothing at all for no cards. A card that does not exist (13, -4) is not a move;
-/// a card given twice or not in the hand is a move that [`Game::check_move`] refuses.
+/// Reads a move: cards in order separated by spaces or commas (`10 -1 9`, `10,-1,9`), or a pass
+/// word for no cards (`pass`, `none`, `no submission`, any case: [`crate::text::is_pass`]). An
+/// empty text is not a move (a pass is said on purpose), nor is a card that does not exist
+/// (13, -4); a card given twice or not in the hand is a move that [`Game::check_move`] refuses.
 impl FromStr for Play {
     type Err = NotationError;
 
@@ -199,9 +200,18 @@ impl FromStr for Play {
                 .filter(|t| !t.is_empty())
         };
         let mut play = Play::PASS;
-        let count = tokens().count();
-        if count == 1 && tokens().all(|t| t.eq_ignore_ascii_case("pass")) {
+        if crate::text::is_pass(text) {
             return Ok(play);
+        }
+        let count = tokens().count();
+        if count == 0 {
+            return Err(NotationError::mv(
+                text,
+                crate::text::empty_submission(&format!(
+                    "write the cards in order as numbers from {LOWEST_CARD} to {HIGHEST_CARD}, \
+                     e.g. `10 -1 9`, or `pass` to put down none"
+                )),
+            ));
         }
         if count > HAND_SIZE {
             return Err(NotationError::mv(
@@ -211,8 +221,13 @@ impl FromStr for Play {
         }
         for token in tokens() {
             let card: i64 = token.parse().map_err(|_| {
-                let why = if token.eq_ignore_ascii_case("pass") {
-                    "`pass` stands alone, without cards".to_string()
+                let why = if crate::text::PASS_WORDS
+                    .iter()
+                    .any(|w| token.eq_ignore_ascii_case(w))
+                    || token.eq_ignore_ascii_case("no")
+                {
+                    "a pass (`pass`, `none`, `no submission`) stands alone, without cards"
+                        .to_string()
                 } else {
                     format!(
                         "`{token}` is not a card; write the cards in order as numbers from \

@@ -158,8 +158,8 @@ fn notation_round_trips_and_reads_pass_and_commas() {
         ("  10,-1 , 9 ", "10 -1 9"),
         ("pass", "pass"),
         ("PASS", "pass"),
-        ("", "pass"),
-        ("   ", "pass"),
+        ("none", "pass"),
+        (" No  Submission ", "pass"),
         ("+5 007", "5 7"),
         (
             "-3 -2 -1 0 1 2 3 4 5 6 7 8 9 10 11 12",
@@ -170,7 +170,15 @@ fn notation_round_trips_and_reads_pass_and_commas() {
         assert_eq!(g.format_move(&mv), canonical, "{text:?}");
         assert_eq!(g.parse_move(Seat::P1, canonical).unwrap(), mv);
     }
-    assert_eq!(g.parse_move(Seat::P1, "").unwrap(), Play::PASS);
+    // An empty text is not a pass (RULINGS.md: a pass is said on purpose).
+    for empty in ["", "   ", " , "] {
+        let e = g.parse_move(Seat::P1, empty).unwrap_err();
+        assert!(
+            e.to_string().contains("an empty submission is not a move")
+                && e.to_string().contains("`pass`"),
+            "{empty:?}: {e}"
+        );
+    }
     assert_eq!(
         g.parse_move(Seat::P1, "10 -1 9").unwrap(),
         Play::new(&[10, -1, 9]).unwrap()
@@ -196,7 +204,12 @@ fn text_that_is_not_a_move_says_why() {
         ),
         (
             "pass 5",
-            "`pass 5` is not a move: `pass` stands alone, without cards",
+            "`pass 5` is not a move: a pass (`pass`, `none`, `no submission`) stands alone, \
+             without cards",
+        ),
+        (
+            "none 5",
+            "`none 5` is not a move: a pass (`pass`, `none`, `no submission`) stands alone",
         ),
         (
             "99999999999999999999",
@@ -292,7 +305,7 @@ fn rounds_alternate_and_points_split_exactly() {
     step(&mut g, "2"); // p2: 2, a tie: 1 each
     assert_eq!(g.points().map(Points::halves), [4, 2]);
     step(&mut g, "pass"); // round 3, p2 starts: 0
-    step(&mut g, ""); // p1: 0, a tie: 1.5 each
+    step(&mut g, "none"); // p1: 0, a tie: 1.5 each
     assert_eq!(g.points().map(Points::halves), [7, 5]);
     let score = g.score();
     assert_eq!(score.p1.to_string(), "3.5");

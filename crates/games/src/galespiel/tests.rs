@@ -531,7 +531,6 @@ fn notation_round_trips() {
         ("b2 emergency", "emergency b2"),
         ("ED", "emergency"),
         ("done", "done"),
-        ("none", "done"),
         ("yes", "use"),
         ("no", "skip"),
         ("upgrade 8 4", "upgrade 4 8"),
@@ -559,6 +558,33 @@ fn notation_round_trips() {
     let mut outcomes = Vec::new();
     new_game(&[]).0.chance_outcomes(&mut outcomes);
     assert_eq!(outcomes.len(), 1260);
+}
+
+#[test]
+fn a_refusal_names_the_input_the_decision_takes() {
+    // Bidding: `SEVEN` is not a card (it used to be called "not a spot on the board").
+    let mut g = started("8 3 4 4 5 5 6");
+    let e = g.0.parse_move(Seat::P1, "SEVEN").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "`SEVEN` is not a move: `seven` is not a card; a bid is the value of one of your cards \
+         in digits (1 2 3 4 5 6 7 8 9; `8+` names an upgraded card), optionally with `aid`: `7` \
+         or `7 aid`; a bid cannot be passed"
+    );
+    // A pass word at a bid: a pass, which a bid does not allow.
+    let e = g.check_move(Seat::P1, "pass").unwrap_err().to_string();
+    assert!(e.contains("the bids cannot be passed"), "{e}");
+    let e = g.check_move(Seat::P1, "").unwrap_err().to_string();
+    assert!(
+        e.contains("an empty submission is not a move; a bid is"),
+        "{e}"
+    );
+    // Building: a word that is not a spot is called so, and a pass word ends the build.
+    both(&mut g, "6", "2");
+    assert_eq!(g.0.decision_kind(), "build");
+    let e = g.0.parse_move(Seat::P1, "seven").unwrap_err().to_string();
+    assert!(e.contains("`seven` is not a spot on the board"), "{e}");
+    assert_eq!(g.check_move(Seat::P1, "No Submission").unwrap(), "done");
 }
 
 #[test]

@@ -10,6 +10,29 @@ impl WitchsBrew {
             .filter(|t| !t.is_empty())
             .collect();
         let bad = |why: String| NotationError::mv(text, why);
+        // A pass word where no pass is allowed: say so, and what the decision takes.
+        let unpassable = match self.stage {
+            Stage::Pick(_) => Some(("a pick", "pick a card (`5`) or a condition (`2C`)")),
+            Stage::Assign => Some((
+                "the assignment",
+                "write the conditions for rounds 6, 9 and 12, `-` for none: `1A 2B / 3C / -`",
+            )),
+            Stage::PlayCards => {
+                Some(("a card play", "play a card 1-8 with its choice: `5`, `2 d`"))
+            }
+            Stage::WinnerStone | Stage::LoserStone | Stage::GrayStone => {
+                Some(("a stone", "place it on an empty cell, a1 to g6"))
+            }
+            _ => None,
+        };
+        if let Some((what, shape)) = unpassable {
+            if crate::text::is_pass(text) {
+                return Err(bad(crate::text::not_passable(what, shape)));
+            }
+            if tokens.is_empty() {
+                return Err(bad(crate::text::empty_submission(shape)));
+            }
+        }
         match self.stage {
             Stage::Pick(_) => {
                 let [t] = tokens[..] else {
@@ -21,10 +44,17 @@ impl WitchsBrew {
                     bad(format!("`{t}` is neither a card 1-8 nor a condition 1A-3F"))
                 })
             }
+            // Keeping is the Discard's pass: the pass words every game shares keep too.
+            Stage::Discard(_) if crate::text::is_pass(text) => Ok(Move::Discard(false)),
             Stage::Discard(_) => match text.trim().to_ascii_lowercase().as_str() {
                 "discard" | "yes" | "y" => Ok(Move::Discard(true)),
-                "keep" | "no" | "n" | "pass" => Ok(Move::Discard(false)),
-                _ => Err(bad("write `discard` or `keep`".into())),
+                "keep" | "no" | "n" => Ok(Move::Discard(false)),
+                "" => Err(bad(crate::text::empty_submission(
+                    "write `discard` or `keep` (also `pass`, `none` or `no submission`)",
+                ))),
+                _ => Err(bad(
+                    "write `discard` or `keep` (also `pass`, `none` or `no submission`)".into(),
+                )),
             },
             Stage::Assign => parse_assignment(text).map(Move::Assign),
             Stage::PlayCards => parse_play(text, &tokens).map(Move::Play),
@@ -38,8 +68,9 @@ impl WitchsBrew {
             }
             Stage::WinnerMove | Stage::LoserMove => {
                 let leap = self.mover_card() == LEAP;
-                if matches!(tokens[..], [t] if t.eq_ignore_ascii_case("pass")) || tokens.is_empty()
-                {
+                // The pass words every game shares ([`crate::text::is_pass`]); an empty text is
+                // not a move (a pass is said on purpose).
+                if crate::text::is_pass(text) {
                     return Ok(if leap {
                         Move::Leap(None)
                     } else {
@@ -47,10 +78,13 @@ impl WitchsBrew {
                     });
                 }
                 let shape = if leap {
-                    "a Leap is a stone and a direction, such as `c3 up`, or `pass`"
+                    "a Leap is a stone and a direction, such as `c3 up`, or `pass` (also `none` or `no submission`)"
                 } else {
-                    "a Shift is a stone and the empty neighbour it moves to, such as `c3 c4`, or `pass`"
+                    "a Shift is a stone and the empty neighbour it moves to, such as `c3 c4`, or `pass` (also `none` or `no submission`)"
                 };
+                if tokens.is_empty() {
+                    return Err(bad(crate::text::empty_submission(shape)));
+                }
                 let [a, b] = tokens[..] else {
                     return Err(bad(shape.into()));
                 };
