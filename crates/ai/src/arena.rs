@@ -124,7 +124,10 @@ pub fn elo_of_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-/// The Elo difference with its 95% interval from wins, draws and losses.
+/// The Elo difference with its 95% interval from wins, draws and losses. The score's variance
+/// is estimated with one win and one loss added (as Agresti and Coull add two successes and two
+/// failures to a proportion): a match of 40 draws, or of 40 wins, is not an interval of width
+/// zero. The estimate itself is the games' own (a zero reads `+0`, never `-0`).
 #[must_use]
 pub fn elo(wins: u32, draws: u32, losses: u32) -> Interval {
     let n = f64::from(wins + draws + losses);
@@ -136,15 +139,20 @@ pub fn elo(wins: u32, draws: u32, losses: u32) -> Interval {
         };
     }
     let s = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    let var = (f64::from(wins) * (1.0 - s).powi(2)
-        + f64::from(draws) * (0.5 - s).powi(2)
-        + f64::from(losses) * s.powi(2))
-        / n;
-    let se = (var / n).sqrt();
+    let (w, d, l) = (
+        f64::from(wins) + 1.0,
+        f64::from(draws),
+        f64::from(losses) + 1.0,
+    );
+    let m = w + d + l;
+    let centre = (w + 0.5 * d) / m;
+    let var = (w * (1.0 - centre).powi(2) + d * (0.5 - centre).powi(2) + l * centre.powi(2)) / m;
+    let se = (var / m).sqrt();
+    // `+ 0.0` turns -0.0 into 0.0.
     Interval {
-        estimate: elo_of_score(s),
-        low: elo_of_score(s - 1.96 * se),
-        high: elo_of_score(s + 1.96 * se),
+        estimate: elo_of_score(s) + 0.0,
+        low: elo_of_score(s - 1.96 * se).min(elo_of_score(s)) + 0.0,
+        high: elo_of_score(s + 1.96 * se).max(elo_of_score(s)) + 0.0,
     }
 }
 
@@ -387,5 +395,22 @@ mod tests {
         assert!(e.estimate.abs() < 1e-9);
         assert!(e.low < -60.0 && e.high > 60.0);
         assert!((elo_of_score(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn forty_draws_are_an_even_match_with_an_interval_not_a_point() {
+        let e = elo(0, 40, 0);
+        assert_eq!(e.estimate.to_bits(), 0.0_f64.to_bits(), "+0, not -0");
+        assert_eq!(format!("{:+.0}", e.estimate), "+0");
+        assert!(e.low < -10.0 && e.high > 10.0, "{e:?}");
+        assert!((e.low + e.high).abs() < 1e-9, "symmetric: {e:?}");
+        // All wins: the estimate at the clamp, the interval below it and not empty.
+        let w = elo(40, 0, 0);
+        assert!(w.low < w.estimate && w.high >= w.estimate, "{w:?}");
+        // A wide sample agrees with the plain estimate.
+        let e = elo(500, 200, 300);
+        let plain = elo_of_score(0.6);
+        assert!((e.estimate - plain).abs() < 1e-9);
+        assert!(e.low < plain - 15.0 && e.high > plain + 15.0, "{e:?}");
     }
 }
