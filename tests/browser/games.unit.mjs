@@ -220,3 +220,13 @@ test('render: the legend explains Galespiel\u2019s M and The Witch\u2019s Brew\u
   assert.match(textOf(wb.legend), /MM1, DM1, FM1 \| : the Cauldron/);
   assert.match(textOf(wb.hand), /^Cauldron round 3 of 4:\s+\|\s+MM2\s+\|\s+\(Main Match 2\)\s+\|\s+; on offer: 1 Snipe or 8 Diminish\./);
 });
+
+test('moveLabel: the pass words every game shares (pass, none, no submission) read as the pass', () => {
+  for (const word of ['pass', 'none', 'NONE', 'no submission', 'No  Submission']) {
+    assert.equal(witchsBrew.moveLabel(word), 'pass', word);
+    assert.equal(galespiel.moveLabel(word, 'build'), 'build nothing', word);
+    assert.equal(galespiel.moveLabel(word, 'item'), 'keep the item for later', word);
+  }
+  assert.equal(galespiel.moveLabel('done', 'build'), 'build nothing');
+  assert.equal(galespiel.moveLabel('skip', 'item'), 'keep the item for later');
+});

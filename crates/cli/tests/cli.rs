@@ -106,6 +106,28 @@ fn replay_of_a_bad_step_exits_non_zero_naming_the_step() {
 }
 
 #[test]
+fn replay_reads_seat_keys_in_any_case_and_names_the_step_of_an_unknown_key() {
+    let record = r#"{"game":"goofspiel","options":{"cards":3},"seed":0,"steps":[
+        {"CHANCE":"2"},{"P1":"3","P2":"1"},{"chance":"3"},{"p1":"2","P2":"2"},
+        {"chance":"1"},{"P1":"1","p2":"3"}]}"#;
+    let out = colosseum(&["replay", "-", "--json"], record);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["outcome"]["winner"], "p1");
+    assert_eq!(json["steps"], 6);
+    let out = colosseum(
+        &["replay", "-"],
+        r#"{"game":"goofspiel","steps":[{"chance":"2"},{"p1":"3","seat2":"1"}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("steps[1]: unknown key `seat2` in a step; a step's keys are `p1` and `p2`"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn unreadable_records_are_clear_errors() {
     let out = colosseum(&["replay", "/nonexistent/record.json"], "");
     assert_eq!(out.status.code(), Some(2));

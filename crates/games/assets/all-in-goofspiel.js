@@ -92,7 +92,9 @@ export function render(v, ctx, _state, { h, s, table, list, name }) {
   }
   const mine = you ? v.hands?.[you] || [] : [];
   // The play being built: cards in the order clicked; a second click takes a card back.
-  const draft = ctx.draft && ctx.draft !== 'pass' ? ctx.draft.split(/\s+/).map(Number) : [];
+  // A typed pass word (pass, none, no submission: RULINGS.md) is the pass, as the engine reads it.
+  const passing = ctx.draft && /^(pass|none|no\s*submission)$/i.test(ctx.draft.trim());
+  const draft = ctx.draft && !passing ? ctx.draft.split(/[\s,]+/).filter(Boolean).map(Number) : [];
   const made = allInNumber(draft);
   const toggle = (c) => {
     const next = draft.includes(c) ? draft.filter((x) => x !== c) : [...draft, c];
@@ -108,7 +110,7 @@ export function render(v, ctx, _state, { h, s, table, list, name }) {
       ctx.canAct ? h('button', { type: 'button', class: `pcard${ctx.draft === 'pass' ? ' chosen' : ''}`, 'data-move': 'pass', 'aria-pressed': String(ctx.draft === 'pass'), onclick: () => ctx.pick(ctx.draft === 'pass' ? null : 'pass') }, 'pass (no cards)') : null) : null,
     you && ctx.canAct ? h('p', { class: 'made', 'data-testid': 'allin-number', 'aria-live': 'polite' }, draft.length
       ? `Your cards make ${made.written === String(made.value) ? made.value : `${made.written} = ${made.value}`}.`
-      : ctx.draft === 'pass' ? 'You put down no cards: the number 0.' : 'No cards chosen yet.') : null,
+      : passing ? 'You put down no cards: the number 0.' : 'No cards chosen yet.') : null,
     ['p1', 'p2'].filter((x) => x !== you).map((seat) => h('div', { class: 'hand-row' }, h('span', { class: 'who' }, `${name(ctx, seat)}\u2019s hand`),
       (v.hands?.[seat] || []).map((c) => h('span', { class: 'pcard mini' }, c)),
       (v.hands?.[seat] || []).length ? null : h('span', { class: 'muted' }, 'no cards left'))));

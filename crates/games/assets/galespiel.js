@@ -66,13 +66,14 @@ const spotList = (t) => {
 export function moveLabel(move, kind) {
   const t = String(move ?? '').trim();
   let m;
-  if (/^(done|none)$/i.test(t)) return 'build nothing';
+  if (/^(done|-)$/i.test(t)) return 'build nothing';
   if ((m = /^upgrade\s+(.+)$/i.exec(t))) {
     const cards = m[1].split(/[\s,]+/).filter(Boolean);
     return `upgrade ${cards.length > 1 ? `cards ${cards.slice(0, -1).join(', ')} and ${cards.at(-1)}` : `card ${cards[0]}`}`;
   }
   if (/^(use|yes)$/i.test(t)) return 'use the item';
-  if (/^(skip|no|pass)$/i.test(t)) return kind === 'build' ? 'build nothing' : 'keep the item for later';
+  // skip and no, and the pass words every game shares (RULINGS.md): pass, none, no submission.
+  if (/^(skip|no|pass|none|no\s*submission)$/i.test(t)) return kind === 'build' ? 'build nothing' : 'keep the item for later';
   if ((m = /^emergency(?:\s+(.+))?$/i.exec(t))) return m[1] ? `build ${spotList(m[1])} with Emergency Delivery` : 'Emergency Delivery, building nothing';
   if ((m = /^(?:build\s+)?([a-m]\d{1,2}(?:[\s,]+[a-m]\d{1,2})*)$/i.exec(t))) return `build ${spotList(m[1])}`;
   if ((m = /^(?:aid\s+)?(\d{1,2}\+?)(?:\s+aid)?$/i.exec(t)) && (!kind || kind === 'bid')) return `bid ${m[1]}${/aid/i.test(t) ? ' with Specialist\u2019s Aid' : ''}`;

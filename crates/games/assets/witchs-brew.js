@@ -79,7 +79,8 @@ export function describeWitchsBrew(move) {
   if ((m = /^dup\s+(.*)$/i.exec(t))) return `Duplicard, then ${describeWitchsBrew(m[1])}`;
   if (/^keep$/i.test(t)) return 'keep the card';
   if (/^discard$/i.test(t)) return 'discard the card';
-  if (/^pass$/i.test(t)) return 'pass';
+  // The pass words every game shares (RULINGS.md): pass, none, no submission.
+  if (/^(pass|none|no\s*submission)$/i.test(t)) return 'pass';
   if (t.includes('/')) {
     const groups = t.split('/').map((g) => g.trim());
     return groups.map((g, i) => `round ${[6, 9, 12][i]}: ${g === '-' ? 'none' : g}`).join('; ');

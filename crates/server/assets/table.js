@@ -68,7 +68,12 @@ const form = h('form', { id: 'move-form', class: 'notation' },
 form.addEventListener('submit', (e) => {
   e.preventDefault();
   const text = el.input.value.trim();
-  submit(text === '' ? 'pass' : text);
+  // An empty submission is not a move in any game (RULINGS.md): a pass is said on purpose.
+  if (text === '') {
+    showMessage('error', 'Nothing to send: choose or type a move first. To pass where the game allows it, type pass (or none, or no submission).');
+    return;
+  }
+  submit(text);
 });
 // Typing is the other way to build the same move: the preview follows the box.
 el.input.addEventListener('input', () => {
