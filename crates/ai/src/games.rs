@@ -12,7 +12,58 @@ mod witchs_brew;
 use colosseum_engine::{Pending, Seat, SeededRng, Step};
 use rand::Rng;
 
+use crate::registry::{GameBots, Typed};
 use crate::{BotGame, Observation};
+
+/// The levels: what `mcts:easy`, `mcts:medium` and `mcts:hard` mean.
+pub const LEVELS: &[(&str, &str)] = &[
+    (
+        "easy",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+    ),
+    (
+        "medium",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
+    ),
+    (
+        "hard",
+        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
+    ),
+];
+
+/// Every game's bots, in the registry's order ([`crate::registry::bots`]). Adding a game: one
+/// line here.
+pub(crate) static BOTS: &[&dyn GameBots] = &[
+    &Typed {
+        id: "goofspiel",
+        new: colosseum_games::goofspiel::Goofspiel::from_raw,
+    },
+    &Typed {
+        id: "square-goofspiel",
+        new: colosseum_games::square_goofspiel::SquareGoofspiel::from_raw,
+    },
+    &Typed {
+        id: "thwart-omega",
+        new: colosseum_games::thwart_omega::ThwartOmega::from_raw,
+    },
+    &Typed {
+        id: "all-in-goofspiel",
+        new: colosseum_games::all_in_goofspiel::AllInGoofspiel::from_raw,
+    },
+    &Typed {
+        id: "galespiel",
+        new: colosseum_games::galespiel::Galespiel::from_raw,
+    },
+    &Typed {
+        id: "witchs-brew",
+        new: colosseum_games::witchs_brew::WitchsBrew::from_raw,
+    },
+];
+
+/// A game whose search budgets are the defaults ([`BotGame::SEARCH_SCALE`] and
+/// [`BotGame::REGRET_MATCHING_SCALE`] 1): a bot spec's name apart from any game is its name in
+/// this one ([`crate::registry::BotSpec`]'s `Display`).
+pub(crate) type Unscaled = colosseum_games::goofspiel::Goofspiel;
 
 /// The generic fallback heuristic: `candidates` moves (the enumerated ones first, then random
 /// ones), each answered by the same sampled replies of the opponent, scored by

@@ -5,8 +5,8 @@
 //! [`GameBots`], which runs an arena, makes a [`SeatPlayer`] for the terminal, or serves the bot
 //! protocol, all on the typed fast path.
 //!
-//! Adding a game: `impl BotGame for TheGame {}` (with a heuristic when there is one) and one
-//! line in `BOTS` below.
+//! Adding a game: `impl BotGame for TheGame {}` (with a heuristic when there is one) in its
+//! file in `crates/ai/src/games/`, and one line in that module's `BOTS`.
 
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -16,9 +16,6 @@ use std::time::Duration;
 use colosseum_engine::{
     seeded_rng, AnyGame, Erased, OptionsError, RawOptions, Record, Seat, TextStep,
 };
-use colosseum_games::{
-    all_in_goofspiel, galespiel, goofspiel, square_goofspiel, thwart_omega, witchs_brew,
-};
 
 use crate::analysis::{Analysis, AnalysisConfig};
 use crate::arena::{self, ArenaConfig, ArenaReport, GameResult};
@@ -26,21 +23,7 @@ use crate::exploiter::{Exploiter, ExploiterConfig};
 use crate::protocol::{self, ExternalBot};
 use crate::{Bot, BotGame, Budget, HeuristicBot, Mcts, MctsConfig, RandomBot, Selection};
 
-/// The levels: what `mcts:easy`, `mcts:medium` and `mcts:hard` mean.
-pub const LEVELS: &[(&str, &str)] = &[
-    (
-        "easy",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 1000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
-    ),
-    (
-        "medium",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, the move drawn from the average strategy, no opponent model), 6000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew)",
-    ),
-    (
-        "hard",
-        "equilibrium-seeking search (regret matching, exploration 0.3, 0.3 × cards / 13 up to 13 cards in classic Goofspiel, no opponent model), 30000 iterations per decision (twice in Square Goofspiel, half in Thwart Omega and All-In Goofspiel, a fifteenth in Galespiel, three fifths in The Witch's Brew); where both seats move at once and nothing is hidden (except in The Witch's Brew), the move is drawn from the equilibrium of the matrix game the search estimated at the root, else from the average strategy; the exact equilibrium in Goofspiel with fixed prizes and at most 6 cards, and at any number of cards (to 14) with descending prizes and point-difference returns, from the solved table (docs/goofspiel-solution.md)",
-    ),
-];
+pub use crate::games::LEVELS;
 
 /// A bot level as people read it, the words the lobby offers it by (`present.js`'s
 /// `botLabel`): `mcts:easy` is "Computer: easy", `heuristic` "Computer: rule of thumb",
@@ -428,7 +411,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Heuristic => f.write_str("heuristic"),
             BotSpec::Mcts(c) => {
-                f.write_str(&<Mcts as Bot<goofspiel::Goofspiel>>::name(&Mcts::new(*c)))
+                f.write_str(&<Mcts as Bot<crate::games::Unscaled>>::name(&Mcts::new(*c)))
             }
             BotSpec::Command(words) => write!(f, "cmd:{}", words.join(" ")),
             BotSpec::Exploiter {
@@ -438,7 +421,7 @@ impl fmt::Display for BotSpec {
             } => write!(
                 f,
                 "exploiter({}, {}) of {target}",
-                <Mcts as Bot<goofspiel::Goofspiel>>::name(&Mcts::new(*search)),
+                <Mcts as Bot<crate::games::Unscaled>>::name(&Mcts::new(*search)),
                 crate::exploiter::depth_text(config.depth)
             ),
         }
@@ -743,38 +726,10 @@ impl<G: BotGame> SeatPlayer for TypedSeatPlayer<G> {
     }
 }
 
-/// Every game's bots. Adding a game: one line here.
-static BOTS: &[&dyn GameBots] = &[
-    &Typed {
-        id: "goofspiel",
-        new: goofspiel::Goofspiel::from_raw,
-    },
-    &Typed {
-        id: "square-goofspiel",
-        new: square_goofspiel::SquareGoofspiel::from_raw,
-    },
-    &Typed {
-        id: "thwart-omega",
-        new: thwart_omega::ThwartOmega::from_raw,
-    },
-    &Typed {
-        id: "all-in-goofspiel",
-        new: all_in_goofspiel::AllInGoofspiel::from_raw,
-    },
-    &Typed {
-        id: "galespiel",
-        new: galespiel::Galespiel::from_raw,
-    },
-    &Typed {
-        id: "witchs-brew",
-        new: witchs_brew::WitchsBrew::from_raw,
-    },
-];
-
 /// Every game's bots, in the registry's order.
 #[must_use]
 pub fn bots() -> &'static [&'static dyn GameBots] {
-    BOTS
+    crate::games::BOTS
 }
 
 /// The bot `spec` with every setting spelled out as it plays game `id` with `options`
@@ -787,7 +742,8 @@ pub fn canonical(id: &str, options: &RawOptions, spec: &BotSpec) -> String {
 
 /// The bots of game `id`.
 pub fn find(id: &str) -> Result<&'static dyn GameBots, BotError> {
-    BOTS.iter()
+    crate::games::BOTS
+        .iter()
         .copied()
         .find(|b| b.id() == id)
         .ok_or_else(|| BotError::UnknownGame(id.to_string()))

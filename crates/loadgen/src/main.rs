@@ -73,8 +73,8 @@ struct Args {
     /// Concurrent matches (each two WebSocket clients).
     #[arg(long, default_value_t = 100)]
     matches: usize,
-    /// The game.
-    #[arg(long, default_value = "goofspiel")]
+    /// The game (default: the first of the registry, `colosseum games`).
+    #[arg(long, default_value_t = first_game())]
     game: String,
     /// Game options as a JSON object.
     #[arg(long, default_value = r#"{"cards": "13"}"#)]
@@ -286,6 +286,11 @@ struct Seat {
     sockets: SeatSockets,
     /// Open the WebSocket with `?delta=1`.
     deltas: bool,
+}
+
+/// The first game of the registry: the default `--game`.
+fn first_game() -> String {
+    colosseum_games::registry()[0].id.to_string()
 }
 
 fn main() -> Result<()> {
