@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineText, logRows, withNames } from '../../crates/server/assets/movelog.js';
-import { prizeText, previousRace } from '../../crates/server/assets/race.js';
+import { durationText, prizeText, previousRace } from '../../crates/server/assets/race.js';
 import { kindWords } from '../../crates/games/assets/witchs-brew.js';
 
 const names = { p1: 'Ann', p2: 'Bob' };
@@ -34,6 +34,13 @@ test('a replayed game starts its own part of the log', () => {
   ], names);
   assert.deepEqual(rows.map((r) => r.key), ['1.0', 'g2', '2.0']);
   assert.match(rows[1].text, /Game 2 begins/);
+});
+
+test('a race\u2019s time and lockout are worded from the state\u2019s milliseconds', () => {
+  assert.equal(durationText(180000), '3 minutes');
+  assert.equal(durationText(60000), '1 minute');
+  assert.equal(durationText(30000), '30 s');
+  assert.equal(durationText(90000), '90 s');
 });
 
 test('the finished race shown beside the open one is the last finished before it', () => {

@@ -696,7 +696,8 @@ test('the live Cauldron between two browsers: a wrong answer locks out, a right 
   await a.waitForFunction(() => document.querySelector('#race-lockout')?.dataset.locked === 'true');
   assert.match(await a.locator('#race-lockout').innerText(), /locked out for 0:(30|2\d)/);
   assert.equal(await a.locator('#race-answer').isDisabled(), true, 'the box is disabled while locked out');
-  assert.match(await a.locator('#race-feedback').innerText(), /is wrong/);
+  // The lockout's length is the state's (race.lockout_ms, the trivia crate's LOCKOUT_MS).
+  assert.match(await a.locator('#race-feedback').innerText(), /is wrong: you are locked out for 30 s\./);
   await b.waitForFunction(() => /Ann is locked out for 0:\d\d/.test(document.querySelector('[data-race-seat=p1]')?.textContent || ''));
   await watcher.waitForFunction(() => /locked out/.test(document.querySelector('[data-race-seat=p1]')?.textContent || ''));
   const l1 = await a.locator('#race-lockout').innerText();

@@ -1489,6 +1489,8 @@ impl Match {
             category: q.category,
             opened_at: race.opened_at(),
             deadline: race.deadline(),
+            lasts_ms: colosseum_trivia::RACE_MS,
+            lockout_ms: colosseum_trivia::LOCKOUT_MS,
             seats: SeatPair {
                 p1: seat(Seat::P1),
                 p2: seat(Seat::P2),

@@ -130,6 +130,11 @@ pub struct RaceView {
     pub opened_at: u64,
     /// When it times out with no winner.
     pub deadline: u64,
+    /// How long a race lasts with no correct answer, in ms ([`colosseum_trivia::RACE_MS`]):
+    /// the pages word "nobody answered in time" from it, not from a number of their own.
+    pub lasts_ms: u64,
+    /// How long a wrong answer locks a seat out, in ms ([`colosseum_trivia::LOCKOUT_MS`]).
+    pub lockout_ms: u64,
     /// Each seat's lockout.
     pub seats: SeatPair<RaceSeatView>,
     /// Whether it is over.

@@ -225,6 +225,13 @@ fn three_minutes_without_a_correct_answer_give_nobody_the_pair() {
     let shown = m.view(Viewer::Spectator).race.unwrap();
     assert!(shown.over && shown.winner.is_none() && shown.answers.is_some());
     assert_eq!(shown.next_opens_at, Some(RACE_MS + RACE_PAUSE_MS));
+    // The state says how long a race lasts and a lockout holds: the pages word "nobody answered
+    // in time" and the lockout from these, not from numbers of their own.
+    assert_eq!((shown.lasts_ms, shown.lockout_ms), (RACE_MS, LOCKOUT_MS));
+    assert_eq!(shown.deadline - shown.opened_at, shown.lasts_ms);
+    let json = serde_json::to_value(&shown).unwrap();
+    assert_eq!(json["lasts_ms"], 180_000);
+    assert_eq!(json["lockout_ms"], 30_000);
     assert_eq!(m.next_deadline(), Some(RACE_MS + RACE_PAUSE_MS));
     let fired = m.tick(RACE_MS + RACE_PAUSE_MS).to_vec();
     assert!(

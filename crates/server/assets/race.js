@@ -1,9 +1,11 @@
 // A live race as an event (GameEntry::races: a game whose chance steps of one kind a trivia race
 // between the seats decides), from the state's `match.race` (the open or last race) and
 // `match.races` (every finished race, with its winner or nobody and its accepted answers): the
-// question with the prize pair on offer, the three-minute countdown, each seat's lockout, and a
-// finished state for every race, also one that timed out while the next opened at once, or while
-// the server was down. The game's module names the race (`races.name`).
+// question with the prize pair on offer, the countdown, each seat's lockout, and a finished state
+// for every race, also one that timed out while the next opened at once, or while the server was
+// down. The game's module names the race (`races.name`). How long a race lasts and a lockout holds
+// come from the state (`race.lasts_ms`, `race.lockout_ms`: the trivia crate's RACE_MS and
+// LOCKOUT_MS), never from numbers of the page's own.
 import { h, clockText, other } from './common.js';
 import { withNames } from './movelog.js';
 import { seatName as nameOf } from './present.js';
@@ -11,6 +13,13 @@ import { seatName as nameOf } from './present.js';
 /** The prizes on offer, in words: "4 or 2A". */
 export function prizeText(prizes) {
   return (prizes || []).join(' or ');
+}
+
+/** A duration in words: whole minutes as "3 minutes", anything else in seconds ("30 s"). */
+export function durationText(ms) {
+  const minutes = ms / 60000;
+  if (Number.isInteger(minutes) && minutes > 0) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${Math.round(ms / 1000)} s`;
 }
 
 /** The finished race to show beside `race` (the open one): the last finished race before it. */
@@ -70,10 +79,13 @@ export function createRace({ send, now, title = () => 'The live race' }) {
     const who = r.winner ? (r.winner === you ? 'You' : seatName(r.winner)) : null;
     const answers = r.answers || [];
     const took = r.ended_at != null ? ` after ${clockText(r.ended_at - r.opened_at)}` : '';
+    // A finished race in `races` does not carry the limit: the race on screen does.
+    const limit = r.lasts_ms ?? state.match.race?.lasts_ms;
+    const inTime = limit ? `in ${durationText(limit)}` : 'in time';
     return [
       h('p', { class: `race-winner${r.winner ? (r.winner === you ? ' win' : you ? ' loss' : '') : ''}`, 'data-testid': 'race-winner' },
         r.winner ? `${who} won the round${took}${r.prizes?.length ? `, and ${r.winner === you ? 'pick' : 'picks'} ${prizeText(r.prizes)}` : ''}.`
-          : `Nobody answered correctly in 3 minutes: nobody wins the round${r.prizes?.length ? `, and nobody gets ${prizeText(r.prizes)}` : ''}.`),
+          : `Nobody answered correctly ${inTime}: nobody wins the round${r.prizes?.length ? `, and nobody gets ${prizeText(r.prizes)}` : ''}.`),
       answers.length ? h('p', { 'data-testid': 'race-answers' }, 'Accepted answers: ', answers.map((a, i) => [i ? ', ' : '', h('strong', {}, a)])) : null,
     ].filter(Boolean);
   }
@@ -105,13 +117,13 @@ export function createRace({ send, now, title = () => 'The live race' }) {
     race.theirs.hidden = !open;
     if (race.sent && you) {
       if (r.over && r.winner === you) feedback('ok', `\u201c${race.sent}\u201d is right.`);
-      else if (!r.over && r.seats[you]?.locked_out) feedback('error', `\u201c${race.sent}\u201d is wrong: you are locked out for 30 s.`, true);
+      else if (!r.over && r.seats[you]?.locked_out) feedback('error', `\u201c${race.sent}\u201d is wrong: you are locked out for ${durationText(r.lockout_ms)}.`, true);
       race.sent = null;
     }
     // A lockout message never sits under the result.
     if (!open && race.lockoutShown) feedback('', '');
     if (open) {
-      // Races can follow each other at once (a round nobody won in 3 minutes): the finished
+      // Races can follow each other at once (a round nobody won in time): the finished
       // one keeps its finished state, from the server's `races`.
       const prev = previousRace(r, m.races);
       race.outcome.replaceChildren(...(prev ? [h('div', { class: 'race-previous', 'data-testid': 'race-previous' },
@@ -129,7 +141,7 @@ export function createRace({ send, now, title = () => 'The live race' }) {
     tick();
   }
 
-  /** The countdowns (the three minutes, each seat's lockout), every tick. */
+  /** The countdowns (the race's time, each seat's lockout), every tick. */
   function tick() {
     const r = state?.match?.race;
     if (!r || typeof r !== 'object' || state.match.result) return;
