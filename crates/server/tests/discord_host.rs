@@ -284,7 +284,7 @@ async fn a_bad_clock_is_refused_with_what_is_allowed_and_a_good_one_is_the_match
 #[tokio::test]
 async fn the_hosts_powers_are_the_hosts_and_managers_only() {
     let app = App::new();
-    let (base, _) = stand_in().await;
+    let (base, calls) = stand_in().await;
     let s = server(&app, &base);
     let id = match_id(&host_match(&s, &app, CY, ANN, BOB, vec![]).await);
     join(&s, &app, ANN).await;
@@ -363,8 +363,20 @@ async fn the_hosts_powers_are_the_hosts_and_managers_only() {
     assert!(text(&answer).contains("Only the host"), "{answer}");
     assert_eq!(spectate(&s, &id).await["status"], "live");
     let answer = power(&s, &app, EVE, "adjudicate", adjudicate, Some("32")).await;
-    assert!(!is_ephemeral(&answer), "{answer}");
     assert!(text(&answer).contains("Bob wins"), "{answer}");
+    // Announced in the channel by the match's posts (the answer is the host's only).
+    assert!(is_ephemeral(&answer), "{answer}");
+    let posts = wait_for(&calls, |c| {
+        c.iter().any(|c| content(c).contains("Ann left the table"))
+    })
+    .await;
+    assert!(
+        posts
+            .iter()
+            .map(content)
+            .any(|t| t.contains("Bob wins") && t.contains("Ann left the table")),
+        "{posts:#?}"
+    );
     let st = spectate(&s, &id).await;
     assert_eq!(st["status"], "finished", "{st}");
     assert_eq!(st["match"]["result"]["winner"], "p2", "{st}");

@@ -2,8 +2,9 @@
 //! members, who each join with `/colosseum join seed:`), and the host's powers over a match
 //! in this channel: `pause`, `resume`, `extra-time`, `adjudicate`, `replace`. Who may: the
 //! member who created the match, and members with the guild's Administrator or Manage Server
-//! permission. Every power goes through [`Hub::host_power`] (logged in the match's log,
-//! announced on its webhook) and is announced in the channel.
+//! permission. Every power but `replace` goes through [`Hub::host_power`] (logged in the
+//! match's log, announced on the match's posts, which are its channel's); the host is answered
+//! privately. A replacement changes the binding only and is announced by the answer.
 
 use std::sync::Arc;
 
@@ -226,8 +227,10 @@ pub async fn command<S: Store>(
             ),
         },
     };
+    // The hub logs the power and announces it on the match's posts (its channel here): the
+    // host is answered privately, so the channel reads it once.
     match hub.host_power(&table, power).await {
-        Ok(()) => play::public(&words, serde_json::json!([])),
+        Ok(()) => ephemeral(&format!("Done. {words} The channel is told.")),
         Err(e) => ephemeral(&e.message),
     }
 }
