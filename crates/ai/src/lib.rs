@@ -21,9 +21,10 @@
 //! * [`registry`] names the bots of every game in `colosseum_games::registry()` behind a text
 //!   interface for the command line and the bot protocol.
 //!
-//! Adding a game to the bots is one step: implement [`BotGame`] for its type (every method has a
-//! default, so an empty `impl` works and the game is listed without a heuristic of its own) and
-//! add one line to [`registry`]'s table.
+//! Adding a game to the bots is one step: implement [`BotGame`] for its type in its own file in
+//! `src/games/` (every method has a default, so an empty `impl` works and the game is listed
+//! without a heuristic of its own) and add one line to the bots' table (`BOTS` in
+//! `src/games.rs`).
 
 #![warn(missing_docs)]
 
