@@ -87,7 +87,10 @@ pub fn describe(view: &Value, names: &Names) -> String {
         ));
     }
     if !table.is_empty() {
-        lines.push(format!("{}.", table.join("; ")));
+        let line = table.join("; ");
+        let mut chars = line.chars();
+        let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+        lines.push(format!("{}{}.", first.unwrap_or_default(), chars.as_str()));
     }
     let known: Vec<String> = view["upcoming"]
         .as_array()
