@@ -586,3 +586,103 @@ async fn a_timeout_in_a_hosted_match_is_noticed() {
         "{prompt}"
     );
 }
+
+/// The answer the sample bank accepts for `question`.
+fn answer_for(question: &str) -> String {
+    colosseum_trivia::Bank::sample()
+        .questions()
+        .iter()
+        .find(|q| q.question == question)
+        .unwrap_or_else(|| panic!("not in the sample bank: {question}"))
+        .answers[0]
+        .clone()
+}
+
+#[tokio::test]
+async fn a_live_race_is_answered_from_discord_in_a_form() {
+    use colosseum_engine::Seat;
+    use colosseum_server::hub::Action;
+    let app = App::new();
+    let (base, _) = stand_in().await;
+    let s = server(&app, &base);
+    let (_, hosted) = interact(
+        &s,
+        &app,
+        &slash(
+            CY,
+            "host",
+            json!([
+                opt("game", 3, json!("witchs-brew")),
+                opt("first", 6, json!(ANN.0)),
+                opt("second", 6, json!(BOB.0)),
+                opt("options", 3, json!("cauldron=live")),
+                opt("clock", 3, json!("untimed"))
+            ]),
+            users(&[ANN, BOB]),
+        ),
+    )
+    .await;
+    let id = match_id(&hosted);
+    join(&s, &app, ANN).await;
+    join(&s, &app, BOB).await;
+    let table = s.hub.table(&id).await.unwrap();
+    for n in 0..500u64 {
+        let st = spectate(&s, &id).await;
+        assert_eq!(st["status"], "live", "no race before the end: {st}");
+        let race = &st["match"]["race"];
+        if race.is_object() && race["over"] == false {
+            // Ann's prompt is the race: its question and an Answer button opening a form.
+            let (_, prompt) = interact(&s, &app, &press(ANN, "move", None)).await;
+            assert!(is_ephemeral(&prompt), "{prompt}");
+            let question = race["question"].as_str().unwrap();
+            assert!(text(&prompt).contains(question), "{prompt}");
+            let button = &prompt["data"]["components"][0]["components"][0];
+            assert_eq!(button["label"], "Answer", "{prompt}");
+            let (_, modal) = interact(
+                &s,
+                &app,
+                &press(ANN, button["custom_id"].as_str().unwrap(), None),
+            )
+            .await;
+            assert_eq!(modal["type"], 9, "a form: {modal}");
+            let form_id = modal["data"]["custom_id"].as_str().unwrap().to_string();
+            assert_eq!(
+                form_id,
+                format!("answer:{}", race["opened_at"].as_u64().unwrap())
+            );
+            // A wrong answer: not accepted, Ann is locked out a moment.
+            let (_, wrong) = interact(&s, &app, &form(ANN, "7", &form_id, "no idea at all")).await;
+            assert!(text(&wrong).contains("locked out"), "{wrong}");
+            // Bob's right answer (same form, his own press) wins the race.
+            let (_, right) =
+                interact(&s, &app, &form(BOB, "7", &form_id, &answer_for(question))).await;
+            assert!(text(&right).contains("you win the race"), "{right}");
+            let st = spectate(&s, &id).await;
+            let won = st["match"]["races"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["winner"] == "p2")
+                || st["match"]["race"]["winner"] == "p2";
+            assert!(won, "{st}");
+            // A form for a race that is over changes nothing.
+            let (_, late) = interact(&s, &app, &form(ANN, "7", &form_id, "late")).await;
+            assert!(!text(&late).contains("win"), "{late}");
+            return;
+        }
+        // No race open: the seats move (from the hub: the race is what this test is for).
+        for seat in Seat::BOTH {
+            let mine = s
+                .hub
+                .state(&table, colosseum_engine::Viewer::Seat(seat))
+                .await;
+            let me = &mine["match"]["seats"][seat.to_string()];
+            if me["to_act"] == true && me["submitted"] == false {
+                let mv = s.hub.random_move_for_tests(&table, seat, n).await.unwrap();
+                s.hub.act(&table, seat, Action::Submit(mv)).await.unwrap();
+            }
+        }
+        s.clock.advance(1_000);
+    }
+    panic!("no race opened");
+}
