@@ -6,7 +6,7 @@
 
 mod analyse;
 mod arena;
-mod balance;
+pub mod balance;
 mod discord;
 mod exploit;
 mod play;
@@ -187,13 +187,20 @@ enum Command {
         /// Games per option value.
         #[arg(long, default_value_t = 100)]
         games: u32,
-        /// The engine playing both seats (a cheaper one: mcts:medium, mcts:iters=N).
-        #[arg(long, default_value = "mcts:hard")]
-        engine: String,
+        /// The engine playing both seats (default: mcts:hard, sized to --budget if given; a
+        /// cheaper one: mcts:medium, mcts:iters=N).
+        #[arg(long)]
+        engine: Option<String>,
+        /// The whole run's wall time, e.g. 60s, 90s, 5m or 1m30s: without --engine the hard
+        /// level's search is sized from a few measured games so that every game fits; the run
+        /// stops starting games when it is spent and reports the games it has.
+        #[arg(long, value_name = "TIME", value_parser = balance::parse_budget)]
+        budget: Option<std::time::Duration>,
         /// One option's values, e.g. `size=5,7,9`.
         #[arg(long, value_name = "OPTION=V1,V2,...")]
         sweep: Option<String>,
-        /// Write balance.json, shares.svg, endings.svg and length.svg here.
+        /// Write balance.json, balance.txt, shares.svg, endings.svg and length.svg here,
+        /// rewritten as the games come (an interrupted run keeps what it has).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Seed of the match (game i's seed derives from it, as in `colosseum arena`).
@@ -624,8 +631,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             seed,
             threads,
             json,
+            budget,
         } => {
             let setup = balance::Setup {
+                budget,
                 game,
                 options,
                 games,
