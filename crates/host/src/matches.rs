@@ -6,7 +6,7 @@ use std::sync::Arc;
 use colosseum_engine::fair::default_move_seed;
 use colosseum_engine::{
     seeded_rng, AnyGame, ChatChannel, ChatLine, OptionsError, Pending, RawOptions, Record, Seat,
-    SeatPair, SeededRng, TextStep, Viewer,
+    SeatPair, SeededRng, StepError, TextStep, Viewer,
 };
 use colosseum_games::{find, registry, GameEntry, RaceStake, UnknownGame};
 use colosseum_trivia::{AnswerOutcome, Bank, BankError, Category, Race, RaceError, RaceEvent};
@@ -51,11 +51,15 @@ pub enum MatchError {
     #[error("the match is over")]
     Over,
     /// The game refused the submission (logged as [`LogEntry::Refused`]); the seat can submit
-    /// again until its deadline.
+    /// again until its deadline. `error` is the game's own, so a transport tells text that is
+    /// not a move at all ([`MatchError::is_not_a_move`]) from a move not legal now.
     #[error("{reason}")]
     Refused {
-        /// The game's reason.
+        /// What the seat is told: the game's reason and what is allowed (the notation's form,
+        /// or the legal moves when there are few).
         reason: String,
+        /// The game's error, as it refused.
+        error: StepError,
     },
     /// The seat locked its submission.
     #[error("{0} has locked its submission; it can no longer be changed")]
@@ -298,6 +302,49 @@ const NONCE_MIN_DIGITS: usize = 4;
 
 /// Checks a nonce of a bound commitment: 32 to 128 lowercase hex characters (at least 128 bits)
 /// with at least [`NONCE_MIN_DIGITS`] different digits.
+/// The most legal moves a refusal lists; with more, it gives only the game's reason (which says
+/// the notation's form or the rule broken).
+const LISTED_LEGAL_MOVES: usize = 12;
+
+/// What `seat` is told when `game` refuses its text with `error`: the game's reason without the
+/// seat's name (the seat knows who it is) and, when the seat has at most
+/// [`LISTED_LEGAL_MOVES`] legal moves now, those moves. The log keeps the game's own words.
+fn refusal(game: &dyn AnyGame, seat: Seat, error: StepError) -> MatchError {
+    let said = match &error {
+        StepError::NotAMove { error, .. } => error.to_string(),
+        StepError::Illegal { error, .. } => error.to_string(),
+        StepError::WrongActors { expected, .. } => match expected {
+            Pending::Over => "the game is over: it takes no more moves".to_string(),
+            Pending::Chance => "no seat moves now: the game waits for chance".to_string(),
+            _ => "it is not your turn: the game waits for your opponent's move".to_string(),
+        },
+        other => other.to_string(),
+    };
+    let legal = game.legal_moves(seat);
+    let reason = if legal.is_empty() || legal.len() > LISTED_LEGAL_MOVES {
+        said
+    } else {
+        let one = if legal.len() == 1 { "move" } else { "moves" };
+        format!("{said}; the legal {one} now: {}", legal.join(", "))
+    };
+    MatchError::Refused { reason, error }
+}
+
+impl MatchError {
+    /// Whether this is a refusal of text that is not a move (or chance outcome) in the game's
+    /// notation at all, rather than a move that is not legal now.
+    #[must_use]
+    pub fn is_not_a_move(&self) -> bool {
+        matches!(
+            self,
+            MatchError::Refused {
+                error: StepError::NotAMove { .. } | StepError::NotAChance(_),
+                ..
+            }
+        )
+    }
+}
+
 fn check_nonce(nonce: &str) -> Result<(), MatchError> {
     let form =
         "a nonce is 32 to 128 lowercase hex characters (0-9 a-f), at least 128 random bits: \
@@ -654,6 +701,7 @@ impl Match {
             Ok(c) => c,
             Err(e) => {
                 let reason = e.to_string();
+                let refused = refusal(self.game.as_ref(), seat, e);
                 let count = &mut self.refused[seat.index()];
                 *count = count.saturating_add(1);
                 if self.config.logged_refusals.is_none_or(|cap| *count <= cap) {
@@ -661,10 +709,10 @@ impl Match {
                         at: now,
                         seat,
                         text: text.to_string(),
-                        reason: reason.clone(),
+                        reason,
                     });
                 }
-                return Err(MatchError::Refused { reason });
+                return Err(refused);
             }
         };
         let first = self.pending[seat.index()].is_none();
@@ -878,6 +926,7 @@ impl Match {
                     reason: format!(
                         "{reason}; the commitment is binding, {seat} gets the timeout treatment, {then}"
                     ),
+                    error: e,
                 })
             }
         }

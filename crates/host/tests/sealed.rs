@@ -354,7 +354,7 @@ fn an_illegal_opening_gets_the_timeout_treatment_at_once() {
     m.commit(P1, &seal(&m, P1, "99", NONCE), 100).unwrap();
     m.commit(P2, &seal(&m, P2, "6", NONCE), 200).unwrap();
     let err = m.open(P1, "99", NONCE, 300).unwrap_err();
-    let MatchError::Refused { reason } = &err else {
+    let MatchError::Refused { reason, .. } = &err else {
         panic!("{err:?}")
     };
     assert!(reason.contains("binding"), "{reason}");

@@ -89,12 +89,16 @@ export function plain(text) {
   return String(text ?? '').replace(/`([^`]*)`/g, '$1').replace(/\*\*([^*]+)\*\*/g, '$1');
 }
 
-/** A refusal addressed to the player: no "p1: not legal here:" prefix, no backticks. */
+/** A refusal addressed to the player: no "p1: not legal here:" prefix, no backticks. The
+ *  server tells the two kinds of refused move apart (`not_a_move`: "`X` is not a move: ...",
+ *  the notation's form; `illegal_move`: "not legal here: ...", the rule and the legal moves when
+ *  few); each reads as a sentence here. */
 export function friendlyError(message) {
   let t = plain(message || 'the server gave no reason');
   t = t.replace(/^p[12]:\s*/i, '');
   t = t.replace(/^not legal here:\s*/i, 'That move is not allowed now: ');
   t = t.replace(/^not a move:\s*/i, 'That is not a move in this game: ');
+  t = t.replace(/^(.*?) is not a move:\s*/i, (_, text) => `\u201c${text}\u201d is not a move in this game: `);
   return cap(t);
 }
 

@@ -75,7 +75,9 @@ pub enum ErrorCode {
     Expired,
     /// `too_large` (payload too large).
     TooLarge,
-    /// `illegal_move` (unprocessable entity).
+    /// `not_a_move` (bad request): the text is not a move in the game's notation at all.
+    NotAMove,
+    /// `illegal_move` (unprocessable entity): a move, but not one the seat may make now.
     IllegalMove,
     /// `commitment_mismatch` (unprocessable entity).
     CommitmentMismatch,
@@ -127,6 +129,7 @@ impl ErrorCode {
         ErrorCode::AlreadyOpened,
         ErrorCode::Expired,
         ErrorCode::TooLarge,
+        ErrorCode::NotAMove,
         ErrorCode::IllegalMove,
         ErrorCode::CommitmentMismatch,
         ErrorCode::RateLimited,
@@ -172,6 +175,7 @@ impl ErrorCode {
             ErrorCode::AlreadyOpened => "already_opened",
             ErrorCode::Expired => "expired",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::NotAMove => "not_a_move",
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::CommitmentMismatch => "commitment_mismatch",
             ErrorCode::RateLimited => "rate_limited",
@@ -218,6 +222,7 @@ impl ErrorCode {
             ErrorCode::AlreadyOpened => StatusCode::CONFLICT,
             ErrorCode::Expired => StatusCode::GONE,
             ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::NotAMove => StatusCode::BAD_REQUEST,
             ErrorCode::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::CommitmentMismatch => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
@@ -303,12 +308,15 @@ impl ApiError {
     }
 }
 
-/// What the host refused, as the client is told: each [`MatchError`] has its code.
+/// What the host refused, as the client is told: each [`MatchError`] has its code. A refused
+/// move is `not_a_move` (400) when the text is not in the game's notation at all and
+/// `illegal_move` (422) when it is a move the seat may not make now.
 impl From<colosseum_host::MatchError> for ApiError {
     fn from(e: colosseum_host::MatchError) -> Self {
         use colosseum_host::MatchError as M;
         let code = match &e {
             M::Over => ErrorCode::Over,
+            M::Refused { .. } if e.is_not_a_move() => ErrorCode::NotAMove,
             M::Refused { .. } => ErrorCode::IllegalMove,
             M::Locked(_) => ErrorCode::Locked,
             M::NothingToLock(_) => ErrorCode::NothingToLock,
@@ -329,7 +337,7 @@ impl From<colosseum_host::MatchError> for ApiError {
         };
         let message = match e {
             M::Over => "the match is over".to_string(),
-            M::Refused { reason } => reason,
+            M::Refused { reason, .. } => reason,
             other => other.to_string(),
         };
         ApiError::new(code, message)

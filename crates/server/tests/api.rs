@@ -150,14 +150,16 @@ async fn bad_input_is_refused_with_a_json_reason() {
             .as_str()
             .is_some_and(|m| !m.is_empty()));
     }
-    // An illegal move: 422 with the game's reason, and the match goes on.
+    // Text that is not a card of this game: 400 `not_a_move` with the game's reason, and the
+    // match goes on (a card not held, 422 `illegal_move`: tests/refusals.rs).
     let (id, tokens) = s.start(goofspiel(3)).await;
     let t1 = tokens[0].clone().unwrap();
     let (st, v) = s.act(&id, "submit", &t1, json!({"move": "9"})).await;
-    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    assert_eq!(v["error"]["code"], "illegal_move");
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "not_a_move");
     let (st, v) = s.act(&id, "submit", &t1, json!({"move": "three"})).await;
-    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "not_a_move");
     let (st, _) = s.act(&id, "submit", &t1, json!({"move": "2"})).await;
     assert_eq!(st, StatusCode::OK);
     // A move before both have joined.
