@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -183,27 +183,34 @@ impl Default for Limits {
     }
 }
 
-/// A token bucket.
+/// A token bucket. It reads the time it is given, the hub's injected clock
+/// ([`Hub::now`], `crate::clock`), so a test refills it by moving a `ManualClock`.
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
     tokens: f64,
-    last: Instant,
+    /// When it was last filled, wall ms.
+    last_ms: u64,
 }
 
 impl Bucket {
-    fn new(burst: f64) -> Self {
+    fn new(burst: f64, now_ms: u64) -> Self {
         Bucket {
             tokens: burst,
-            last: Instant::now(),
+            last_ms: now_ms,
         }
     }
 
-    /// Takes one token if there is one.
-    fn take(&mut self, per_second: f64, burst: f64) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * per_second;
-        self.tokens = (self.tokens + refill).min(burst);
-        self.last = now;
+    /// What it holds at `now_ms`, at `per_second`, at most `burst` (a clock set back refills
+    /// nothing).
+    fn level(&self, now_ms: u64, per_second: f64, burst: f64) -> f64 {
+        let elapsed = now_ms.saturating_sub(self.last_ms) as f64 / 1000.0;
+        (self.tokens + elapsed * per_second).min(burst)
+    }
+
+    /// Takes one token at `now_ms` if there is one.
+    fn take(&mut self, now_ms: u64, per_second: f64, burst: f64) -> bool {
+        self.tokens = self.level(now_ms, per_second, burst);
+        self.last_ms = self.last_ms.max(now_ms);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -262,6 +269,7 @@ impl<S: Store> AppState<S> {
         if take_from(
             &self.chats,
             author,
+            self.hub.now(),
             self.limits.chat_per_minute / 60.0,
             self.limits.chat_burst,
         ) {
@@ -301,6 +309,7 @@ impl<S: Store> AppState<S> {
         take_from(
             &self.buckets,
             key,
+            self.hub.now(),
             self.limits.http_per_second,
             self.limits.http_burst,
         )
@@ -310,25 +319,32 @@ impl<S: Store> AppState<S> {
         take_from(
             &self.creates,
             key,
+            self.hub.now(),
             self.limits.creates_per_minute / 60.0,
             self.limits.creates_burst,
         )
     }
 }
 
-/// Takes a token from `key`'s bucket in `buckets`.
-fn take_from(buckets: &Mutex<HashMap<String, Bucket>>, key: &str, rate: f64, full: f64) -> bool {
+/// Takes a token at `now_ms` (the hub's clock) from `key`'s bucket in `buckets`.
+fn take_from(
+    buckets: &Mutex<HashMap<String, Bucket>>,
+    key: &str,
+    now_ms: u64,
+    rate: f64,
+    full: f64,
+) -> bool {
     let mut buckets = buckets
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if buckets.len() > 100_000 {
         // Forget clients that have been quiet long enough to be full again.
-        buckets.retain(|_, b| b.tokens + b.last.elapsed().as_secs_f64() * rate < full);
+        buckets.retain(|_, b| b.level(now_ms, rate, full) < full);
     }
     buckets
         .entry(key.to_string())
-        .or_insert_with(|| Bucket::new(full))
-        .take(rate, full)
+        .or_insert_with(|| Bucket::new(full, now_ms))
+        .take(now_ms, rate, full)
 }
 
 /// The router: the JSON API under `/api`, and whatever `pages` adds (the browser table).
@@ -1324,7 +1340,7 @@ pub async fn serve_socket_with<S, W, R, E>(
 {
     let mut updates = Hub::<S>::subscribe(&table);
     updates.mark_changed();
-    let mut bucket = Bucket::new(state.limits.ws_burst);
+    let mut bucket = Bucket::new(state.limits.ws_burst, state.hub.now());
     // What was last sent (`crate::render`: the same content number, the same message but for
     // `server_now` and `match.now`): a change this role cannot see sends nothing.
     let mut last_sent = Sent {
@@ -1335,7 +1351,9 @@ pub async fn serve_socket_with<S, W, R, E>(
     // One keep-alive timer, armed lazily: a message heard only moves `heard` (no timer work
     // per message); when the timer fires it pings a connection silent for a ping interval,
     // closes one silent for the idle timeout, and otherwise waits again from `heard`. A
-    // player who moves more often than the interval is never pinged.
+    // player who moves more often than the interval is never pinged. It is a timer, so it runs
+    // on tokio's time (`tokio::time::Instant`, monotonic, not wall time): tests pause it and
+    // move it (`tokio::time::advance`) instead of sleeping.
     let mut heard = tokio::time::Instant::now();
     let first_look = state
         .limits
@@ -1378,7 +1396,11 @@ pub async fn serve_socket_with<S, W, R, E>(
                 let reply = match incoming {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
                     Some(Ok(Message::Text(text))) => {
-                        if bucket.take(state.limits.ws_per_second, state.limits.ws_burst) {
+                        if bucket.take(
+                            state.hub.now(),
+                            state.limits.ws_per_second,
+                            state.limits.ws_burst,
+                        ) {
                             let before = role;
                             let mut reply = handle_message(
                                 &state,

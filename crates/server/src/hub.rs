@@ -2226,6 +2226,8 @@ impl<S: Store> Hub<S> {
         action: Action,
         decision: ForDecision,
     ) -> Result<(), ApiError> {
+        // A measurement for /metrics only (the reveal latency), never a match's time: that is
+        // the injected clock's (`crate::clock`).
         let arrived = std::time::Instant::now();
         let mut st = table.state.lock().await;
         if st.meta.finished() {
@@ -2620,6 +2622,7 @@ impl<S: Store> Hub<S> {
                     _ => 0,
                 };
             }
+            // A measurement for /metrics only (the store write's duration).
             let writing = std::time::Instant::now();
             self.store
                 .append(&table.id, st.persisted, new)
@@ -2691,6 +2694,7 @@ impl<S: Store> Hub<S> {
                     Some(p) => p,
                     None => {
                         hub.bot_clock(&table, seat, key, true).await;
+                        // A measurement for /metrics only (the wait for a search slot).
                         let waiting = std::time::Instant::now();
                         let Some(p) = hub.pool.acquire(&share, crate::pool::Kind::Search).await
                         else {

@@ -78,8 +78,9 @@ async fn time_controls_outside_the_bounds_are_refused_with_what_is_allowed() {
 }
 
 /// A deadline near `u64::MAX` (possible only when a server allows it) means "never": the timer
-/// used to add it to the start time with wrapping and tick in a loop.
-#[tokio::test]
+/// used to add it to the start time with wrapping and tick in a loop. Tokio's time is paused: a
+/// sleep here lets every task run until all wait, then moves the time on.
+#[tokio::test(start_paused = true)]
 async fn a_huge_deadline_never_makes_the_timer_spin() {
     let s = server_with_timers(
         Limits {
@@ -299,9 +300,76 @@ async fn match_creation_is_limited_per_address() {
     // Other requests are not affected.
     let (status, _) = s.call("GET", "/api/matches", None, None).await;
     assert_eq!(status, StatusCode::OK);
+    // The bucket refills on the server's clock: 10 a minute is one every 6 s.
+    s.clock.advance(5_900);
+    let (status, _) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "not yet 6 s");
+    s.clock.advance(200);
+    s.create(json!({"game": "goofspiel"})).await;
+    let (status, _) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "one token, taken");
+    // A minute fills it again, up to the burst (3), no more.
+    s.clock.advance(60_000);
+    for _ in 0..3 {
+        s.create(json!({"game": "goofspiel"})).await;
+    }
+    let (status, _) = s
+        .call(
+            "POST",
+            "/api/matches",
+            None,
+            Some(json!({"game": "goofspiel"})),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the burst caps the refill"
+    );
 }
 
 #[tokio::test]
+async fn requests_are_limited_per_address_and_the_bucket_refills_on_the_servers_clock() {
+    let s = server_with(Limits {
+        http_per_second: 2.0,
+        http_burst: 4.0,
+        ..open_limits()
+    });
+    for _ in 0..4 {
+        let (status, body) = s.call("GET", "/api/games", None, None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let (status, body) = s.call("GET", "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(error_code(&body), "rate_limited");
+    // Two a second: one every 500 ms of the server's clock, however long the test takes.
+    s.clock.advance(450);
+    let (status, _) = s.call("GET", "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    s.clock.advance(100);
+    let (status, _) = s.call("GET", "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = s.call("GET", "/api/games", None, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Tokio's time is paused: the request timeout fires when every task waits, at 200 ms of
+/// tokio's time, whatever the machine's load.
+#[tokio::test(start_paused = true)]
 async fn a_request_whose_body_never_ends_is_answered_408() {
     let s = server_with(Limits {
         request_timeout: Duration::from_millis(200),
@@ -314,11 +382,13 @@ async fn a_request_whose_body_never_ends_is_answered_408() {
         .header("content-type", "application/json")
         .body(Body::from_stream(never))
         .unwrap();
+    let started = tokio::time::Instant::now();
     let res = tokio::time::timeout(Duration::from_secs(5), s.router.clone().oneshot(req))
         .await
         .expect("answered")
         .unwrap();
     assert_eq!(res.status(), StatusCode::REQUEST_TIMEOUT);
+    assert_eq!(started.elapsed(), Duration::from_millis(200));
 }
 
 /// A real server on loopback with `limits`.
@@ -355,7 +425,9 @@ async fn health(conn: &mut TcpStream) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-#[tokio::test]
+/// Over real loopback sockets, on tokio's paused time: the header timeout is measured in
+/// tokio's time, exactly, whatever the machine's load.
+#[tokio::test(start_paused = true)]
 async fn a_connection_that_never_sends_headers_is_closed_after_the_header_timeout() {
     let addr = real_server(Limits {
         header_timeout: Duration::from_millis(300),
@@ -365,15 +437,15 @@ async fn a_connection_that_never_sends_headers_is_closed_after_the_header_timeou
     for partial in [&b""[..], b"GET /api/health HTTP/1.1\r\nhost: x\r\n"] {
         let mut conn = TcpStream::connect(addr).await.unwrap();
         conn.write_all(partial).await.unwrap();
-        let started = std::time::Instant::now();
+        let started = tokio::time::Instant::now();
         let mut buf = Vec::new();
         let _ = tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
             .await
             .expect("the server closes a silent connection");
         let waited = started.elapsed();
         assert!(
-            waited >= Duration::from_millis(200) && waited < Duration::from_secs(3),
-            "closed after {waited:?}"
+            waited >= Duration::from_millis(300) && waited < Duration::from_millis(310),
+            "closed after {waited:?} of tokio's time"
         );
         assert!(
             !String::from_utf8_lossy(&buf).contains("200 OK"),
@@ -386,17 +458,17 @@ async fn a_connection_that_never_sends_headers_is_closed_after_the_header_timeou
     conn.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
         .await
         .unwrap();
-    let started = std::time::Instant::now();
+    let started = tokio::time::Instant::now();
     let mut buf = Vec::new();
     tokio::time::timeout(Duration::from_secs(5), conn.read_to_end(&mut buf))
         .await
         .expect("an idle keep-alive connection is closed")
         .unwrap();
     assert!(String::from_utf8_lossy(&buf).starts_with("HTTP/1.1 200"));
-    assert!(started.elapsed() >= Duration::from_millis(200));
+    assert!(started.elapsed() >= Duration::from_millis(300));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn connections_beyond_the_per_address_cap_are_refused_while_others_are_served() {
     let addr = real_server(Limits {
         connections_per_ip: 3,
@@ -407,7 +479,8 @@ async fn connections_beyond_the_per_address_cap_are_refused_while_others_are_ser
     for _ in 0..3 {
         held.push(connect_from([127, 0, 0, 1], addr).await);
     }
-    // Give the server time to accept them all.
+    // Let the server accept them all (tokio's time is paused: the sleep returns once every
+    // task waits).
     tokio::time::sleep(Duration::from_millis(100)).await;
     for _ in 0..5 {
         let mut over = connect_from([127, 0, 0, 1], addr).await;
@@ -432,7 +505,7 @@ async fn connections_beyond_the_per_address_cap_are_refused_while_others_are_ser
     assert!(health(&mut again).await.starts_with("HTTP/1.1 200"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn websockets_count_against_the_per_address_cap() {
     let limits = Limits {
         connections_per_ip: 2,
@@ -485,7 +558,32 @@ async fn match_with_both_joined(
     (s.clock, s.hub, s.state, table)
 }
 
-#[tokio::test]
+/// What `from_server` has received so far: (pings, closed, text messages).
+fn received(
+    from_server: &mut tokio::sync::mpsc::UnboundedReceiver<Message>,
+) -> (usize, bool, Vec<Value>) {
+    let (mut pings, mut closed, mut texts) = (0, false, Vec::new());
+    while let Ok(m) = from_server.try_recv() {
+        match m {
+            Message::Ping(_) => pings += 1,
+            Message::Close(_) => closed = true,
+            Message::Text(t) => texts.push(serde_json::from_str(&t).unwrap()),
+            _ => {}
+        }
+    }
+    (pings, closed, texts)
+}
+
+/// Moves tokio's (paused) time on by `ms`, letting every task run at each step: timers due on
+/// the way fire in order.
+async fn pass(ms: u64) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+}
+
+// The keep-alive is a timer on tokio's time, which these tests pause (`start_paused`): each
+// moment below is exact, whatever the machine's load.
+
+#[tokio::test(start_paused = true)]
 async fn the_server_pings_and_closes_a_silent_websocket() {
     let limits = Limits {
         ws_ping_interval: Duration::from_millis(50),
@@ -494,9 +592,9 @@ async fn the_server_pings_and_closes_a_silent_websocket() {
     };
     let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
     let (to_server, mut from_server, task) = socket(&state, &table, Viewer::Spectator);
-    // A client that answers pings stays connected.
+    // A client that answers pings stays connected: 600 ms, longer than the idle timeout.
     for _ in 0..12 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        pass(50).await;
         while let Ok(m) = from_server.try_recv() {
             if let Message::Ping(p) = m {
                 to_server.send(Message::Pong(p)).unwrap();
@@ -504,27 +602,28 @@ async fn the_server_pings_and_closes_a_silent_websocket() {
         }
     }
     assert!(!task.is_finished(), "a client answering pings is kept");
-    // Silent, it is closed.
-    let started = std::time::Instant::now();
-    tokio::time::timeout(Duration::from_secs(5), task)
-        .await
-        .expect("a silent socket is closed")
+    // Its last word now; then silent, it is pinged every 50 ms and closed 400 ms after it was
+    // last heard from.
+    to_server
+        .send(Message::Text(r#"{"type": "ping"}"#.into()))
         .unwrap();
-    assert!(started.elapsed() >= Duration::from_millis(300));
-    let mut pings = 0;
-    let mut closed = false;
-    while let Ok(m) = from_server.try_recv() {
-        match m {
-            Message::Ping(_) => pings += 1,
-            Message::Close(_) => closed = true,
-            _ => {}
-        }
-    }
-    assert!(pings >= 3, "{pings} pings while silent");
+    pass(1).await;
+    received(&mut from_server);
+    pass(398).await;
+    assert!(!task.is_finished(), "closed before its idle timeout");
+    let (pings, closed, _) = received(&mut from_server);
+    assert!(!closed);
+    assert_eq!(pings, 7, "a ping every 50 ms of silence, at 50 to 350 ms");
+    tokio::time::timeout(Duration::from_millis(2), task)
+        .await
+        .expect("closed at its idle timeout")
+        .unwrap();
+    let (pings, closed, _) = received(&mut from_server);
+    assert_eq!(pings, 0, "no ping at the moment it closes");
     assert!(closed, "the server says goodbye");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_client_that_talks_is_not_pinged_and_one_that_falls_silent_is() {
     let limits = Limits {
         ws_ping_interval: Duration::from_millis(300),
@@ -533,39 +632,35 @@ async fn a_client_that_talks_is_not_pinged_and_one_that_falls_silent_is() {
     };
     let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
     let (to_server, mut from_server, task) = socket(&state, &table, Viewer::Spectator);
-    let pings = |from_server: &mut tokio::sync::mpsc::UnboundedReceiver<Message>| {
-        let mut n = 0;
-        while let Ok(m) = from_server.try_recv() {
-            n += usize::from(matches!(m, Message::Ping(_)));
-        }
-        n
-    };
     // A message every 50 ms for 900 ms (three ping intervals): never silent for an interval.
     for _ in 0..18 {
         to_server
             .send(Message::Text(r#"{"type": "ping"}"#.into()))
             .unwrap();
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        pass(50).await;
     }
+    let (pings, _, texts) = received(&mut from_server);
+    assert_eq!(pings, 0, "a client heard from is not pinged");
     assert_eq!(
-        pings(&mut from_server),
-        0,
-        "a client heard from is not pinged"
+        texts.iter().filter(|v| v["type"] == "pong").count(),
+        18,
+        "each ping answered"
     );
-    // Silent for 1.2 s: pinged (once after 300 ms of silence, then every 300 ms).
-    tokio::time::sleep(Duration::from_millis(1_200)).await;
-    let silent = pings(&mut from_server);
-    assert!(
-        (2..=5).contains(&silent),
-        "{silent} pings in 1.2 s of silence"
-    );
+    // Silent since its last message (50 ms ago): pinged after 300 ms of silence, then every
+    // 300 ms: at 300, 600, 900 ms, and the fourth at 1.2 s.
+    pass(1_149).await;
+    let (pings, closed, _) = received(&mut from_server);
+    assert_eq!(pings, 3, "pings in 1.2 s of silence");
+    assert!(!closed);
+    pass(2).await;
+    assert_eq!(received(&mut from_server).0, 1, "the fourth, at 1.2 s");
     assert!(
         !task.is_finished(),
         "silent for less than the idle timeout: kept"
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_idle_timeout_shorter_than_the_ping_interval_still_closes_on_time() {
     let limits = Limits {
         ws_ping_interval: Duration::from_secs(30),
@@ -573,14 +668,74 @@ async fn an_idle_timeout_shorter_than_the_ping_interval_still_closes_on_time() {
         ..open_limits()
     };
     let (_clock, _hub, state, table) = match_with_both_joined(limits).await;
-    let (_to_server, _from_server, task) = socket(&state, &table, Viewer::Spectator);
-    tokio::time::timeout(Duration::from_secs(5), task)
+    let (_to_server, mut from_server, task) = socket(&state, &table, Viewer::Spectator);
+    pass(199).await;
+    assert!(!task.is_finished());
+    tokio::time::timeout(Duration::from_millis(2), task)
         .await
         .expect("closed after its idle timeout, not at the first ping")
         .unwrap();
+    let (pings, closed, _) = received(&mut from_server);
+    assert_eq!(pings, 0);
+    assert!(closed);
 }
 
+/// The per-connection message bucket reads the server's clock (the `ManualClock`), not the
+/// machine's: messages beyond the burst are refused until the clock moves.
 #[tokio::test]
+async fn a_websocket_beyond_its_message_rate_is_refused_until_the_servers_clock_moves() {
+    let limits = Limits {
+        ws_per_second: 2.0,
+        ws_burst: 3.0,
+        ..open_limits()
+    };
+    let (clock, _hub, state, table) = match_with_both_joined(limits).await;
+    let (to_server, mut from_server, _task) = socket(&state, &table, Viewer::Spectator);
+    let ping = || Message::Text(r#"{"type": "ping"}"#.into());
+    // The replies to the next `n` messages sent, in order, by type (the first state, pushed at
+    // once, is skipped).
+    async fn replies(
+        to_server: &tokio::sync::mpsc::UnboundedSender<Message>,
+        from_server: &mut tokio::sync::mpsc::UnboundedReceiver<Message>,
+        msgs: Vec<Message>,
+    ) -> Vec<String> {
+        let n = msgs.len();
+        for m in msgs {
+            to_server.send(m).unwrap();
+        }
+        let mut out = Vec::new();
+        while out.len() < n {
+            let m = tokio::time::timeout(Duration::from_secs(60), from_server.recv())
+                .await
+                .expect("a reply")
+                .expect("open");
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["type"] != "state" {
+                    let code = v["error"]["code"].as_str().unwrap_or_default();
+                    out.push(format!("{}{code}", v["type"].as_str().unwrap()));
+                }
+            }
+        }
+        out
+    }
+    let got = replies(
+        &to_server,
+        &mut from_server,
+        (0..4).map(|_| ping()).collect(),
+    )
+    .await;
+    assert_eq!(got, ["pong", "pong", "pong", "errorrate_limited"]);
+    // However long that took in real time, the server's clock has not moved: still empty.
+    let got = replies(&to_server, &mut from_server, vec![ping()]).await;
+    assert_eq!(got, ["errorrate_limited"]);
+    // Two a second: 500 ms of the server's clock is one more message.
+    clock.advance(550);
+    let got = replies(&to_server, &mut from_server, vec![ping(), ping()]).await;
+    assert_eq!(got, ["pong", "errorrate_limited"]);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     let (clock, hub, state, table) = match_with_both_joined(open_limits()).await;
     let (_p1_tx, mut p1_rx, _p1) = socket(&state, &table, Viewer::Seat(Seat::P1));
@@ -628,7 +783,7 @@ async fn a_change_another_role_cannot_see_pushes_nothing_to_it() {
     assert_eq!(drain(&mut p1_rx).len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn shutdown_stops_accepting_and_closes_idle_connections() {
     let state = server_with(open_limits()).state;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -679,7 +834,7 @@ async fn games_from(from: [u8; 4], addr: SocketAddr, forwarded: Option<&str>) ->
         .to_string()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn behind_a_trusted_proxy_the_limits_count_the_client_it_names_and_nobody_else_is_believed() {
     let trusted: &'static [colosseum_server::forward::Cidr] =
         Box::leak(Box::new(["127.0.0.2".parse().unwrap()]));
