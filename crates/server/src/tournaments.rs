@@ -82,6 +82,20 @@ pub struct Entrant {
     /// rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub season_player: Option<crate::seasons::SeasonPlayerId>,
+    /// The Discord member who plays this place, in a tournament run from a Discord channel
+    /// (`crate::discord`; set by the application only, never from a request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discord: Option<String>,
+}
+
+/// The Discord channel a tournament is run in (`crate::discord`), and the member who created
+/// it (its host there).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscordRoom {
+    /// The channel's id.
+    pub channel: String,
+    /// The creating member's id.
+    pub host: String,
 }
 
 /// A tournament's fixed settings.
@@ -126,6 +140,9 @@ pub struct TournamentConfig {
     /// The season it belongs to (`crate::seasons`): its roster players' games are rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub season: Option<String>,
+    /// The Discord channel it is run in (`crate::discord`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discord: Option<DiscordRoom>,
 }
 
 /// How a board's result came about.
@@ -841,6 +858,25 @@ impl Tournament {
     }
 }
 
+/// A tournament run in a Discord channel ([`Tournaments::in_discord_channel`]).
+#[derive(Clone, Debug)]
+pub struct DiscordRun {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The host's token (a secret).
+    pub admin: String,
+    /// Its channel and host member.
+    pub room: DiscordRoom,
+    /// Each place's Discord member now (`None`: a bot or a player from elsewhere).
+    pub members: Vec<Option<String>>,
+    /// When it was created.
+    pub created_at: u64,
+    /// Whether it is over.
+    pub finished: bool,
+}
+
 /// A board of the current round with its match ([`Tournaments::current_boards`]).
 #[derive(Clone, Debug)]
 pub struct BoardSeats {
@@ -936,6 +972,9 @@ pub struct CreateTournament {
     /// its human players from the season's roster (`season_player`).
     #[serde(default)]
     pub season: Option<String>,
+    /// The Discord channel it is run in: set by the Discord application, never from a request.
+    #[serde(skip)]
+    pub discord: Option<DiscordRoom>,
 }
 
 /// A player entered by the host.
@@ -954,6 +993,10 @@ pub struct EntrantRequest {
     /// A player of the tournament's season, by roster id.
     #[serde(default)]
     pub season_player: Option<crate::seasons::SeasonPlayerId>,
+    /// The Discord member who plays the place: set by the Discord application, never from a
+    /// request.
+    #[serde(skip)]
+    pub discord: Option<String>,
 }
 
 /// A player's or host's secret token: 16 random bytes in hex.
@@ -1429,6 +1472,7 @@ impl<S: Store> Tournaments<S> {
                 (None, _) => p.name.clone(),
             };
             let mut e = self.entrant(&games, &entrants, &name, p.bot.as_deref(), p.garnets)?;
+            e.discord.clone_from(&p.discord);
             if let Some(level) = p.bot.as_deref() {
                 // A level that needs a solved table (`hard` in Goofspiel) is refused now, with
                 // what to do, rather than failing at its first move.
@@ -1470,6 +1514,7 @@ impl<S: Store> Tournaments<S> {
                 None => None,
             },
             season: req.season.clone(),
+            discord: req.discord.clone(),
         };
         // Claimed before it is stored: another process looking for tournaments nobody runs
         // must not find this one.
@@ -1546,6 +1591,7 @@ impl<S: Store> Tournaments<S> {
             token: bot.is_none().then(random_token),
             garnets,
             season_player: None,
+            discord: None,
         })
     }
 
@@ -1698,6 +1744,19 @@ impl<S: Store> Tournaments<S> {
         token: Option<&str>,
         action: &str,
         body: Value,
+    ) -> Result<Value, ApiError> {
+        self.host_as(id, token, action, body, None).await
+    }
+
+    /// [`Tournaments::host`]; a `replace` gives the place to Discord member `discord` (the
+    /// Discord application's `replace`).
+    pub async fn host_as(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: &str,
+        body: Value,
+        discord: Option<&str>,
     ) -> Result<Value, ApiError> {
         let live = self.admin(id, token).await?;
         let mut t = live.state.lock().await;
@@ -1892,6 +1951,7 @@ impl<S: Store> Tournaments<S> {
                 let games = t.config.games.clone();
                 let mut by = self.entrant(&games, &others, &name, bot.as_deref(), 0)?;
                 by.garnets = t.players[player].garnets;
+                by.discord = discord.map(str::to_string);
                 let mut events = vec![Event::Replaced {
                     at,
                     player,
@@ -2046,6 +2106,47 @@ impl<S: Store> Tournaments<S> {
         drop(t);
         live.wake.notify_one();
         Ok(answer)
+    }
+
+    /// The tournaments this process runs in Discord channel `channel`, oldest first: each id,
+    /// admin token, room, each place's member now, and whether it is over.
+    pub async fn in_discord_channel(&self, channel: &str) -> Vec<DiscordRun> {
+        let lives: Vec<Arc<Live>> = self.live_map().values().cloned().collect();
+        let mut out = Vec::new();
+        for live in lives {
+            let t = live.state.lock().await;
+            let Some(room) = t.config.discord.clone().filter(|r| r.channel == channel) else {
+                continue;
+            };
+            out.push(DiscordRun {
+                id: t.config.id.clone(),
+                name: t.config.name.clone(),
+                admin: t.config.admin_token.clone(),
+                room,
+                members: t.players.iter().map(|p| p.discord.clone()).collect(),
+                created_at: t.config.created_at,
+                finished: t.finished,
+            });
+        }
+        out.sort_by_key(|r| r.created_at);
+        out
+    }
+
+    /// Tournament `id` as [`Tournaments::in_discord_channel`] gives it, if it is run in a
+    /// Discord channel.
+    pub async fn discord_run(self: &Arc<Self>, id: &str) -> Option<DiscordRun> {
+        let live = self.live(id).await.ok()?;
+        let t = live.state.lock().await;
+        let room = t.config.discord.clone()?;
+        Some(DiscordRun {
+            id: t.config.id.clone(),
+            name: t.config.name.clone(),
+            admin: t.config.admin_token.clone(),
+            room,
+            members: t.players.iter().map(|p| p.discord.clone()).collect(),
+            created_at: t.config.created_at,
+            finished: t.finished,
+        })
     }
 
     /// The current round's boards whose match is made (for the Discord application, which
@@ -2735,6 +2836,7 @@ mod tests {
             seed: 0,
             webhook: None,
             season: None,
+            discord: None,
         });
         for name in ["Ann", "Bo", "Cy"] {
             let player = Entrant {
@@ -2743,6 +2845,7 @@ mod tests {
                 token: None,
                 garnets: 0,
                 season_player: None,
+                discord: None,
             };
             t.apply(Event::Entered { at: 0, player }).unwrap();
         }
@@ -2828,6 +2931,7 @@ mod tests {
                 token: None,
                 garnets: 0,
                 season_player: None,
+                discord: None,
             },
             was: "Bo".into(),
         };
@@ -2896,6 +3000,7 @@ mod tests {
                 token: Some("z".into()),
                 garnets: 0,
                 season_player: None,
+                discord: None,
             },
             was: "Bo".into(),
         })
