@@ -2006,8 +2006,29 @@ impl<S: Store> Hub<S> {
         table: &Arc<Table>,
         webhook: Option<crate::webhooks::WebhookConfig>,
     ) -> Result<(), ApiError> {
+        self.set_webhook_since(table, webhook, false).await
+    }
+
+    /// As [`Hub::set_webhook`], but announcing every step from the match's first, its result
+    /// too if it is over: a Discord match's channel (`crate::discord::post::watch`), set as the
+    /// match starts, by a task that may run after its first moves. Nothing if the match has
+    /// this webhook already (after a restart its announcer goes on where it was).
+    pub async fn set_webhook_from_start(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        webhook: crate::webhooks::WebhookConfig,
+    ) -> Result<(), ApiError> {
+        self.set_webhook_since(table, Some(webhook), true).await
+    }
+
+    async fn set_webhook_since(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        webhook: Option<crate::webhooks::WebhookConfig>,
+        from_start: bool,
+    ) -> Result<(), ApiError> {
         let mut st = table.state.lock().await;
-        if st.meta.webhook == webhook || st.meta.finished() {
+        if st.meta.webhook == webhook || (st.meta.finished() && !from_start) {
             return Ok(());
         }
         st.meta.webhook = webhook;
@@ -2016,7 +2037,7 @@ impl<S: Store> Hub<S> {
             .await
             .map_err(|e| ApiError::internal("storing a match's webhook", e))?;
         // A match not started yet is announced from its start (with the start post).
-        let seen = st.meta.started_at.and_then(|_| {
+        let seen = st.meta.started_at.filter(|_| !from_start).and_then(|_| {
             st.game
                 .move_log(Viewer::Spectator)
                 .last()

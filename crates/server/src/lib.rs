@@ -181,6 +181,15 @@ pub async fn serve(
         StoreChoice::Postgres(url) => Some(url.clone()),
         StoreChoice::Sqlite(_) => None,
     };
+    // The webhooks' outbox beside the database (`crate::webhooks::Webhooks::keep_outbox`).
+    let outbox = match &store {
+        StoreChoice::Sqlite(path) if path.as_os_str() != ":memory:" => {
+            let mut file = path.clone().into_os_string();
+            file.push(".outbox");
+            Some(std::path::PathBuf::from(file))
+        }
+        _ => None,
+    };
     let store = match store {
         StoreChoice::Sqlite(path) => AnyStore::Sqlite(
             SqliteStore::open(&path)
@@ -198,6 +207,11 @@ pub async fn serve(
         ),
     };
     let hub = Hub::with_limits(store, Arc::new(SystemClock), true, limits);
+    if let Some(file) = &outbox {
+        hub.webhooks()
+            .keep_outbox(file)
+            .with_context(|| format!("the webhook outbox {}", file.display()))?;
+    }
     let resumed = hub
         .resume()
         .await

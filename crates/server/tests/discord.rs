@@ -399,7 +399,7 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
     }
     let posts = wait_for(&calls, |c| {
         c.iter()
-            .any(|c| content(c).contains("wins") || content(c).contains("draw"))
+            .any(|c| content(c).contains("wins") || content(c).contains("A draw"))
     })
     .await;
     let reveals = posts
@@ -411,7 +411,7 @@ async fn a_whole_goofspiel_match_played_by_two_members_through_interactions() {
     assert_eq!(posts.last().unwrap().body["components"], json!([]));
     let last = content(posts.last().unwrap());
     assert!(
-        last.contains("wins") || last.contains("draw"),
+        last.contains("wins") || last.contains("A draw"),
         "the result is last: {last}"
     );
     // Over: nothing left to decide.

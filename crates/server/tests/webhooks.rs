@@ -637,83 +637,10 @@ async fn a_429s_retry_after_is_honoured_and_order_kept() {
             format: Default::default(),
             verbosity: Default::default(),
             label: None,
+            issued: Default::default(),
         });
     assert_eq!(stats["retried"], 1, "{stats}");
     assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_turns_time_running_out_is_announced_with_who_has_not_decided() {
-    // Galespiel: 60 s to bid, then a 5-minute bank in 5-second steps (the seed's "it will be
-    // announced when the 60 seconds have expired ... and their time bank will start counting
-    // down").
-    let s = server_with(limits());
-    let (url, got) = receiver(Mode::Ok).await;
-    let (status, created) = s
-        .call(
-            "POST",
-            "/api/matches",
-            Some(ADMIN),
-            Some(json!({"game": "galespiel", "webhook": {"url": url}})),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let tokens: Vec<String> = (0..2)
-        .map(|i| created["tokens"][i].as_str().unwrap().to_string())
-        .collect();
-    for (token, name) in tokens.iter().zip(["Ann", "Bo"]) {
-        let (status, v) = s.join_token(&id, token, json!({"name": name})).await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-    }
-    for token in &tokens {
-        s.reveal_token(&id, token).await;
-    }
-    assert_eq!(s.state(&id, None).await["status"], "live");
-    // Bo bids in time; Ann does not.
-    let legal = s.state(&id, Some(&tokens[1])).await["legal_moves"][0]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let (status, v) = s
-        .act(&id, "submit", &tokens[1], json!({"move": legal}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    s.clock.advance(59_000);
-    s.hub.tick_all().await.unwrap();
-    // Nothing yet at 59 s; the posts so far (the start) arrive first.
-    let before = wait_posts(&got, |p| !p.is_empty()).await.len();
-    s.clock.advance(1_000);
-    s.hub.tick_all().await.unwrap();
-    let posts = wait_posts(&got, |p| p.iter().any(|r| r.text().contains("are up"))).await;
-    let notices: Vec<String> = posts
-        .iter()
-        .map(Received::text)
-        .filter(|t| t.contains("are up"))
-        .collect();
-    assert_eq!(notices.len(), 1, "{notices:?}");
-    assert!(
-        notices[0].contains(
-            "60 seconds are up: Ann has not decided, and Ann's time bank is running \
-             (5 minutes left)."
-        ),
-        "{}",
-        notices[0]
-    );
-    assert!(notices[0].contains("Galespiel: Ann v Bo"), "{}", notices[0]);
-    assert!(!notices[0].contains("Bo has not"), "{}", notices[0]);
-    assert!(posts.len() > before);
-    // The bank's steps that follow are not announced again, one each.
-    s.clock.advance(20_000);
-    s.hub.tick_all().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let again = got
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|r| r.text().contains("are up"))
-        .count();
-    assert_eq!(again, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -755,6 +682,7 @@ async fn play_is_unaffected_when_the_receiver_is_down_or_slow() {
             format: Default::default(),
             verbosity: Default::default(),
             label: None,
+            issued: Default::default(),
         };
         // The posts are dropped: after 3 attempts (down) or because the queue is full (slow).
         let mut stats = Value::Null;
@@ -1022,6 +950,7 @@ async fn inward_webhooks_are_refused_and_nothing_is_sent() {
         format: Default::default(),
         verbosity: Default::default(),
         label: None,
+        issued: Default::default(),
     };
     let mut stats = Value::Null;
     for _ in 0..400 {
@@ -1235,6 +1164,7 @@ async fn an_overflowing_round_sheds_reveals_and_delivers_every_result_in_order()
         format: Default::default(),
         verbosity: Default::default(),
         label: None,
+        issued: Default::default(),
     };
     // The round as the tournament and its four matches queue it: the pairings, four starts,
     // 36 reveals per board interleaved (a host's pause among them), four results, standings.
@@ -1491,6 +1421,7 @@ async fn discords_rate_limit_headers_pace_the_posts() {
         format: Default::default(),
         verbosity: Default::default(),
         label: None,
+        issued: Default::default(),
     };
     for i in 0..4 {
         s.hub.webhooks().post(
@@ -1588,4 +1519,78 @@ async fn a_tournament_at_discords_pace_delivers_every_result_and_standing() {
     assert!(stats["shed"].as_u64().unwrap() > 0, "{stats}");
     assert!(!limited_at.lock().unwrap().is_empty());
     assert_eq!(stats["dropped_after_retries"], 0, "{stats}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turns_time_running_out_is_announced_with_who_has_not_decided() {
+    // Galespiel: 60 s to bid, then a 5-minute bank in 5-second steps (the seed's "it will be
+    // announced when the 60 seconds have expired ... and their time bank will start counting
+    // down").
+    let s = server_with(limits());
+    let (url, got) = receiver(Mode::Ok).await;
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/matches",
+            Some(ADMIN),
+            Some(json!({"game": "galespiel", "webhook": {"url": url}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = (0..2)
+        .map(|i| created["tokens"][i].as_str().unwrap().to_string())
+        .collect();
+    for (token, name) in tokens.iter().zip(["Ann", "Bo"]) {
+        let (status, v) = s.join_token(&id, token, json!({"name": name})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    for token in &tokens {
+        s.reveal_token(&id, token).await;
+    }
+    assert_eq!(s.state(&id, None).await["status"], "live");
+    // Bo bids in time; Ann does not.
+    let legal = s.state(&id, Some(&tokens[1])).await["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, v) = s
+        .act(&id, "submit", &tokens[1], json!({"move": legal}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.clock.advance(59_000);
+    s.hub.tick_all().await.unwrap();
+    // Nothing yet at 59 s; the posts so far (the start) arrive first.
+    let before = wait_posts(&got, |p| !p.is_empty()).await.len();
+    s.clock.advance(1_000);
+    s.hub.tick_all().await.unwrap();
+    let posts = wait_posts(&got, |p| p.iter().any(|r| r.text().contains("are up"))).await;
+    let notices: Vec<String> = posts
+        .iter()
+        .map(Received::text)
+        .filter(|t| t.contains("are up"))
+        .collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].contains(
+            "60 seconds are up: Ann has not decided, and Ann's time bank is running \
+             (5 minutes left)."
+        ),
+        "{}",
+        notices[0]
+    );
+    assert!(notices[0].contains("Galespiel: Ann v Bo"), "{}", notices[0]);
+    assert!(!notices[0].contains("Bo has not"), "{}", notices[0]);
+    assert!(posts.len() > before);
+    // The bank's steps that follow are not announced again, one each.
+    s.clock.advance(20_000);
+    s.hub.tick_all().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = got
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r.text().contains("are up"))
+        .count();
+    assert_eq!(again, 1);
 }

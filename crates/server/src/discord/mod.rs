@@ -9,11 +9,12 @@
 //! * [`commands`] and [`register`]: the command definitions (the games' names come from the
 //!   registry) and their bulk overwrite in one guild.
 //!
-//! Nothing depends on this module but the router.
+//! Nothing depends on this module but the router, and the webhooks' delivery, which posts in
+//! the application's channels ([`post::channel_hook`]).
 
 mod host;
 mod play;
-mod post;
+pub mod post;
 
 use std::time::Duration;
 
@@ -267,13 +268,13 @@ async fn answer<S: Store>(
     }
 }
 
-type Client = hyper_util::client::legacy::Client<
+pub(crate) type Client = hyper_util::client::legacy::Client<
     hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
     http_body_util::Full<Bytes>,
 >;
 
 /// The HTTP(S) client the application's calls to Discord go through.
-fn client() -> Client {
+pub(crate) fn client() -> Client {
     static CLIENT: std::sync::OnceLock<Client> = std::sync::OnceLock::new();
     CLIENT
         .get_or_init(|| {

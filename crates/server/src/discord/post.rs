@@ -1,181 +1,70 @@
-//! The public game room: after each reveal and at the end, a post in the match's channel
-//! (`POST {api}/channels/{channel}/messages` with the bot token), built from the spectator's
-//! state with the players' names.
+//! The public game room: a match's (or a tournament's) posts in a channel of this server's
+//! Discord application go through the webhooks' delivery ([`crate::webhooks`]) with a Discord
+//! channel as the target ([`channel_hook`]): one queue per channel, paced by Discord's
+//! rate-limit answers and 429s, reveals shed first and results, standings and host actions
+//! never, kept in the outbox across a restart, each post built by the same announcer webhooks
+//! use (the start, each reveal with the board picture, timeouts, host actions, the result) from
+//! the spectator's state with the players' names. Posts go to
+//! `POST {api_base}/channels/{channel}/messages` with `Authorization: Bot TOKEN`; the token is
+//! read from [`Config`] at each post, never stored with the match.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::body::Bytes;
-use colosseum_engine::Viewer;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::play::Bound;
 use super::Config;
 use crate::hub::{Hub, Table};
 use crate::store::Store;
+use crate::webhooks::{Issued, Verbosity, WebhookConfig, WebhookFormat};
 
-/// Attempts per channel post (a 429 or a failure); then the post is dropped and logged.
-const ATTEMPTS: u32 = 5;
-
-/// The longest a channel post waits for Discord's rate limit (a bad header never stalls a
-/// match's posts for long).
-const MAX_WAIT: Duration = Duration::from_secs(60);
-
-/// Posts `content` in `channel`, paced by Discord's answers: a 429 waits its `retry_after`
-/// (seconds) and tries again; a bucket left empty (`X-RateLimit-Remaining: 0`) waits
-/// `X-RateLimit-Reset-After` before the next post; a failure is retried after 1, 2, 4, ... s.
-/// After [`ATTEMPTS`] the post is dropped and logged (the match goes on).
-pub async fn send(config: &Config, channel: &str, content: &str, components: Value) {
-    let url = format!("{}/channels/{channel}/messages", config.api_base);
-    let body = Bytes::from(
-        json!({"content": content, "allowed_mentions": {"parse": []}, "components": components})
-            .to_string(),
-    );
-    let mut backoff = Duration::from_secs(1);
-    for _ in 0..ATTEMPTS {
-        let Ok(request) = hyper::Request::post(&url)
-            .header("authorization", format!("Bot {}", config.bot_token))
-            .header("content-type", "application/json")
-            .body(http_body_util::Full::new(body.clone()))
-        else {
-            return;
-        };
-        let answer =
-            tokio::time::timeout(Duration::from_secs(30), super::client().request(request)).await;
-        let wait = match answer {
-            Ok(Ok(r)) if r.status().is_success() => {
-                if let Some(wait) = crate::webhooks::bucket_wait(r.headers()) {
-                    tokio::time::sleep(wait.min(MAX_WAIT)).await;
-                }
-                return;
-            }
-            Ok(Ok(r)) if r.status() == hyper::StatusCode::TOO_MANY_REQUESTS => {
-                crate::webhooks::retry_after(r)
-                    .await
-                    .unwrap_or(Duration::from_secs(1))
-                    .min(MAX_WAIT)
-            }
-            Ok(Ok(r)) if r.status().is_client_error() => {
-                tracing::warn!(status = %r.status(), "a Discord channel post was refused");
-                return;
-            }
-            Ok(Ok(r)) => {
-                tracing::warn!(status = %r.status(), "a Discord channel post failed");
-                backoff
-            }
-            Ok(Err(e)) => {
-                tracing::warn!("a Discord channel post failed: {e}");
-                backoff
-            }
-            Err(_) => {
-                tracing::warn!("a Discord channel post timed out");
-                backoff
-            }
-        };
-        tokio::time::sleep(wait).await;
-        backoff = backoff.saturating_mul(2);
-    }
-    tracing::error!("a Discord channel post was dropped after {ATTEMPTS} attempts");
-}
-
-fn line(step: &Value, names: &[String; 2]) -> Option<String> {
-    let mut parts = Vec::new();
-    for (i, seat) in ["p1", "p2"].into_iter().enumerate() {
-        if let Some(m) = step[seat].as_str() {
-            let timed_out = step["by_default"]
-                .as_array()
-                .is_some_and(|d| d.iter().any(|s| s == seat));
-            if timed_out {
-                parts.push(format!(
-                    "{} ran out of time, and the host played {m} for them",
-                    names[i]
-                ));
-            } else {
-                parts.push(format!("{} played {m}", names[i]));
-            }
-        }
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    let kind = step["kind"].as_str().unwrap_or("move");
-    Some(format!(
-        "Game {}, {kind}: {}.",
-        step["game"].as_u64().unwrap_or(1),
-        parts.join(", ")
-    ))
-}
-
-/// The result with names.
-fn result(st: &Value, names: &[String; 2]) -> String {
-    let r = &st["match"]["result"];
-    let reason = colosseum_games::text::with_names(
-        r["reason"].as_str().unwrap_or_default(),
-        [&names[0], &names[1]],
-    );
-    match r["winner"].as_str() {
-        Some("p1") => format!("{} wins: {reason}", names[0]),
-        Some("p2") => format!("{} wins: {reason}", names[1]),
-        _ => format!("A draw: {reason}"),
+/// The webhook target that posts in `channel` (its id, digits) as this server's Discord
+/// application: every reveal (`verbosity` `all`; set `results` for results, standings and host
+/// actions only), titled by the match (a tournament's board is labelled with
+/// [`WebhookConfig::for_board`]). Give it to a match ([`Hub::set_webhook`]) or a tournament
+/// (its `webhook`): [`crate::webhooks::Webhooks::check`] lets it through because it was made
+/// here, while the same JSON from an API client is refused. `config` is not kept in it (the
+/// bot token is read at each post); it is the application the channel belongs to.
+#[must_use]
+pub fn channel_hook(config: &Config, channel: &str) -> WebhookConfig {
+    let _ = config;
+    WebhookConfig {
+        url: channel.trim().to_string(),
+        format: WebhookFormat::DiscordChannel,
+        verbosity: Verbosity::All,
+        label: None,
+        issued: Issued(true),
     }
 }
 
-/// Watches `table` and posts each new revealed step and the result in `bound`'s channel, in
-/// order, until the match is over.
+/// The "Make your move" button a channel post carries after a reveal while the match goes on
+/// (the players' way to their next private prompt).
+#[must_use]
+pub fn move_button() -> Value {
+    super::play::move_button()
+}
+
+/// Announces the match at `table` in `bound`'s channel from now on: the match's webhook target
+/// becomes the channel ([`channel_hook`], through [`Hub::set_webhook_from_start`], stored with
+/// the match), and its announcer posts each reveal from the first and the result there. The
+/// start is not posted again (the answer to `/colosseum join` said it). Once per match and process; after a restart the
+/// match's announcer is started again with the match and goes on after the last step it had
+/// seen, and the outbox sends what was queued and not sent: nothing is posted twice.
 pub fn watch<S: Store>(hub: Arc<Hub<S>>, config: &'static Config, bound: Bound, table: Arc<Table>) {
     if !config.bindings.watch(&bound.id) {
         return;
     }
+    let hook = channel_hook(config, &bound.channel);
     tokio::spawn(async move {
-        let mut version = Hub::<S>::subscribe(&table);
-        let mut posted = bound.posted;
-        loop {
-            let st = hub.state(&table, Viewer::Spectator).await;
-            let moves = st["match"]["moves"].as_array().cloned().unwrap_or_default();
-            let shown = moves
-                .iter()
-                .skip(posted)
-                .take_while(|step| step["hidden"] != true)
-                .count();
-            // The last reveal of the batch carries the "Make your move" button while the
-            // match goes on: the players' way to their next private prompt.
-            let last_line = moves
-                .iter()
-                .skip(posted)
-                .take(shown)
-                .rposition(|step| line(step, &bound.names).is_some());
-            for (i, step) in moves.iter().skip(posted).take(shown).enumerate() {
-                if let Some(text) = line(step, &bound.names) {
-                    let button = if st["status"] == "live" && Some(i) == last_line {
-                        super::play::move_button()
-                    } else {
-                        json!([])
-                    };
-                    send(config, &bound.channel, &text, button).await;
-                }
-                posted += 1;
-                config
-                    .bindings
-                    .update(&bound.channel, &bound.id, |b| b.posted = posted);
-            }
-            if st["status"] == "finished" {
-                if posted != usize::MAX {
-                    send(
-                        config,
-                        &bound.channel,
-                        &result(&st, &bound.names),
-                        json!([]),
-                    )
-                    .await;
-                    config
-                        .bindings
-                        .update(&bound.channel, &bound.id, |b| b.posted = usize::MAX);
-                }
-                return;
-            }
-            if version.changed().await.is_err() {
-                return;
-            }
+        if let Err(e) = hub.set_webhook_from_start(&table, hook).await {
+            tracing::warn!(match_id = %bound.id, "the channel's posts were not set: {}", e.message);
         }
     });
+}
+
+/// Whether `hook` is a match's own channel, whose start the bot said in answer to
+/// `/colosseum join` (no start post; a tournament's board, labelled, has one).
+#[must_use]
+pub fn says_its_own_start(hook: &WebhookConfig) -> bool {
+    hook.format == WebhookFormat::DiscordChannel && hook.label.is_none()
 }

@@ -179,15 +179,23 @@ pub fn line_words(news: &SpectatorNews, line: &MoveLine) -> String {
     let mut parts = Vec::new();
     for seat in Seat::BOTH {
         let who = &names[seat.index()];
-        let late = if line.by_default.contains(&seat) {
-            " (made by the host: time ran out)"
-        } else {
-            ""
-        };
+        let late = line.by_default.contains(&seat);
         if let Some(m) = line.slot(seat) {
-            parts.push(format!("{who} played {m}{late}"));
+            if late {
+                parts.push(format!(
+                    "{who} ran out of time, and the host played {m} for them"
+                ));
+            } else {
+                parts.push(format!("{who} played {m}"));
+            }
         } else if line.face_down.contains(&seat) {
-            parts.push(format!("{who} moved face down{late}"));
+            if late {
+                parts.push(format!(
+                    "{who} ran out of time, and the host moved face down for them"
+                ));
+            } else {
+                parts.push(format!("{who} moved face down"));
+            }
         }
     }
     match &line.chance {
@@ -236,6 +244,30 @@ fn up_words(ms: u64) -> String {
     } else {
         format!("Time is up ({})", duration_words(ms))
     }
+}
+
+/// Each run of draw posts joined to the reveal after it (its lines first); draws with no
+/// reveal after them stay as they are.
+fn draws_into_reveals(posts: Vec<Post>) -> Vec<Post> {
+    let mut out: Vec<Post> = Vec::with_capacity(posts.len());
+    let mut draws: Vec<Post> = Vec::new();
+    for mut post in posts {
+        match post.kind {
+            "drawn" => draws.push(post),
+            "reveal" => {
+                let mut lines: Vec<String> = draws.drain(..).flat_map(|d| d.lines).collect();
+                lines.append(&mut post.lines);
+                post.lines = lines;
+                out.push(post);
+            }
+            _ => {
+                out.append(&mut draws);
+                out.push(post);
+            }
+        }
+    }
+    out.append(&mut draws);
+    out
 }
 
 fn is_move(line: &MoveLine) -> bool {
@@ -319,6 +351,11 @@ pub async fn match_announcer<S: Store>(
         if news.started {
             // A Discord match's own channel was told of the start by the bot's answer.
             let quiet = crate::discord::post::says_its_own_start(&hook);
+            // There, draws are told with the reveal after them (no post of their own): new
+            // lines that are all draws wait for it (or for the result).
+            let held = quiet
+                && news.result.is_none()
+                && news.lines.iter().all(|(line, ..)| !is_move(line));
             let start = (!start_posted && !quiet).then(|| Post {
                 kind: "start",
                 title: title(&news),
@@ -326,16 +363,23 @@ pub async fn match_announcer<S: Store>(
                 board: Some(board(&news, &news.now.0, &news.now.1)),
             });
             start_posted = true;
-            if let Some(last) = news.lines.last() {
+            if let Some(last) = news.lines.last().filter(|_| !held) {
                 seen = Some((last.0.game, last.0.step));
+            }
+            let mut posts = if held {
+                Vec::new()
+            } else {
+                reveal_posts(&news, start)
+            };
+            if quiet {
+                posts = draws_into_reveals(posts);
             }
             // The last reveal while the match goes on invites the players to their next
             // move (on a Discord channel: the "Make your move" button).
-            let posts = reveal_posts(&news, start);
             let inviting = posts
                 .iter()
                 .rposition(|p| p.kind == "reveal")
-                .filter(|_| news.result.is_none());
+                .filter(|_| news.result.is_none() && news.bots.iter().any(Option::is_none));
             for (i, post) in posts.into_iter().enumerate() {
                 if Some(i) == inviting {
                     hub.webhooks().post_inviting(&hook, post);

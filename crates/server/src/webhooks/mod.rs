@@ -20,6 +20,7 @@
 
 pub mod announce;
 pub mod guard;
+mod outbox;
 #[cfg(feature = "board-pictures")]
 pub mod png;
 
@@ -59,9 +60,38 @@ pub enum WebhookFormat {
     /// Slack's incoming webhook: JSON `{text}` (mrkdwn). Incoming webhooks take no files, so
     /// no board is attached.
     Slack,
+    /// A channel of this server's Discord application ([`crate::discord`]): the webhook's `url`
+    /// is the channel's id, and posts go to `POST {api_base}/channels/{id}/messages` with the
+    /// bot token, as Discord's "Create Message" takes them (the same JSON and multipart as
+    /// `discord`, with `components`: a reveal after which the match goes on carries the "Make
+    /// your move" button). Only the Discord module makes one
+    /// (`crate::discord::post::channel_hook`); [`Webhooks::check`] refuses it from an API
+    /// client. The API base is the operator's setting, so the [`guard`] does not apply.
+    #[serde(rename = "discord_channel")]
+    DiscordChannel,
 }
 
-/// A webhook: where to post, and in which dialect.
+/// Set on a [`WebhookConfig`] made by this server's Discord application
+/// (`crate::discord::post::channel_hook`), never read from JSON: only such a Discord channel
+/// target passes [`Webhooks::check`]. It does not take part in comparisons (a target read back
+/// from the store equals the one made).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Issued(pub(crate) bool);
+
+impl PartialEq for Issued {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Issued {}
+
+impl std::hash::Hash for Issued {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// A webhook: where to post, and in which dialect (or a Discord channel of this server's
+/// application: [`WebhookFormat::DiscordChannel`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookConfig {
@@ -79,6 +109,9 @@ pub struct WebhookConfig {
     /// [`MAX_LABEL`] characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Made by this server's Discord application (never read from JSON).
+    #[serde(skip)]
+    pub issued: Issued,
 }
 
 /// The longest [`WebhookConfig::label`].
@@ -141,6 +174,18 @@ impl WebhookConfig {
 
     fn checked_by(mut self, policy: &guard::Policy) -> Result<Self, ApiError> {
         self.url = self.url.trim().to_string();
+        if self.format == WebhookFormat::DiscordChannel {
+            // A channel id, posted to through the operator's own API base: no URL to guard.
+            if self.url.is_empty()
+                || self.url.len() > 20
+                || !self.url.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(ApiError::bad_request(format!(
+                    "a Discord channel target's id is its digits, not {:?}",
+                    self.url
+                )));
+            }
+        }
         self.label = self
             .label
             .map(|l| {
@@ -168,14 +213,28 @@ impl WebhookConfig {
         {
             return Err(refuse("has spaces or control characters"));
         }
+        if self.format == WebhookFormat::DiscordChannel {
+            return Ok(self);
+        }
         let uri: Uri = self.url.parse().map_err(|_| refuse("is not a URL"))?;
         policy.check_url(&uri).map_err(|why| refuse(&why))?;
         Ok(self)
     }
 
+    /// The key of the webhook's queue: its URL, or its channel.
+    fn key(&self) -> String {
+        match self.format {
+            WebhookFormat::DiscordChannel => format!("discord-channel:{}", self.url),
+            _ => self.url.clone(),
+        }
+    }
+
     /// The URL's host, for logs (the URL itself is a secret).
     #[must_use]
     pub fn host(&self) -> String {
+        if self.format == WebhookFormat::DiscordChannel {
+            return format!("discord channel {}", self.url);
+        }
         self.url
             .parse::<Uri>()
             .ok()
@@ -200,7 +259,7 @@ pub struct Post {
 
 /// A board picture to draw ([`png::board_png`]): the game, the spectator's view, and the
 /// players' names it is labelled with.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Board {
     /// The game's registry id.
     pub game: String,
@@ -227,15 +286,15 @@ impl Post {
     #[must_use]
     pub fn text(&self, format: WebhookFormat) -> String {
         let title = match format {
-            WebhookFormat::Discord => format!("**{}**", self.title),
             WebhookFormat::Slack => format!("*{}*", slack_escape(&self.title)),
+            _ => format!("**{}**", self.title),
         };
         let mut out = title;
         for line in &self.lines {
             out.push('\n');
             match format {
-                WebhookFormat::Discord => out.push_str(line),
                 WebhookFormat::Slack => out.push_str(&slack_escape(line)),
+                _ => out.push_str(line),
             }
         }
         if out.chars().count() > MAX_TEXT {
@@ -267,18 +326,33 @@ const BOUNDARY: &str = "colosseum-board-2f0c8e6a41d94b7fb0e5";
 /// The request for `post` in `format`, with the board's PNG when there is one (Discord only).
 #[must_use]
 pub fn payload(post: &Post, format: WebhookFormat, png: Option<&[u8]>) -> Payload {
+    payload_with(post, format, png, None)
+}
+
+/// [`payload`] with message `components` (a Discord channel target only: a webhook that is not
+/// owned by an application may not send them).
+#[must_use]
+pub fn payload_with(
+    post: &Post,
+    format: WebhookFormat,
+    png: Option<&[u8]>,
+    components: Option<Value>,
+) -> Payload {
     let text = post.text(format);
     match format {
         WebhookFormat::Slack => Payload {
             content_type: "application/json".into(),
             body: Bytes::from(json!({ "text": text }).to_string()),
         },
-        WebhookFormat::Discord => {
+        WebhookFormat::Discord | WebhookFormat::DiscordChannel => {
             let mut payload = json!({
                 "content": text,
                 // Player names are not allowed to ping anyone.
                 "allowed_mentions": {"parse": []},
             });
+            if let Some(components) = components {
+                payload["components"] = components;
+            }
             let Some(png) = png.filter(|p| !contains(p, BOUNDARY.as_bytes())) else {
                 return Payload {
                     content_type: "application/json".into(),
@@ -393,9 +467,23 @@ struct Settings {
     slack_pace: Duration,
 }
 
+/// A post waiting in a queue: its outbox id (0: none), the post, and whether its match goes on
+/// after it ([`Webhooks::post_inviting`]).
+struct Queued {
+    id: u64,
+    post: Post,
+    live: bool,
+}
+
+impl Queued {
+    fn priority(&self) -> u8 {
+        self.post.priority()
+    }
+}
+
 /// One webhook URL's queue of posts, by priority ([`Post::priority`]), in order.
 struct Queue {
-    posts: Mutex<VecDeque<Post>>,
+    posts: Mutex<VecDeque<Queued>>,
     wake: Notify,
     counts: Counts,
     /// Set when the delivery task stops (the runtime shut down).
@@ -408,7 +496,7 @@ impl Queue {
     /// older one is); a post of the highest priority is never shed, and only dropped past
     /// [`HARD_CAP`] times `size`. The order of the posts kept is the order they came in.
     /// What was dropped, if anything.
-    fn push(&self, post: Post, size: usize) -> Option<Post> {
+    fn push(&self, post: Queued, size: usize) -> Option<Queued> {
         let mut posts = self
             .posts
             .lock()
@@ -417,7 +505,7 @@ impl Queue {
             posts.push_back(post);
             return None;
         }
-        let lowest = posts.iter().map(Post::priority).min().unwrap_or(TOP);
+        let lowest = posts.iter().map(Queued::priority).min().unwrap_or(TOP);
         if lowest < TOP && lowest <= post.priority() {
             let i = posts
                 .iter()
@@ -440,7 +528,7 @@ impl Queue {
         None
     }
 
-    fn pop(&self) -> Option<Post> {
+    fn pop(&self) -> Option<Queued> {
         self.posts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -459,6 +547,10 @@ pub struct Webhooks {
     client: OnceLock<HttpsClient>,
     queues: Mutex<HashMap<String, Arc<Queue>>>,
     totals: Arc<Stats>,
+    /// The Discord application whose channels [`WebhookFormat::DiscordChannel`] posts to.
+    discord: Option<&'static crate::discord::Config>,
+    /// Where queued posts are kept across a restart ([`Webhooks::keep_outbox`]).
+    outbox: Arc<OnceLock<outbox::Outbox>>,
 }
 
 impl Webhooks {
@@ -478,7 +570,36 @@ impl Webhooks {
             client: OnceLock::new(),
             queues: Mutex::new(HashMap::new()),
             totals: Arc::new(Stats::default()),
+            discord: limits.discord,
+            outbox: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// Keeps every post queued from now on in the outbox file at `path` until it is sent or
+    /// dropped ([`outbox`]), and queues again, in their order and before anything new, the
+    /// posts it holds that were not (those queued when the process last stopped). Called once,
+    /// at start, before the matches are resumed (`serve` keeps `DB.outbox` beside a SQLite
+    /// database `DB`); a second call changes nothing. Inside the Tokio runtime. The number of
+    /// posts queued again.
+    ///
+    /// # Errors
+    /// The file cannot be read or written.
+    pub fn keep_outbox(&self, path: &std::path::Path) -> std::io::Result<usize> {
+        if self.outbox.get().is_some() {
+            return Ok(0);
+        }
+        let (outbox, waiting) = outbox::Outbox::open(path)?;
+        if self.outbox.set(outbox).is_err() {
+            return Ok(0);
+        }
+        let n = waiting.len();
+        for (id, hook, post, live) in waiting {
+            self.enqueue(&hook, Queued { id, post, live });
+        }
+        if n > 0 {
+            tracing::info!(posts = n, "webhook posts queued again from the outbox");
+        }
+        Ok(n)
     }
 
     /// The node's counts over every webhook, by outcome (`GET /metrics`).
@@ -503,7 +624,20 @@ impl Webhooks {
     ///
     /// # Errors
     /// 400 `bad_request` saying what is wrong and what is allowed.
+    /// A Discord channel target ([`WebhookFormat::DiscordChannel`]) passes only when this
+    /// server's Discord application made it: one sent by an API client is refused (it would
+    /// make the bot post in any channel).
     pub async fn check(&self, hook: WebhookConfig) -> Result<WebhookConfig, ApiError> {
+        if hook.format == WebhookFormat::DiscordChannel {
+            if !hook.issued.0 {
+                return Err(ApiError::bad_request(
+                    "`webhook.format` `discord_channel` is set only by this server's Discord \
+                     application (a match or tournament started with /colosseum in a channel); \
+                     give a webhook `url` with `format` `discord` or `slack`",
+                ));
+            }
+            return hook.checked_by(&self.policy);
+        }
         let hook = hook.checked_by(&self.policy)?;
         if self.policy.allow_private {
             return Ok(hook);
@@ -566,24 +700,46 @@ impl Webhooks {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         queues
-            .get(&hook.url)
+            .get(&hook.key())
             .map_or_else(|| Stats::default().json(), |q| q.counts.hook.json())
     }
 
     /// Queues `post` for `hook` and returns at once: posts to one URL share one queue and are
     /// sent in order. When the queue is full a post of lower priority is shed
     /// ([`Queue::push`]: counted and logged); results, standings and host actions are kept.
-    /// A post `hook`'s verbosity leaves out ([`Verbosity::Results`]) is not queued. Must be
-    /// called inside the Tokio runtime (the first post to a URL starts its delivery task).
+    /// A post `hook`'s verbosity leaves out ([`Verbosity::Results`]) is not queued. With an
+    /// outbox ([`Webhooks::keep_outbox`]) the post is written there before this returns. Must
+    /// be called inside the Tokio runtime (the first post to a URL starts its delivery task).
     pub fn post(&self, hook: &WebhookConfig, post: Post) {
+        self.post_live(hook, post, false);
+    }
+
+    /// [`Webhooks::post`] for a reveal after which the match goes on: on a Discord channel
+    /// target it carries the "Make your move" button (the players' way to their next private
+    /// prompt); elsewhere it is an ordinary post.
+    pub fn post_inviting(&self, hook: &WebhookConfig, post: Post) {
+        self.post_live(hook, post, true);
+    }
+
+    fn post_live(&self, hook: &WebhookConfig, post: Post, live: bool) {
         if !hook.verbosity.wants(&post) {
             return;
         }
+        let id = self
+            .outbox
+            .get()
+            .map_or(0, |outbox| outbox.add(hook, &post, live));
+        self.enqueue(hook, Queued { id, post, live });
+    }
+
+    /// Puts `item` on `hook`'s queue, starting its delivery task if none runs.
+    fn enqueue(&self, hook: &WebhookConfig, item: Queued) {
+        let key = hook.key();
         let mut queues = self
             .queues
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut queue = queues.get(&hook.url).cloned();
+        let mut queue = queues.get(&key).cloned();
         if queue
             .as_ref()
             .is_some_and(|q| q.closed.load(Ordering::Relaxed))
@@ -594,7 +750,7 @@ impl Webhooks {
             Some(q) => q,
             None => {
                 // A stopped task's counts are carried on.
-                let counts = queues.get(&hook.url).map_or_else(
+                let counts = queues.get(&key).map_or_else(
                     || Counts {
                         hook: Arc::new(Stats::default()),
                         all: self.totals.clone(),
@@ -607,22 +763,30 @@ impl Webhooks {
                     counts,
                     closed: std::sync::atomic::AtomicBool::new(false),
                 });
-                queues.insert(hook.url.clone(), q.clone());
+                queues.insert(key, q.clone());
+                let sender = match hook.format {
+                    WebhookFormat::DiscordChannel => Sender::Discord(self.discord),
+                    _ => Sender::Guarded(self.client()),
+                };
                 tokio::spawn(deliver(
                     q.clone(),
                     hook.clone(),
-                    self.client(),
+                    sender,
                     (self.settings, self.policy),
+                    self.outbox.clone(),
                 ));
                 q
             }
         };
         drop(queues);
-        let kind = post.kind;
-        if let Some(dropped) = queue.push(post, self.settings.queue) {
+        let kind = item.post.kind;
+        if let Some(dropped) = queue.push(item, self.settings.queue) {
+            if let Some(outbox) = self.outbox.get() {
+                outbox.done(dropped.id);
+            }
             tracing::warn!(
                 host = %hook.host(),
-                kind = dropped.kind,
+                kind = dropped.post.kind,
                 "webhook post shed: its queue is full (queuing a {kind} post)"
             );
         }
@@ -652,20 +816,63 @@ impl Drop for CloseOnDrop {
     }
 }
 
-/// The delivery task of one webhook URL: posts in order, paced, each retried with backoff.
+/// How a queue's posts are sent: through the guarded client (a webhook URL), or as this
+/// server's Discord application (a channel target, through the operator's API base).
+enum Sender {
+    Guarded(HttpsClient),
+    Discord(Option<&'static crate::discord::Config>),
+}
+
+impl Sender {
+    async fn send(&self, hook: &WebhookConfig, payload: &Payload) -> Attempt {
+        match self {
+            Sender::Guarded(client) => send(client, &hook.url, &[], payload).await,
+            Sender::Discord(None) => Attempt::Refused(
+                "this server has no Discord application now (serve --discord-*)".into(),
+            ),
+            Sender::Discord(Some(config)) => {
+                // The token is read here, at each post: it is never stored with a match, in the
+                // outbox, or logged.
+                let url = format!("{}/channels/{}/messages", config.api_base, hook.url);
+                let auth = format!("Bot {}", config.bot_token);
+                let headers = [
+                    ("authorization", auth.as_str()),
+                    (
+                        "user-agent",
+                        concat!(
+                            "DiscordBot (https://github.com/colosseum, ",
+                            env!("CARGO_PKG_VERSION"),
+                            ")"
+                        ),
+                    ),
+                ];
+                send(&crate::discord::client(), &url, &headers, payload).await
+            }
+        }
+    }
+}
+
+/// The delivery task of one webhook URL: posts in order, paced, each retried with backoff;
+/// each post marked done in the outbox once sent or dropped.
 async fn deliver(
     queue: Arc<Queue>,
     hook: WebhookConfig,
-    client: HttpsClient,
+    sender: Sender,
     (settings, policy): (Settings, guard::Policy),
+    outbox: Arc<OnceLock<outbox::Outbox>>,
 ) {
+    let done = |id: u64| {
+        if let Some(outbox) = outbox.get() {
+            outbox.done(id);
+        }
+    };
     let _closing = CloseOnDrop(queue.clone());
     let counts = queue.counts.clone();
     let host = hook.host();
     // The earliest the next request may go (the platform's pace).
     let mut next_at = tokio::time::Instant::now();
     loop {
-        let Some(post) = queue.pop() else {
+        let Some(Queued { id, post, live }) = queue.pop() else {
             queue.wake.notified().await;
             continue;
         };
@@ -674,13 +881,14 @@ async fn deliver(
         if let Err(e) = hook.clone().checked_by(&policy) {
             counts.add(|s| &s.dropped_refused);
             tracing::warn!(host = %host, kind = post.kind, "webhook post dropped: {}", e.message);
+            done(id);
             continue;
         }
         // The board is drawn only by a build with the `board-pictures` feature: without it a
         // Discord post is its text alone, as a Slack post is.
         let png: Option<Vec<u8>> = match (&post.board, hook.format) {
             #[cfg(feature = "board-pictures")]
-            (Some(board), WebhookFormat::Discord) => {
+            (Some(board), WebhookFormat::Discord | WebhookFormat::DiscordChannel) => {
                 let board = board.clone();
                 match tokio::task::spawn_blocking(move || {
                     png::board_png(&board.game, &board.view, &board.names)
@@ -700,7 +908,16 @@ async fn deliver(
             }
             _ => None,
         };
-        let payload = payload(&post, hook.format, png.as_deref());
+        // Only an application's own message may carry components: a channel target's reveal
+        // after which the match goes on carries the "Make your move" button.
+        let components = (hook.format == WebhookFormat::DiscordChannel).then(|| {
+            if live && post.kind == "reveal" {
+                crate::discord::post::move_button()
+            } else {
+                json!([])
+            }
+        });
+        let payload = payload_with(&post, hook.format, png.as_deref(), components);
         let mut backoff = settings.backoff;
         let mut attempt = 1;
         loop {
@@ -709,9 +926,7 @@ async fn deliver(
                 next_at = tokio::time::Instant::now() + settings.slack_pace;
             }
             let outcome =
-                match tokio::time::timeout(settings.timeout, send(&client, &hook.url, &payload))
-                    .await
-                {
+                match tokio::time::timeout(settings.timeout, sender.send(&hook, &payload)).await {
                     Ok(outcome) => outcome,
                     Err(_) => Attempt::Failed(format!(
                         "no answer within {} ms",
@@ -766,6 +981,9 @@ async fn deliver(
                 }
             }
         }
+        // Sent or dropped: out of the outbox (a process stopped before this line sends it
+        // again at its next start).
+        done(id);
     }
 }
 
@@ -812,13 +1030,25 @@ pub(crate) async fn retry_after(
     body_wait.or(header_wait).or(reset_after)
 }
 
-/// One attempt at posting `payload` to `url`.
-async fn send(client: &HttpsClient, url: &str, payload: &Payload) -> Attempt {
-    let request = match Request::post(url)
-        .header(hyper::header::CONTENT_TYPE, &payload.content_type)
-        .header(hyper::header::USER_AGENT, "colosseum-webhooks")
-        .body(Full::new(payload.body.clone()))
-    {
+/// One attempt at posting `payload` to `url` (with `headers` beside the content type; the
+/// user agent is `colosseum-webhooks` unless one is given).
+async fn send<C>(
+    client: &Client<C, Full<Bytes>>,
+    url: &str,
+    headers: &[(&str, &str)],
+    payload: &Payload,
+) -> Attempt
+where
+    C: hyper_util::client::legacy::connect::Connect + Clone + Send + Sync + 'static,
+{
+    let mut request = Request::post(url).header(hyper::header::CONTENT_TYPE, &payload.content_type);
+    if !headers.iter().any(|(name, _)| *name == "user-agent") {
+        request = request.header(hyper::header::USER_AGENT, "colosseum-webhooks");
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = match request.body(Full::new(payload.body.clone())) {
         Ok(r) => r,
         Err(e) => return Attempt::Failed(format!("bad request: {e}")),
     };
@@ -854,6 +1084,7 @@ mod tests {
             format: WebhookFormat::Discord,
             verbosity: Verbosity::All,
             label: None,
+            issued: Issued::default(),
         }
         .checked(limits)
     }
@@ -948,11 +1179,15 @@ mod tests {
             },
             closed: std::sync::atomic::AtomicBool::new(false),
         };
-        let post = |kind: &'static str, title: &str| Post {
-            kind,
-            title: title.into(),
-            lines: Vec::new(),
-            board: None,
+        let post = |kind: &'static str, title: &str| Queued {
+            id: 0,
+            post: Post {
+                kind,
+                title: title.into(),
+                lines: Vec::new(),
+                board: None,
+            },
+            live: false,
         };
         let titles = || -> Vec<String> {
             queue
@@ -960,13 +1195,13 @@ mod tests {
                 .lock()
                 .unwrap()
                 .iter()
-                .map(|p| p.title.clone())
+                .map(|p| p.post.title.clone())
                 .collect()
         };
         for (kind, title) in [("reveal", "r1"), ("start", "s1"), ("reveal", "r2")] {
             assert!(queue.push(post(kind, title), 3).is_none());
         }
-        let shed = |kind, title| queue.push(post(kind, title), 3).map(|p| p.title);
+        let shed = |kind, title| queue.push(post(kind, title), 3).map(|p| p.post.title);
         assert_eq!(shed("result", "R1").as_deref(), Some("r1"));
         assert_eq!(titles(), ["s1", "r2", "R1"]);
         assert_eq!(shed("reveal", "r3").as_deref(), Some("r2"));
@@ -988,7 +1223,7 @@ mod tests {
         }
         assert!(queue.push(post("result", "over"), 3).is_some());
         assert_eq!(queue.counts.hook.dropped_full.load(Ordering::Relaxed), 1);
-        assert_eq!(queue.pop().map(|p| p.title).as_deref(), Some("R1"));
+        assert_eq!(queue.pop().map(|p| p.post.title).as_deref(), Some("R1"));
     }
 
     #[test]

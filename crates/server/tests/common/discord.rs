@@ -109,12 +109,104 @@ pub async fn interact(s: &Server, app: &App, interaction: &Value) -> (StatusCode
     post(s, Some(&app.sign(&ts, &body)), Some(&ts), &body).await
 }
 /// One call the application made to the stand-in.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Call {
     pub method: Method,
     pub path: String,
     pub authorization: Option<String>,
+    /// The JSON body, or a multipart body's `payload_json` part.
     pub body: Value,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+    /// The body as it came.
+    pub raw: Bytes,
+    /// A multipart body's parts: (name, filename, content type, bytes).
+    pub parts: Vec<Part>,
+}
+
+impl std::fmt::Debug for Call {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The body's bytes (a PNG) by their length only.
+        f.debug_struct("Call")
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .field("authorization", &self.authorization)
+            .field("body", &self.body)
+            .field("content_type", &self.content_type)
+            .field("raw", &format_args!("{} bytes", self.raw.len()))
+            .field("parts", &self.parts)
+            .finish()
+    }
+}
+
+/// One part of a `multipart/form-data` body.
+#[derive(Clone)]
+pub struct Part {
+    pub name: String,
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Part")
+            .field("name", &self.name)
+            .field("filename", &self.filename)
+            .field("content_type", &self.content_type)
+            .field("bytes", &format_args!("{} bytes", self.bytes.len()))
+            .finish()
+    }
+}
+
+/// The parts of a `multipart/form-data` body with `boundary` (RFC 7578), as Discord reads
+/// them; panics on a body that is not well formed.
+pub fn multipart(body: &[u8], boundary: &str) -> Vec<Part> {
+    let delimiter = format!("--{boundary}");
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        hay[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|i| i + from)
+    };
+    let mut parts = Vec::new();
+    let mut at = find(body, delimiter.as_bytes(), 0).expect("a first boundary");
+    loop {
+        at += delimiter.len();
+        if body[at..].starts_with(b"--") {
+            return parts;
+        }
+        assert!(body[at..].starts_with(b"\r\n"), "CRLF after the boundary");
+        at += 2;
+        let head_end = find(body, b"\r\n\r\n", at).expect("a part's headers end");
+        let head = String::from_utf8(body[at..head_end].to_vec()).expect("text headers");
+        let next = find(body, format!("\r\n{delimiter}").as_bytes(), head_end + 4)
+            .expect("a boundary after the part");
+        let mut part = Part {
+            name: String::new(),
+            filename: None,
+            content_type: None,
+            bytes: body[head_end + 4..next].to_vec(),
+        };
+        for line in head.split("\r\n") {
+            let (key, value) = line.split_once(':').expect("a header");
+            match key.trim().to_ascii_lowercase().as_str() {
+                "content-disposition" => {
+                    for field in value.split(';').map(str::trim) {
+                        if let Some(v) = field.strip_prefix("name=") {
+                            part.name = v.trim_matches('"').to_string();
+                        } else if let Some(v) = field.strip_prefix("filename=") {
+                            part.filename = Some(v.trim_matches('"').to_string());
+                        }
+                    }
+                }
+                "content-type" => part.content_type = Some(value.trim().to_string()),
+                _ => {}
+            }
+        }
+        parts.push(part);
+        at = next + 2;
+    }
 }
 
 /// The stand-in for Discord's API: records every call and answers 200 with the body it got.
@@ -162,6 +254,82 @@ pub async fn stand_in_limited(
     (format!("http://{addr}/api/v10"), calls, given)
 }
 
+/// How [`stand_in_paced`] answers the channel posts.
+#[derive(Default)]
+pub struct Pace {
+    /// While set, every channel post is answered 503 (and not recorded).
+    pub refuse: std::sync::atomic::AtomicBool,
+    /// Every `limit_every`-th channel post is answered 429 with `retry_after` (0: none).
+    pub limit_every: usize,
+    /// The 429s' `retry_after`, seconds.
+    pub retry_after: f64,
+    /// Each post taken is answered `X-RateLimit-Remaining: 0` with this
+    /// `X-RateLimit-Reset-After` (seconds), as Discord's bucket does when it is empty.
+    pub reset_after: Option<f64>,
+    /// Channel posts that came (answered or not).
+    pub seen: std::sync::atomic::AtomicUsize,
+    /// 429s given.
+    pub limited: std::sync::atomic::AtomicUsize,
+    /// 503s given.
+    pub refused: std::sync::atomic::AtomicUsize,
+}
+
+/// The stand-in answering channel posts at Discord's pace as `pace` says; it records the posts
+/// it takes (not those it refuses or rate-limits).
+pub async fn stand_in_paced(pace: Arc<Pace>) -> (String, Arc<Mutex<Vec<Call>>>) {
+    use axum::response::IntoResponse;
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let recorded = calls.clone();
+    let router = Router::new().fallback(
+        move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+            let calls = recorded.clone();
+            let pace = pace.clone();
+            async move {
+                use std::sync::atomic::Ordering;
+                if !uri.path().contains("/channels/") {
+                    return any(State(calls), method, uri, headers, body)
+                        .await
+                        .into_response();
+                }
+                let n = pace.seen.fetch_add(1, Ordering::SeqCst) + 1;
+                if pace.refuse.load(Ordering::SeqCst) {
+                    pace.refused.fetch_add(1, Ordering::SeqCst);
+                    return (StatusCode::SERVICE_UNAVAILABLE, "down").into_response();
+                }
+                if pace.limit_every > 0 && n % pace.limit_every == 0 {
+                    pace.limited.fetch_add(1, Ordering::SeqCst);
+                    return (
+                        StatusCode::TOO_MANY_REQUESTS,
+                        [("content-type", "application/json")],
+                        json!({"message": "You are being rate limited.",
+                               "retry_after": pace.retry_after, "global": false})
+                        .to_string(),
+                    )
+                        .into_response();
+                }
+                let mut answer = any(State(calls), method, uri, headers, body)
+                    .await
+                    .into_response();
+                if let Some(reset) = pace.reset_after {
+                    let h = answer.headers_mut();
+                    h.insert("x-ratelimit-limit", "5".parse().unwrap());
+                    h.insert("x-ratelimit-remaining", "0".parse().unwrap());
+                    h.insert(
+                        "x-ratelimit-reset-after",
+                        format!("{reset}").parse().unwrap(),
+                    );
+                    h.insert("x-ratelimit-bucket", "channel-bucket".parse().unwrap());
+                }
+                answer
+            }
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (format!("http://{addr}/api/v10"), calls)
+}
+
 pub async fn any(
     State(calls): State<Arc<Mutex<Vec<Call>>>>,
     method: Method,
@@ -169,7 +337,20 @@ pub async fn any(
     headers: HeaderMap,
     body: Bytes,
 ) -> (StatusCode, String) {
-    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let content_type = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let boundary = content_type
+        .as_deref()
+        .filter(|t| t.starts_with("multipart/form-data"))
+        .and_then(|t| t.split("boundary=").nth(1))
+        .map(|b| b.trim_matches('"').to_string());
+    let parts = boundary.map(|b| multipart(&body, &b)).unwrap_or_default();
+    let json: Value = match parts.iter().find(|p| p.name == "payload_json") {
+        Some(p) => serde_json::from_slice(&p.bytes).unwrap_or(Value::Null),
+        None => serde_json::from_slice(&body).unwrap_or(Value::Null),
+    };
     calls.lock().unwrap().push(Call {
         method,
         path: uri.path().to_string(),
@@ -177,9 +358,12 @@ pub async fn any(
             .get("authorization")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
-        body: body.clone(),
+        body: json.clone(),
+        content_type,
+        raw: body,
+        parts,
     });
-    (StatusCode::OK, body.to_string())
+    (StatusCode::OK, json.to_string())
 }
 /// A slash command `/colosseum SUB` by `member` in channel 7 of guild 42.
 pub fn slash(member: (&str, &str), sub: &str, options: Value, resolved: Value) -> Value {
