@@ -45,6 +45,11 @@ test('bot levels in words, easy to hard first', () => {
 test('errors are addressed to the player: no seat prefix, no backticks', () => {
   assert.equal(friendlyError('p1: not legal here: card `9` is not in your hand'), 'That move is not allowed now: card 9 is not in your hand');
   assert.equal(friendlyError('p2: not a move: `2 h`'), 'That is not a move in this game: 2 h');
+  // The server's two kinds of refused move (400 not_a_move, 422 illegal_move), as it words them.
+  assert.equal(friendlyError('`banana` is not a move: write a card number from 1 to 3, digits only'),
+    '\u201cbanana\u201d is not a move in this game: write a card number from 1 to 3, digits only');
+  assert.equal(friendlyError('not legal here: you have no 1 left; your hand is 2 3; the legal moves now: 2, 3'),
+    'That move is not allowed now: you have no 1 left; your hand is 2 3; the legal moves now: 2, 3');
   assert.equal(plain('play `done` or **pass**'), 'play done or pass');
 });
 
