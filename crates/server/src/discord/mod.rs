@@ -15,6 +15,7 @@
 mod host;
 mod play;
 pub mod post;
+mod tournament;
 
 use std::time::Duration;
 
@@ -255,6 +256,9 @@ async fn answer<S: Store>(
         Some(PING) => json!({"type": PONG}),
         Some(APPLICATION_COMMAND) => {
             let sub = &interaction["data"]["options"][0];
+            if let Some(answer) = tournament::command(state, config, interaction, sub).await {
+                return answer;
+            }
             match sub["name"].as_str() {
                 Some("rules") | None => command(&interaction["data"]),
                 Some("host" | "pause" | "resume" | "extra-time" | "adjudicate" | "replace") => {
@@ -351,7 +355,7 @@ pub fn commands() -> Value {
                "description": "The match id, when the channel holds several",
                "required": false, "max_length": 40})
     };
-    json!([{
+    let mut all = json!([{
         "type": 1,
         "name": "colosseum",
         "description": "Play a Colosseum match in this channel",
@@ -417,7 +421,11 @@ pub fn commands() -> Value {
                 match_id(),
             ]),
         ],
-    }])
+    }]);
+    if let Some(options) = all[0]["options"].as_array_mut() {
+        options.extend(tournament::subcommands(&games));
+    }
+    all
 }
 
 /// Registers (bulk-overwrites) the `/colosseum` command in `guild`:
