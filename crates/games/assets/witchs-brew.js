@@ -24,7 +24,7 @@ export const races = {
 };
 
 /** The move log's words for this game's decision kinds. */
-export const kindWords = { assign: 'assignment', race: 'Cauldron race' };
+export const kindWords = { assign: 'assignment', race: 'Cauldron race', pick: 'Cauldron pick', discard: 'Discard' };
 
 // ----- cards and conditions in words (docs/rules/witchs-brew.md) -----
 

@@ -879,6 +879,11 @@ fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
     g.0.materials[0] = 10;
     one(&mut g, Seat::P1, "d6");
     assert_eq!(g.decision_kind(), "upgrade");
+    // The upgrades cannot be passed (RULINGS.md lists a build and an item window only).
+    for word in ["pass", "none", "No Submission"] {
+        let e = g.check_move(Seat::P1, word).unwrap_err().to_string();
+        assert!(e.contains("cannot be passed") && e.contains("`upgrade 4 8`"), "{e}");
+    }
 }
 
 #[test]
