@@ -882,7 +882,10 @@ fn decision_kinds_name_bids_builds_upgrades_and_item_windows() {
     // The upgrades cannot be passed (RULINGS.md lists a build and an item window only).
     for word in ["pass", "none", "No Submission"] {
         let e = g.check_move(Seat::P1, word).unwrap_err().to_string();
-        assert!(e.contains("cannot be passed") && e.contains("`upgrade 4 8`"), "{e}");
+        assert!(
+            e.contains("cannot be passed") && e.contains("`upgrade 4 8`"),
+            "{e}"
+        );
     }
 }
 
