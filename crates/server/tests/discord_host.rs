@@ -515,9 +515,17 @@ async fn a_sealed_match_is_played_from_discord() {
         assert_eq!(p1["committed"], true, "{seen}");
         assert!(p1.get("submission").is_none(), "{seen}");
         assert_eq!(seen["decision"], decision, "{seen}");
-        // A second Confirm by Ann for the same decision is not taken.
+        // Her prompt says her move is in; a second Confirm for the decision (a double press,
+        // or another move) changes nothing: the move kept is the one opened.
         let (_, again) = interact(&s, &app, &press(ANN, "move", None)).await;
         assert!(text(&again).contains("is in"), "{again}");
+        let (_, again) = interact(
+            &s,
+            &app,
+            &press(ANN, &format!("confirm:{decision}:3"), None),
+        )
+        .await;
+        assert!(text(&again).contains("is in, sealed"), "{again}");
         assert!(first_move(&s, &app, BOB).await.contains("sealed"));
         // Both committed: the server opens both, and the decision is revealed.
         until(&s, &id, |st| {

@@ -340,6 +340,7 @@ pub(super) async fn target<S: Store>(
     let mine: Vec<(Bound, Seat)> = all
         .into_iter()
         .filter_map(|b| seat_of(&b, who).map(|s| (b, s)))
+        .take(SCAN)
         .collect();
     let mut live = Vec::new();
     for (b, seat) in &mine {
@@ -442,6 +443,10 @@ pub(super) fn resolved_name(interaction: &Value, id: &str) -> Option<String> {
 /// The most unfinished matches one channel holds at once.
 pub const MAX_OPEN_PER_CHANNEL: usize = 20;
 
+/// How many of a channel's most recent matches a lookup reads (a channel's older, finished
+/// matches cost nothing at each interaction).
+const SCAN: usize = 64;
+
 /// What a new match in a channel is: the game, its options, its clock and its seats.
 pub(super) struct Setup<'a> {
     pub game: &'static colosseum_games::GameEntry,
@@ -461,7 +466,7 @@ pub(super) async fn open_match<S: Store>(
     setup: Setup<'_>,
 ) -> Result<Bound, Value> {
     let mut open = 0;
-    for b in config.bindings.in_channel(channel) {
+    for b in config.bindings.in_channel(channel).into_iter().take(SCAN) {
         if let Ok(t) = hub.table(&b.id).await {
             if hub.state(&t, Viewer::Spectator).await["status"] != "finished" {
                 open += 1;
@@ -927,25 +932,45 @@ async fn confirm<S: Store>(
                 ));
             }
         }
+        let already = ephemeral(
+            "Your move is in, sealed: it is opened once both have committed (a commitment \
+             is not changed).",
+        );
+        if st["match"]["seats"][seat.to_string()]["committed"] == true {
+            return already;
+        }
         let Some(nonce) = nonce() else {
             return ephemeral("The server could not make a nonce: try again.");
         };
         let hash = colosseum_host::commitment(&bound.id, decision, seat, m, &nonce);
-        // Kept before the commitment is sent, so a restart between the two can still open it.
+        // Kept before the commitment is sent, so a restart between the two can still open it;
+        // a second Confirm for the same decision (a double press) never replaces the move kept.
+        let mut ours = false;
         config.bindings.update(&bound.channel, &bound.id, |b| {
-            b.sealed[seat.index()] = Some(Kept {
+            let slot = &mut b.sealed[seat.index()];
+            if slot.as_ref().is_some_and(|k| k.decision == decision) {
+                return;
+            }
+            *slot = Some(Kept {
                 decision,
                 text: m.to_string(),
-                nonce,
+                nonce: nonce.clone(),
             });
+            ours = true;
         });
+        if !ours {
+            return already;
+        }
         if let Err(e) = hub
             .act_on(&table, seat, Action::Commit(hash), Some(decision))
             .await
         {
-            config
-                .bindings
-                .update(&bound.channel, &bound.id, |b| b.sealed[seat.index()] = None);
+            config.bindings.update(&bound.channel, &bound.id, |b| {
+                let slot = &mut b.sealed[seat.index()];
+                if slot.as_ref().is_some_and(|k| k.nonce == nonce) {
+                    *slot = None;
+                }
+            });
             return ephemeral(&e.message);
         }
         open_when_due(hub.clone(), config, bound, seat, decision, table);
