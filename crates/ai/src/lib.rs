@@ -30,6 +30,7 @@
 
 pub mod analysis;
 pub mod arena;
+pub mod exact_judge;
 pub mod exploit;
 pub mod exploiter;
 mod games;

@@ -537,6 +537,13 @@ pub trait GameBots: Sync {
         config: &AnalysisConfig,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Analysis, BotError>;
+    /// The whole game tree with `options`, for the exact judge ([`crate::exact_judge::build`]);
+    /// refused with more than `max_nodes` nodes.
+    fn exact_tree(
+        &self,
+        options: &RawOptions,
+        max_nodes: usize,
+    ) -> Result<crate::exact_judge::Tree, String>;
 }
 
 /// The bots of a typed game: its id and constructor.
@@ -640,6 +647,15 @@ impl<G: BotGame> GameBots for Typed<G> {
             steps: Vec::new(),
             rng: seeded_rng(seed),
         }))
+    }
+
+    fn exact_tree(
+        &self,
+        options: &RawOptions,
+        max_nodes: usize,
+    ) -> Result<crate::exact_judge::Tree, String> {
+        let game = (self.new)(options).map_err(|e| e.to_string())?;
+        crate::exact_judge::build(self.id, game, options, max_nodes)
     }
 
     fn serve(
