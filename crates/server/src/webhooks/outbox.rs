@@ -90,8 +90,8 @@ fn kind(k: &str) -> &'static str {
 enum Line {
     Add {
         add: u64,
-        hook: WebhookConfig,
-        post: Saved,
+        hook: Box<WebhookConfig>,
+        post: Box<Saved>,
     },
     Done {
         done: u64,
@@ -125,7 +125,7 @@ impl Outbox {
                     let line = line?;
                     // A line cut short by a crash (the last one) is skipped.
                     match serde_json::from_str::<Line>(&line) {
-                        Ok(Line::Add { add, hook, post }) => adds.push((add, hook, post)),
+                        Ok(Line::Add { add, hook, post }) => adds.push((add, *hook, *post)),
                         Ok(Line::Done { done: id }) => {
                             done.insert(id);
                         }
@@ -152,8 +152,8 @@ impl Outbox {
             let id = i as u64 + 1;
             let line = serde_json::to_string(&Line::Add {
                 add: id,
-                hook: hook.clone(),
-                post: saved.clone(),
+                hook: Box::new(hook.clone()),
+                post: Box::new(saved.clone()),
             })
             .map_err(std::io::Error::other)?;
             writeln!(out, "{line}")?;
@@ -184,8 +184,8 @@ impl Outbox {
         st.next += 1;
         let line = serde_json::to_string(&Line::Add {
             add: id,
-            hook: hook.clone(),
-            post: Saved::of(post, live),
+            hook: Box::new(hook.clone()),
+            post: Box::new(Saved::of(post, live)),
         })
         .unwrap_or_default();
         if let Err(e) = writeln!(st.file, "{line}").and_then(|()| st.file.sync_data()) {

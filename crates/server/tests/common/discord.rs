@@ -296,7 +296,7 @@ pub async fn stand_in_paced(pace: Arc<Pace>) -> (String, Arc<Mutex<Vec<Call>>>) 
                     pace.refused.fetch_add(1, Ordering::SeqCst);
                     return (StatusCode::SERVICE_UNAVAILABLE, "down").into_response();
                 }
-                if pace.limit_every > 0 && n % pace.limit_every == 0 {
+                if pace.limit_every > 0 && n.is_multiple_of(pace.limit_every) {
                     pace.limited.fetch_add(1, Ordering::SeqCst);
                     return (
                         StatusCode::TOO_MANY_REQUESTS,
