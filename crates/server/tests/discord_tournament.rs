@@ -363,7 +363,8 @@ fn the_tournament_commands_are_registered() {
             "clock",
             "verbosity",
             "manual",
-            "name"
+            "name",
+            "no-show"
         ]
     );
     assert_eq!(tournament["options"][3]["type"], 4, "rounds: INTEGER");
@@ -446,4 +447,61 @@ async fn a_restarted_server_finds_the_channels_tournament_again() {
     assert!(said(&joined).contains("the match begins"), "{joined}");
     let v = view(&s, &id).await;
     assert_eq!(v["rounds"].as_array().unwrap().len(), 1);
+}
+
+/// With `no-show:` a member who does not join in time forfeits; the host takes the forfeit back
+/// from Discord and the game goes on (the member then joins and plays); a member with no
+/// forfeit is answered so. (Host-started rounds: the tournament is not over after round 1.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_no_show_forfeit_is_taken_back_from_discord() {
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let s = server(&app, &base);
+    let id = create(
+        &s,
+        &app,
+        ANN,
+        json!([
+            string("game", "goofspiel"),
+            string("format", "round_robin"),
+            string("players", "<@200> bot:random bot:random bot:random"),
+            string("options", "cards=3"),
+            string("name", "Late"),
+            json!({"name": "no-show", "type": 4, "value": 5}),
+            json!({"name": "manual", "type": 5, "value": true})
+        ]),
+        &[BOB],
+    )
+    .await;
+    posted(&calls, "The table is ready", 1).await;
+    s.clock.advance(5 * 60_000);
+    posted(&calls, "no-show (Bob absent)", 1).await;
+    let undo = |member: (&str, &str)| {
+        slash(
+            ANN,
+            "undo-forfeit",
+            json!([{"name": "member", "type": 6, "value": member.0}]),
+            resolved(&[member]),
+        )
+    };
+    let (_, none) = interact(&s, &app, &undo(CY)).await;
+    assert_eq!(none["data"]["flags"], 64, "{none}");
+    let (_, done) = interact(&s, &app, &undo(BOB)).await;
+    assert!(
+        said(&done).contains("Bob's no-show forfeit is taken back"),
+        "{done}"
+    );
+    let v = view(&s, &id).await;
+    let bob = v["rounds"][0]["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["p1"]["name"] == "Bob" || b["p2"]["name"] == "Bob")
+        .unwrap()
+        .clone();
+    assert!(bob["result"].is_null(), "{v}");
+    assert_ne!(v["status"], "finished");
+    let joined = join(&s, &app, BOB).await;
+    assert!(said(&joined).contains("the match begins"), "{joined}");
+    assert!(move_once(&s, &app, BOB).await);
 }

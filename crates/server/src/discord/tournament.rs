@@ -1,5 +1,5 @@
 //! A tournament run in a Discord channel (issue 38): `/colosseum tournament game: format:
-//! players: [rounds:] [options:] [clock:] [verbosity:] [manual:] [name:]` creates it (the
+//! players: [rounds:] [options:] [clock:] [verbosity:] [manual:] [name:] [no-show:]` creates it (the
 //! players are members' mentions and `bot:LEVEL` entries); its pairings, results and standings
 //! are posted in the channel (its webhook is the channel, [`super::post::channel_hook`], each
 //! board's posts labelled with the tournament, round and board); each board's match is bound
@@ -132,6 +132,9 @@ pub(super) fn subcommands(games: &[Value]) -> Vec<Value> {
                        "required": false}),
                 json!({"type": 3, "name": "name", "description": "The tournament's name",
                        "required": false, "max_length": 80}),
+                json!({"type": 4, "name": "no-show",
+                       "description": "Minutes after a round's pairing before a player who has not joined forfeits",
+                       "required": false, "min_value": 1, "max_value": 10080}),
             ],
         ),
         sub(
@@ -575,6 +578,7 @@ async fn create<S: Store>(
         "format": format,
         "players": entered.iter().map(|(_, name, bot)| json!({"name": name, "bot": bot})).collect::<Vec<_>>(),
         "auto_rounds": !manual,
+        "no_show_s": option(sub, "no-show").and_then(Value::as_u64).map(|m| m.saturating_mul(60)),
     });
     let mut req: CreateTournament = match serde_json::from_value(body) {
         Ok(r) => r,
