@@ -166,7 +166,7 @@ impl Bindings {
             .filter(|b| b.channel == channel)
             .cloned()
             .collect();
-        found.sort_by(|a, b| b.seq.cmp(&a.seq));
+        found.sort_by_key(|b| std::cmp::Reverse(b.seq));
         found
     }
 
