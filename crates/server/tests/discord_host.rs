@@ -694,3 +694,60 @@ async fn a_live_race_is_answered_from_discord_in_a_form() {
     }
     panic!("no race opened");
 }
+
+#[tokio::test]
+async fn a_sealed_move_kept_across_a_restart_is_still_opened() {
+    use colosseum_server::discord::Config;
+    let app = App::new();
+    let (base, _) = stand_in().await;
+    let (dir, db) = common::temp_db("discord-sealed-restart", "m.db");
+    let state = dir.join("discord.json");
+    let process = |app: &App| {
+        let config = Config::new(
+            "1234567890",
+            &app.public_hex(),
+            "bot-token-xyz",
+            Some(&base),
+        )
+        .unwrap()
+        .with_state_file(state.clone())
+        .unwrap()
+        .leak();
+        common::server_on_store(
+            colosseum_server::SqliteStore::open(&db).unwrap(),
+            colosseum_server::Limits {
+                discord: Some(config),
+                ..common::open_limits()
+            },
+            false,
+        )
+    };
+    let s = process(&app);
+    let id =
+        match_id(&host_match(&s, &app, CY, ANN, BOB, vec![opt("sealed", 5, json!(true))]).await);
+    join(&s, &app, ANN).await;
+    join(&s, &app, BOB).await;
+    let decision = spectate(&s, &id).await["decision"].as_u64().unwrap();
+    assert!(first_move(&s, &app, ANN).await.contains("sealed"));
+    drop(s);
+
+    // A new process: Ann's move and nonce come back from the state file; when Bob commits,
+    // the server opens both.
+    let s = process(&app);
+    s.hub.resume().await.unwrap();
+    assert_eq!(
+        spectate(&s, &id).await["match"]["seats"]["p1"]["committed"],
+        true
+    );
+    assert!(first_move(&s, &app, BOB).await.contains("sealed"));
+    let st = until(&s, &id, |st| st["decision"].as_u64() > Some(decision)).await;
+    let first = st["match"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["p1"].is_string())
+        .cloned()
+        .unwrap();
+    assert_eq!(first["p1"], "1", "Ann's kept move opened: {st}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
