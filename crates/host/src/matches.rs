@@ -1778,7 +1778,7 @@ impl Match {
                 self.log.push(LogEntry::TurnUp {
                     at: t,
                     seat,
-                    turn_ms: cfg.decision_ms(&kind),
+                    turn_ms: cfg.decision_ms(kind),
                     bank_ms: self.clocks[i].bank_ms,
                 });
             }
