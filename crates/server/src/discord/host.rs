@@ -151,7 +151,7 @@ pub async fn command<S: Store>(
     let seat_of = |member: &str| {
         Seat::BOTH
             .into_iter()
-            .find(|s| bound.members[s.index()] == member)
+            .find(|s| !member.is_empty() && bound.members[s.index()] == member)
     };
     let players = format!("{} v {}", bound.names[0], bound.names[1]);
     let power = match what {
@@ -306,7 +306,7 @@ async fn replace<S: Store>(
     let Some(seat) = member.and_then(|m| {
         Seat::BOTH
             .into_iter()
-            .find(|s| bound.members[s.index()] == m)
+            .find(|s| !m.is_empty() && bound.members[s.index()] == m)
     }) else {
         return ephemeral(&format!(
             "`member:` is one of the two players of match `{}` ({} v {}).",

@@ -300,11 +300,11 @@ fn move_button_for(tag: &str) -> Value {
         {"type": 2, "style": 1, "label": "Make your move", "custom_id": format!("move{tag}")}]}])
 }
 
-/// The seat `who` plays in `bound`, if any.
+/// The seat `who` plays in `bound`, if any (a seat without a member, a bot's, is nobody's).
 fn seat_of(bound: &Bound, who: &str) -> Option<Seat> {
     Seat::BOTH
         .into_iter()
-        .find(|s| bound.members[s.index()] == who)
+        .find(|s| !who.is_empty() && bound.members[s.index()] == who)
 }
 
 const NOT_A_PLAYER: &str =
