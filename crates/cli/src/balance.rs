@@ -819,15 +819,11 @@ fn sized_engine(
         n + n % 2
     };
     progress.note(&format!(
-        "measuring the engine: {pilot_games} short games per value at {} and {} iterations a decision",
+        "measuring the engine: {pilot_games} short games per value at {} and {} iterations a decision, then nearer the setting",
         PILOT_ITERATIONS[0], PILOT_ITERATIONS[1]
     ));
     let mut timings: Vec<Vec<PilotTiming>> = vec![Vec::new(); settings.len()];
-    for (k, &iterations) in PILOT_ITERATIONS.iter().enumerate() {
-        // The second, longer measure only while the measuring stays under a tenth of the budget.
-        if k > 0 && start.elapsed() > budget / 10 {
-            break;
-        }
+    let measure = |iterations: u32, timings: &mut Vec<Vec<PilotTiming>>| -> Result<()> {
         let spec = hard_at(iterations)?;
         for (v, (raw, _)) in settings.iter().enumerate() {
             let config = ArenaConfig {
@@ -842,11 +838,42 @@ fn sized_engine(
                 seconds_per_game: t.elapsed().as_secs_f64() / f64::from(pilot_games),
             });
         }
+        Ok(())
+    };
+    let size = |timings: &[Vec<PilotTiming>]| {
+        let left = budget.saturating_sub(start.elapsed()).as_secs_f64();
+        let values: Vec<(u32, Vec<PilotTiming>)> =
+            timings.iter().map(|t| (setup.games, t.clone())).collect();
+        size_iterations(left, &values)
+    };
+    // The measuring stays under a tenth of the budget.
+    let measuring = budget / 10;
+    measure(PILOT_ITERATIONS[0], &mut timings)?;
+    let mut top = PILOT_ITERATIONS[0];
+    if start.elapsed() < measuring {
+        measure(PILOT_ITERATIONS[1], &mut timings)?;
+        top = PILOT_ITERATIONS[1];
     }
-    let left = budget.saturating_sub(start.elapsed()).as_secs_f64();
-    let values: Vec<(u32, Vec<PilotTiming>)> =
-        timings.iter().map(|t| (setup.games, t.clone())).collect();
-    let sizing = size_iterations(left, &values);
+    // A search's cost grows faster than its iterations (a deeper tree, more memory): while the
+    // setting is far above the largest measured, measure again at a third of it, so that the
+    // last fit extrapolates at most threefold.
+    let mut sizing = size(&timings);
+    while sizing.iterations > 3 * top && start.elapsed() < measuring {
+        let next = (sizing.iterations / 3).max(2 * top);
+        let cost: f64 = timings
+            .iter()
+            .map(|t| {
+                let (a, b) = fit(t);
+                f64::from(pilot_games) * (a + b * f64::from(next))
+            })
+            .sum();
+        if start.elapsed() + Duration::from_secs_f64(cost) > measuring {
+            break;
+        }
+        measure(next, &mut timings)?;
+        top = next;
+        sizing = size(&timings);
+    }
     // Each value's predicted time a game at the chosen setting, for the deadline.
     let per_game: Vec<f64> = timings
         .iter()
@@ -869,11 +896,15 @@ fn sized_engine(
         )
     } else if sizing.fits {
         format!(
-            "the hard level's search at {} iterations a decision instead of {HARD_ITERATIONS}, sized to the {} budget: {total} games in about {:.0} s (measured on {} short games)",
+            "the hard level's search at {} iterations a decision instead of {HARD_ITERATIONS}, sized to the {} budget: {total} games in about {:.0} s (measured on {} short games at {} iterations)",
             sizing.iterations,
             budget_text(budget),
             sizing.seconds,
-            timings.iter().map(Vec::len).sum::<usize>() as u32 * pilot_games
+            timings.iter().map(Vec::len).sum::<usize>() as u32 * pilot_games,
+            timings
+                .first()
+                .map(|t| t.iter().map(|p| p.iterations.to_string()).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default()
         )
     } else {
         format!(
