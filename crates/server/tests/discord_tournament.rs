@@ -504,4 +504,24 @@ async fn a_no_show_forfeit_is_taken_back_from_discord() {
     let joined = join(&s, &app, BOB).await;
     assert!(said(&joined).contains("the match begins"), "{joined}");
     assert!(move_once(&s, &app, BOB).await);
+    // The host starts the next round once this one is over, not before.
+    let next = slash(ANN, "next-round", json!([]), json!({}));
+    let (_, early) = interact(&s, &app, &next).await;
+    assert_eq!(early["data"]["flags"], 64, "{early}");
+    assert!(said(&early).contains("still being played"), "{early}");
+    for _ in 0..400 {
+        if view(&s, &id).await["rounds"][0]["complete"] == true {
+            break;
+        }
+        if !move_once(&s, &app, BOB).await {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    let (_, paired) = interact(&s, &app, &next).await;
+    assert!(
+        said(&paired).contains("The next round is paired"),
+        "{paired}"
+    );
+    posted(&calls, "Late: round 2 (Goofspiel)", 1).await;
+    posted(&calls, "Late, round 2, board", 1).await;
 }
