@@ -68,10 +68,14 @@ pub struct Infoset {
     pub seat: Seat,
     /// The request a bot is sent here (with `strategy` off).
     pub request: Request,
+    /// The request serialized: the information set's key.
+    pub key: String,
     /// The moves in notation.
     pub moves: Vec<String>,
     /// The nodes in it.
     pub nodes: Vec<usize>,
+    /// Each node's full history (every step as the host records it), in the order of `nodes`.
+    pub histories: Vec<Vec<TextStep>>,
 }
 
 /// The game tree of a small variant.
@@ -96,16 +100,20 @@ impl Tree {
 }
 
 /// Builds the tree of `game` (created with `options`), refusing one with more than
-/// `max_nodes` nodes.
+/// `max_nodes` nodes. `extra` adds moves to information sets (by [`Infoset::key`]): moves a bot
+/// played outside the game's list of legal moves, where the game lists a representative subset
+/// (`legal_moves_complete` false in the request).
 pub fn build<G: BotGame>(
     id: &'static str,
     game: G,
     options: &RawOptions,
     max_nodes: usize,
+    extra: &HashMap<String, Vec<String>>,
 ) -> Result<Tree, String> {
     struct Builder<'a> {
         tree: Tree,
         index: HashMap<String, usize>,
+        extra: &'a HashMap<String, Vec<String>>,
         max: usize,
         options: &'a RawOptions,
     }
@@ -123,7 +131,20 @@ pub fn build<G: BotGame>(
             let key = serde_json::to_string(&request).map_err(|e| e.to_string())?;
             let mut moves = Vec::new();
             game.legal_moves(seat, &mut moves);
-            let texts: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+            let mut texts: Vec<String> = moves.iter().map(|m| game.format_move(m)).collect();
+            // Moves a bot played here outside the game's list (a representative subset).
+            for text in self.extra.get(&key).into_iter().flatten() {
+                if texts.contains(text) {
+                    continue;
+                }
+                let mv = game
+                    .parse_move(seat, text)
+                    .map_err(|e| format!("{seat} played `{text}`: {e}"))?;
+                game.check_move(seat, &mv)
+                    .map_err(|e| format!("{seat} played `{text}`, not legal: {e}"))?;
+                texts.push(text.clone());
+                moves.push(mv);
+            }
             let i = match self.index.get(&key) {
                 Some(&i) => {
                     if self.tree.infosets[i].moves != texts {
@@ -140,14 +161,17 @@ pub fn build<G: BotGame>(
                     self.tree.infosets.push(Infoset {
                         seat,
                         request,
+                        key: key.clone(),
                         moves: texts,
                         nodes: Vec::new(),
+                        histories: Vec::new(),
                     });
                     self.index.insert(key, i);
                     i
                 }
             };
             self.tree.infosets[i].nodes.push(node);
+            self.tree.infosets[i].histories.push(steps.to_vec());
             Ok((i, moves))
         }
 
@@ -241,6 +265,7 @@ pub fn build<G: BotGame>(
             infosets: Vec::new(),
         },
         index: HashMap::new(),
+        extra,
         max: max_nodes,
         options,
     };
@@ -332,25 +357,19 @@ pub fn engine(
     })
 }
 
+/// A bot's answers at one information set: each move (in notation) with its probability.
+pub type Answer = BTreeMap<String, f64>;
+
 /// Asks `engine` at one information set and returns the empirical (or reported) mixed
-/// strategy over its moves, with the requests and reported strategies it took.
+/// strategy by move text, with the requests and reported strategies it took.
 fn read_infoset(
     engine: &mut dyn Engine,
     infoset: &Infoset,
     asking: Asking,
-) -> Result<(Vec<f64>, u64, u64), String> {
+) -> Result<(Answer, u64, u64), String> {
     let mut request = infoset.request.clone();
     request.strategy = asking.ask_strategy;
-    let find = |text: &str| -> Result<usize, String> {
-        let text = text.trim();
-        infoset.moves.iter().position(|m| m == text).ok_or_else(|| {
-            format!(
-                "`{text}` is not one of the moves the judge enumerates here ({})",
-                infoset.moves.join(", ")
-            )
-        })
-    };
-    let mut mass = vec![0.0; infoset.moves.len()];
+    let mut mass = Answer::new();
     let (mut asked, mut reported) = (0u64, 0u64);
     let mut first: Option<String> = None;
     let mut same = true;
@@ -361,28 +380,26 @@ fn read_infoset(
             Some(strategy) => {
                 reported += 1;
                 let mut total = 0.0;
-                let mut parts = Vec::new();
                 for (text, &p) in strategy {
-                    let i = find(text).map_err(|e| format!("the reported strategy: {e}"))?;
                     if !(p.is_finite() && p >= 0.0) {
                         return Err(format!(
                             "the reported strategy gives {text} the probability {p}"
                         ));
                     }
                     total += p;
-                    parts.push((i, p));
                 }
                 if total <= 0.0 {
                     return Err("the reported strategy is empty".to_string());
                 }
-                for (i, p) in parts {
-                    mass[i] += p / total;
+                for (text, &p) in strategy {
+                    if p > 0.0 {
+                        *mass.entry(text.trim().to_string()).or_insert(0.0) += p / total;
+                    }
                 }
                 serde_json::to_string(strategy).unwrap_or_default()
             }
             None => {
-                let i = find(&reply.mv).map_err(|e| format!("the move: {e}"))?;
-                mass[i] += 1.0;
+                *mass.entry(reply.mv.trim().to_string()).or_insert(0.0) += 1.0;
                 reply.mv.trim().to_string()
             }
         };
@@ -395,27 +412,55 @@ fn read_infoset(
             break;
         }
     }
-    let total: f64 = mass.iter().sum();
-    Ok((
-        mass.into_iter().map(|m| m / total).collect(),
-        asked,
-        reported,
-    ))
+    let total: f64 = mass.values().sum();
+    for m in mass.values_mut() {
+        *m /= total;
+    }
+    Ok((mass, asked, reported))
+}
+
+/// The strategy vector of `answer` over the information set's moves, or the moves it names
+/// that the tree does not have.
+fn strategy_of(infoset: &Infoset, answer: &Answer) -> Result<Vec<f64>, Vec<String>> {
+    let mut strategy = vec![0.0; infoset.moves.len()];
+    let mut missing = Vec::new();
+    for (text, &p) in answer {
+        match infoset.moves.iter().position(|m| m == text) {
+            Some(i) => strategy[i] += p,
+            None => missing.push(text.clone()),
+        }
+    }
+    if missing.is_empty() {
+        Ok(strategy)
+    } else {
+        Err(missing)
+    }
+}
+
+/// What one pass of [`read_policy`] found.
+pub struct Read {
+    /// The strategies read at the information sets whose moves the tree has.
+    pub policy: Policy,
+    /// Moves the bot played outside the tree: information set key and move text.
+    pub missing: Vec<(String, String)>,
 }
 
 /// Reads the policy of the engines' bot at every information set it can reach (its own moves
 /// with positive probability, every move of the other seat and every chance outcome), for both
-/// seats. A decision with one legal move is not asked. `engines` (at least one) answer in
-/// parallel; `progress(done, known)` as information sets are answered.
+/// seats. A decision with one legal move is not asked; an information set already in `answers`
+/// (by key) is not asked again. `engines` (at least one) answer in parallel; `progress(done,
+/// known)` as information sets are answered.
 pub fn read_policy(
     tree: &Tree,
     engines: &mut [Box<dyn Engine>],
     asking: Asking,
+    answers: &mut HashMap<String, Answer>,
+    stats: &mut ReadStats,
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<(Policy, ReadStats), String> {
+) -> Result<Read, String> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let mut policy = Policy::default();
-    let mut stats = ReadStats::default();
+    let mut missing = Vec::new();
     let done = AtomicU64::new(0);
     let mut known = 0u64;
     for seat in Seat::BOTH {
@@ -423,16 +468,19 @@ pub fn read_policy(
         while !frontier.is_empty() {
             // The information sets of the seat in the frontier not read yet.
             let mut ask: Vec<usize> = Vec::new();
+            let mut seen: Vec<usize> = Vec::new();
             for &n in &frontier {
                 if let Node::Decision { acting, .. } = &tree.nodes[n] {
                     if let Some(i) = acting[seat.index()] {
-                        if !policy.strategies.contains_key(&i) && !ask.contains(&i) {
-                            if tree.infosets[i].moves.len() == 1 {
-                                policy.strategies.insert(i, vec![1.0]);
-                                stats.states[seat.index()] += 1;
-                            } else {
-                                ask.push(i);
-                            }
+                        if policy.strategies.contains_key(&i) || seen.contains(&i) {
+                            continue;
+                        }
+                        seen.push(i);
+                        let infoset = &tree.infosets[i];
+                        if infoset.moves.len() == 1 {
+                            policy.strategies.insert(i, vec![1.0]);
+                        } else if !answers.contains_key(&infoset.key) {
+                            ask.push(i);
                         }
                     }
                 }
@@ -440,7 +488,7 @@ pub fn read_policy(
             known += ask.len() as u64;
             progress(done.load(Ordering::Relaxed), known);
             let threads = engines.len().max(1);
-            let results: Vec<Result<Vec<(usize, Vec<f64>, u64, u64)>, String>> =
+            let results: Vec<Result<Vec<(usize, Answer, u64, u64)>, String>> =
                 std::thread::scope(|scope| {
                     let handles: Vec<_> = engines
                         .iter_mut()
@@ -451,7 +499,7 @@ pub fn read_policy(
                                 let mut out = Vec::new();
                                 for k in (t..ask.len()).step_by(threads) {
                                     let infoset = &tree.infosets[ask[k]];
-                                    let (mixed, asked, reported) =
+                                    let (answer, asked, reported) =
                                         read_infoset(engine.as_mut(), infoset, asking).map_err(
                                             |e| {
                                                 format!(
@@ -460,7 +508,7 @@ pub fn read_policy(
                                                 )
                                             },
                                         )?;
-                                    out.push((ask[k], mixed, asked, reported));
+                                    out.push((ask[k], answer, asked, reported));
                                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, known);
                                 }
                                 Ok(out)
@@ -473,11 +521,25 @@ pub fn read_policy(
                         .collect()
                 });
             for result in results {
-                for (i, mixed, asked, reported) in result? {
+                for (i, answer, asked, reported) in result? {
                     stats.requests += asked;
                     stats.reported += reported;
                     stats.states[seat.index()] += 1;
-                    policy.strategies.insert(i, mixed);
+                    answers.insert(tree.infosets[i].key.clone(), answer);
+                }
+            }
+            for &i in &seen {
+                let infoset = &tree.infosets[i];
+                if policy.strategies.contains_key(&i) {
+                    continue;
+                }
+                match strategy_of(infoset, &answers[&infoset.key]) {
+                    Ok(strategy) => {
+                        policy.strategies.insert(i, strategy);
+                    }
+                    Err(moves) => {
+                        missing.extend(moves.into_iter().map(|m| (infoset.key.clone(), m)))
+                    }
                 }
             }
             let mut next = Vec::new();
@@ -489,18 +551,19 @@ pub fn read_policy(
                     }
                     Node::Decision { acting, children } => {
                         let width = acting[1].map_or(1, |i| tree.infosets[i].moves.len());
+                        let both = acting[0].is_some() && acting[1].is_some();
+                        let mine = acting[seat.index()];
+                        if mine.is_some_and(|i| !policy.strategies.contains_key(&i)) {
+                            // Moves missing here: read below once the tree has them.
+                            continue;
+                        }
                         for (k, &c) in children.iter().enumerate() {
-                            // The seat's own move index in this child.
-                            let own = match (seat, acting[0].is_some() && acting[1].is_some()) {
-                                (Seat::P1, true) => Some(k / width),
-                                (Seat::P2, true) => Some(k % width),
-                                _ if acting[seat.index()].is_some() => Some(k),
-                                _ => None,
+                            let own = match (seat, both) {
+                                (Seat::P1, true) => k / width,
+                                (Seat::P2, true) => k % width,
+                                _ => k,
                             };
-                            let keep = match (own, acting[seat.index()]) {
-                                (Some(m), Some(i)) => policy.strategies[&i][m] > 0.0,
-                                _ => true,
-                            };
+                            let keep = mine.is_none_or(|i| policy.strategies[&i][own] > 0.0);
                             if keep {
                                 next.push(c);
                             }
@@ -511,7 +574,42 @@ pub fn read_policy(
             frontier = next;
         }
     }
-    Ok((policy, stats))
+    Ok(Read { policy, missing })
+}
+
+/// The most times [`judge`] rebuilds the tree with moves a bot played outside the game's list.
+pub const MAX_REBUILDS: usize = 20;
+
+/// Builds the tree of `game` with `options` and reads the bot's policy; where the bot plays a
+/// move outside the game's list of legal moves (a representative subset), the move is added to
+/// that information set and the tree rebuilt (answers kept), so the bot's strategy is read
+/// whole. The best responder's moves are the game's list (exact within it).
+pub fn judge(
+    bots: &dyn GameBots,
+    options: &RawOptions,
+    engines: &mut [Box<dyn Engine>],
+    asking: Asking,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<(Tree, Policy, ReadStats), String> {
+    let mut extra: HashMap<String, Vec<String>> = HashMap::new();
+    let mut answers = HashMap::new();
+    let mut stats = ReadStats::default();
+    for _ in 0..=MAX_REBUILDS {
+        let tree = bots.exact_tree(options, MAX_NODES, &extra)?;
+        let read = read_policy(&tree, engines, asking, &mut answers, &mut stats, progress)?;
+        if read.missing.is_empty() {
+            return Ok((tree, read.policy, stats));
+        }
+        for (key, mv) in read.missing {
+            let moves = extra.entry(key).or_default();
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+    }
+    Err(format!(
+        "the bot kept playing moves outside the game's list after {MAX_REBUILDS} rebuilds of the tree"
+    ))
 }
 
 /// What a best response earns (its win/loss return) against `policy`'s strategy for `seat`;
@@ -699,8 +797,28 @@ pub fn exploitability(tree: &Tree, policy: &Policy) -> Result<Verdict, String> {
     })
 }
 
-/// The policy as JSON for `--dump-policy`: `{"p1": [{"steps": [...], "view": ..., "strategy":
-/// {MOVE: P}}], "p2": ...}`, each information set read with the steps as its seat knows them.
+/// A full history in one line, for `--dump-policy` and tests/openspiel/exploit_check.py: the
+/// steps joined by `;`, each `chance=X`, `p1=A`, `p2=B` or `p1=A,p2=B` (moves and chance
+/// outcomes in the game's notation).
+#[must_use]
+pub fn history_key(steps: &[TextStep]) -> String {
+    steps
+        .iter()
+        .map(|s| match &s.chance {
+            Some(c) => format!("chance={c}"),
+            None => [("p1", &s.p1), ("p2", &s.p2)]
+                .iter()
+                .filter_map(|(n, m)| m.as_ref().map(|m| format!("{n}={m}")))
+                .collect::<Vec<_>>()
+                .join(","),
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The policy as JSON for `--dump-policy`: `{"p1": [{"steps": [...], "histories": [...],
+/// "strategy": {MOVE: P}}], "p2": ...}`, one entry per information set read: the steps as its
+/// seat knows them, the full history of every state in it ([`history_key`]), the strategy.
 #[must_use]
 pub fn policy_json(tree: &Tree, policy: &Policy) -> serde_json::Value {
     let mut seats: [Vec<serde_json::Value>; 2] = Default::default();
@@ -714,8 +832,10 @@ pub fn policy_json(tree: &Tree, policy: &Policy) -> serde_json::Value {
             .map(String::as_str)
             .zip(strategy.iter().copied())
             .collect();
+        let histories: Vec<String> = infoset.histories.iter().map(|h| history_key(h)).collect();
         seats[infoset.seat.index()].push(serde_json::json!({
             "steps": infoset.request.steps,
+            "histories": histories,
             "strategy": mixed,
         }));
     }
@@ -734,7 +854,7 @@ mod tests {
         let raw = parse_pairs(options.iter().copied()).unwrap();
         registry::find(game)
             .unwrap()
-            .exact_tree(&raw, MAX_NODES)
+            .exact_tree(&raw, MAX_NODES, &HashMap::new())
             .unwrap()
     }
 
@@ -877,7 +997,18 @@ mod tests {
             let (old, _) =
                 exploit::read_policy(&setting, &mut engines(nash), asking, &|_, _| {}).unwrap();
             let old = exploit::exploitability(&setting, &old).unwrap();
-            let (policy, stats) = read_policy(&t, &mut engines(nash), asking, &|_, _| {}).unwrap();
+            let mut stats = ReadStats::default();
+            let read = read_policy(
+                &t,
+                &mut engines(nash),
+                asking,
+                &mut HashMap::new(),
+                &mut stats,
+                &|_, _| {},
+            )
+            .unwrap();
+            assert!(read.missing.is_empty());
+            let policy = read.policy;
             let new = exploitability(&t, &policy).unwrap();
             assert!(stats.requests > 0);
             for k in 0..2 {
@@ -924,11 +1055,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_outside_the_games_list_is_added_to_the_tree() {
+        // Galespiel lists one-bridge builds (a representative subset); `random` builds several
+        // bridges at once: the judge adds those moves where the bot plays them.
+        let raw =
+            parse_pairs(["size=5", "prizes=3,4", "draw=fixed", "hand=2", "rounds=4"]).unwrap();
+        let bots = registry::find("galespiel").unwrap();
+        let listed = bots.exact_tree(&raw, MAX_NODES, &HashMap::new()).unwrap();
+        let mut engines = vec![engine("galespiel", &raw, &BotSpec::Random, 3).unwrap().1];
+        let asking = Asking {
+            samples: 4,
+            deterministic_after: 0,
+            ask_strategy: true,
+        };
+        let (t, policy, _) = judge(bots, &raw, &mut engines, asking, &|_, _| {}).unwrap();
+        assert!(t.nodes.len() > listed.nodes.len(), "no move added");
+        let v = exploitability(&t, &policy).unwrap();
+        assert!(v.exploitability > 0.0 && v.exploitability <= 1.0, "{v:?}");
+    }
+
+    #[test]
     fn a_tree_too_large_is_refused() {
         let raw = parse_pairs(["cards=6", "order=random"]).unwrap();
         let e = registry::find("goofspiel")
             .unwrap()
-            .exact_tree(&raw, 10_000)
+            .exact_tree(&raw, 10_000, &HashMap::new())
             .unwrap_err();
         assert!(e.contains("more than 10000 nodes"), "{e}");
     }

@@ -538,11 +538,12 @@ pub trait GameBots: Sync {
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Analysis, BotError>;
     /// The whole game tree with `options`, for the exact judge ([`crate::exact_judge::build`]);
-    /// refused with more than `max_nodes` nodes.
+    /// refused with more than `max_nodes` nodes; `extra`: moves added to information sets.
     fn exact_tree(
         &self,
         options: &RawOptions,
         max_nodes: usize,
+        extra: &std::collections::HashMap<String, Vec<String>>,
     ) -> Result<crate::exact_judge::Tree, String>;
 }
 
@@ -653,9 +654,10 @@ impl<G: BotGame> GameBots for Typed<G> {
         &self,
         options: &RawOptions,
         max_nodes: usize,
+        extra: &std::collections::HashMap<String, Vec<String>>,
     ) -> Result<crate::exact_judge::Tree, String> {
         let game = (self.new)(options).map_err(|e| e.to_string())?;
-        crate::exact_judge::build(self.id, game, options, max_nodes)
+        crate::exact_judge::build(self.id, game, options, max_nodes, extra)
     }
 
     fn serve(
