@@ -489,6 +489,30 @@ async fn two_matches_in_one_channel_each_member_reaches_their_own() {
     // Cy, in neither: refused.
     let (_, refused) = interact(&s, &app, &press(CY, "move", None)).await;
     assert!(text(&refused).contains("not a player"), "{refused}");
+    // Ann, in both, resigns only the match she names: without `match:` she is asked which.
+    let (_, asked) = interact(&s, &app, &slash(ANN, "resign", json!([]), json!({}))).await;
+    assert!(is_ephemeral(&asked), "{asked}");
+    assert!(text(&asked).contains("`match:`"), "{asked}");
+    for id in [&first, &second] {
+        assert_eq!(spectate(&s, id).await["status"], "live");
+    }
+    let (_, resigned) = interact(
+        &s,
+        &app,
+        &slash(
+            ANN,
+            "resign",
+            json!([opt("match", 3, json!(second))]),
+            json!({}),
+        ),
+    )
+    .await;
+    assert!(text(&resigned).contains("Ann resigns"), "{resigned}");
+    assert_eq!(spectate(&s, &second).await["status"], "finished");
+    assert_eq!(spectate(&s, &first).await["status"], "live");
+    // Now one live match is hers here: `resign` needs no name (Bob's match goes on meanwhile).
+    let (_, prompt) = interact(&s, &app, &press(ANN, "move", None)).await;
+    assert!(!select(&prompt).0.contains('@'), "{prompt}");
 }
 
 #[tokio::test]

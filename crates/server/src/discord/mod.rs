@@ -379,9 +379,9 @@ pub fn commands() -> Value {
                        "description": "Your share of the chance: 16-64 letters, digits, _ . - of your choosing",
                        "required": true, "min_length": 16, "max_length": 64}),
             ]),
-            sub("move", "Make your move, privately", vec![]),
-            sub("hand", "Show your hand and the board, privately", vec![]),
-            sub("resign", "Resign your match in this channel", vec![]),
+            sub("move", "Make your move, privately", vec![match_id()]),
+            sub("hand", "Show your hand and the board, privately", vec![match_id()]),
+            sub("resign", "Resign your match in this channel", vec![match_id()]),
             sub("rules", "A game's rules, privately", vec![game("The game")]),
             sub("host", "Host a match in this channel between two members", vec![
                 game("The game to play"),

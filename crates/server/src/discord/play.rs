@@ -404,11 +404,20 @@ pub async fn command<S: Store>(
         "new" => new(state, config, interaction, sub, channel, &who, &name).await,
         "join" => join(hub, config, channel, sub, &who).await,
         other => {
-            let t = match target(hub, config, channel, &who, None, other == "move").await {
+            let named = option(sub, "match").map(str::trim);
+            let t = match target(hub, config, channel, &who, named, other == "move").await {
                 Ok(t) => t,
                 Err(why) => return why,
             };
             let (bound, seat) = (&t.bound, t.seat);
+            if other == "resign" && named.is_none() && !t.tag.is_empty() {
+                // A resignation is not undone: with several live matches here, it names one.
+                return ephemeral(&format!(
+                    "You play several matches in this channel: name the one you resign with \
+                     `match:` (the most recent is `{}`, {} v {}).",
+                    bound.id, bound.names[0], bound.names[1]
+                ));
+            }
             match other {
                 "move" => prompt(hub, bound, seat, &t.tag, None).await,
                 "hand" => hand(hub, config, bound, seat).await,
