@@ -236,3 +236,82 @@ fn create(path: &Path) -> std::io::Result<File> {
     }
     options.open(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::webhooks::{Issued, Verbosity, WebhookFormat};
+
+    fn hook(url: &str) -> WebhookConfig {
+        WebhookConfig {
+            url: url.into(),
+            format: WebhookFormat::Discord,
+            verbosity: Verbosity::All,
+            label: None,
+            issued: Issued::default(),
+        }
+    }
+
+    fn post(kind: &'static str, title: &str) -> Post {
+        Post {
+            kind,
+            title: title.into(),
+            lines: vec!["a line".into()],
+            board: None,
+        }
+    }
+
+    #[test]
+    fn waiting_posts_come_back_in_order_and_done_ones_and_a_torn_line_do_not() {
+        let dir = std::env::temp_dir().join(format!("colosseum-outbox-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.db.outbox");
+        let (outbox, waiting) = Outbox::open(&path).unwrap();
+        assert!(waiting.is_empty());
+        let a = outbox.add(
+            &hook("https://discord.com/api/webhooks/1/a"),
+            &post("result", "A"),
+            false,
+        );
+        let b = outbox.add(&hook("7"), &post("reveal", "B"), true);
+        let c = outbox.add(
+            &hook("https://discord.com/api/webhooks/1/a"),
+            &post("clock", "C"),
+            false,
+        );
+        outbox.done(b);
+        drop(outbox);
+        // A crash in the middle of a line.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"add\": 9, \"hook\": {\"url\"")
+            .unwrap();
+        let (outbox, waiting) = Outbox::open(&path).unwrap();
+        let titles: Vec<(&str, &str)> = waiting
+            .iter()
+            .map(|w| (w.2.kind, w.2.title.as_str()))
+            .collect();
+        assert_eq!(titles, [("result", "A"), ("clock", "C")]);
+        assert_eq!(waiting[0].1.url, "https://discord.com/api/webhooks/1/a");
+        // Renumbered from 1; ids go on after them.
+        assert_eq!(waiting.iter().map(|w| w.0).collect::<Vec<_>>(), [1, 2]);
+        assert!(a != c);
+        for w in &waiting {
+            outbox.done(w.0);
+        }
+        // Nothing waiting: the file is empty.
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        let d = outbox.add(&hook("7"), &post("host", "D"), true);
+        assert_eq!(d, 3);
+        drop(outbox);
+        let (_, waiting) = Outbox::open(&path).unwrap();
+        assert_eq!(waiting.len(), 1);
+        assert_eq!(waiting[0].2.title, "D");
+        assert!(waiting[0].3, "the match went on after it");
+        assert_eq!(waiting[0].1.format, WebhookFormat::Discord);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
