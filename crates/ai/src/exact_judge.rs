@@ -257,6 +257,7 @@ pub fn build<G: BotGame>(
             Ok(node)
         }
     }
+    count_nodes(&game, max_nodes)?;
     let mut b = Builder {
         tree: Tree {
             game: id,
@@ -271,6 +272,61 @@ pub fn build<G: BotGame>(
     };
     b.walk(&game, &mut Vec::new())?;
     Ok(b.tree)
+}
+
+/// Counts the tree's nodes (the game's steps only, nothing serialized), refusing more than
+/// `max`: a cheap check before the tree is built.
+fn count_nodes<G: BotGame>(game: &G, max: usize) -> Result<usize, String> {
+    fn walk<G: BotGame>(game: &G, count: &mut usize, max: usize) -> bool {
+        *count += 1;
+        if *count > max {
+            return false;
+        }
+        let mut steps: Vec<Step<G::Move, G::Chance>> = Vec::new();
+        match game.pending() {
+            Pending::Over => return true,
+            Pending::Chance => {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(&mut outcomes);
+                steps.extend(outcomes.into_iter().map(|(c, _)| Step::Chance(c)));
+            }
+            Pending::One(seat) => {
+                let mut moves = Vec::new();
+                game.legal_moves(seat, &mut moves);
+                steps.extend(moves.into_iter().map(|mv| Step::One { seat, mv }));
+            }
+            Pending::Both => {
+                let (mut m1, mut m2) = (Vec::new(), Vec::new());
+                game.legal_moves(Seat::P1, &mut m1);
+                game.legal_moves(Seat::P2, &mut m2);
+                for a in &m1 {
+                    for b in &m2 {
+                        steps.push(Step::Both {
+                            p1: a.clone(),
+                            p2: b.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        for step in steps {
+            let mut next = game.clone();
+            if next.apply(step).is_err() || !walk(&next, count, max) {
+                return false;
+            }
+        }
+        true
+    }
+    let mut count = 0;
+    if walk(game, &mut count, max) {
+        Ok(count)
+    } else if count > max {
+        Err(format!(
+            "the game tree has more than {max} nodes: too large to visit every state"
+        ))
+    } else {
+        Err("the game refused a step it listed as legal".to_string())
+    }
 }
 
 /// A bot's strategy at each information set read: information set index -> probability of

@@ -573,16 +573,98 @@ fn exploit_judges_a_bot_through_the_protocol_and_refuses_large_games() {
     assert_eq!(out.status.code(), Some(2));
     let error = text(&out.stderr);
     assert!(
-        error.contains("cards=9 is too large") && error.contains("N from 1 to 6"),
+        error.contains("more than 300000 nodes") && error.contains("--approximate"),
         "{error}"
     );
     let out = colosseum(&["exploit", "galespiel"], "");
     assert_eq!(out.status.code(), Some(2));
     let error = text(&out.stderr);
     assert!(
-        error.contains("does not support `galespiel`") && error.contains("--approximate"),
+        error.contains("more than 300000 nodes") && error.contains("small variant"),
         "{error}"
     );
+}
+
+/// `colosseum exploit` on any game's small variant (the generic exact judge, issue 42): Thwart
+/// Omega 2x2 with a `cmd:` engine (the heuristic served as a program: deterministic, beaten as
+/// `p1` by a reply that wins, not as `p2`), and classic Goofspiel with the random prize order
+/// (chance) with the random bot read once per state (a pure strategy, beaten); the dump lists
+/// every state of each information set read, from the chance step on.
+#[test]
+fn exploit_judges_every_games_small_variant_exactly() {
+    let program = format!(
+        "cmd:{} bot thwart-omega --engine heuristic",
+        env!("CARGO_BIN_EXE_colosseum")
+    );
+    let out = colosseum(
+        &[
+            "exploit",
+            "thwart-omega",
+            "-o",
+            "size=2",
+            "--engine",
+            &program,
+            "--samples",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["method"], "exact");
+    assert_eq!(report["nodes"], 145);
+    assert_eq!(report["exploitability"], 0.5, "{report}");
+
+    let dump = temp("exploit-generic-policy.json");
+    let out = colosseum(
+        &[
+            "exploit",
+            "goofspiel",
+            "-o",
+            "cards=3",
+            "-o",
+            "order=random",
+            "--engine",
+            "random",
+            "--samples",
+            "1",
+            "--deterministic-after",
+            "1",
+            "--json",
+            "--dump-policy",
+            dump.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = report["exploitability"].as_f64().unwrap();
+    assert!(e > 0.0 && e <= 1.0, "{report}");
+    let policy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    let first = &policy["policy"]["p1"][0];
+    assert!(first["histories"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("chance="));
+    let _ = std::fs::remove_file(&dump);
+
+    let out = colosseum(
+        &[
+            "exploit",
+            "goofspiel",
+            "-o",
+            "order=random",
+            "-o",
+            "cards=3",
+            "-o",
+            "returns=point_difference",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("scores win/loss"));
 }
 
 /// `colosseum exploit --approximate`: the exploiter plays the bot in any game (here Thwart
