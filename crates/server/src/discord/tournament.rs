@@ -289,7 +289,17 @@ pub(super) async fn command<S: Store>(
                 ));
             }
             let was = resolved_name(interaction, &named).unwrap_or_else(|| "the player".into());
-            let by = resolved_name(interaction, with).unwrap_or_else(|| "the new player".into());
+            let by = match resolved_name(interaction, with) {
+                Some(name) => name,
+                None => match member_name(config, interaction["guild_id"].as_str(), with).await {
+                    Some(name) => name,
+                    None => {
+                        return Some(ephemeral(
+                            "Discord did not say the new member's name: try again in a moment.",
+                        ))
+                    }
+                },
+            };
             let replaced = tournaments
                 .host_as(
                     &run.id,
