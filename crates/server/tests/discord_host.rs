@@ -380,6 +380,41 @@ async fn the_hosts_powers_are_the_hosts_and_managers_only() {
     let st = spectate(&s, &id).await;
     assert_eq!(st["status"], "finished", "{st}");
     assert_eq!(st["match"]["result"]["winner"], "p2", "{st}");
+    // A challenger created their match but plays in it: no host's powers over it.
+    let (_, created) = interact(
+        &s,
+        &app,
+        &slash(
+            ANN,
+            "new",
+            json!([
+                opt("game", 3, json!("goofspiel")),
+                opt("opponent", 6, json!(BOB.0)),
+                opt("seed", 3, json!("ann-own-words-1234"))
+            ]),
+            users(&[BOB]),
+        ),
+    )
+    .await;
+    let challenge = match_id(&created);
+    join(&s, &app, BOB).await;
+    assert_eq!(spectate(&s, &challenge).await["status"], "live");
+    let answer = power(
+        &s,
+        &app,
+        ANN,
+        "adjudicate",
+        vec![
+            opt("reason", 3, json!("I say so")),
+            opt("winner", 6, json!(ANN.0)),
+        ],
+        None,
+    )
+    .await;
+    assert!(text(&answer).contains("Only the host"), "{answer}");
+    assert_eq!(spectate(&s, &challenge).await["status"], "live");
+    let answer = power(&s, &app, CY, "resign", vec![], None).await;
+    assert!(text(&answer).contains("not a player"), "{answer}");
     // An Administrator (0x8) may host a match they did not create: a draw this time.
     let id = match_id(&host_match(&s, &app, CY, ANN, BOB, vec![]).await);
     join(&s, &app, ANN).await;
@@ -392,6 +427,7 @@ async fn the_hosts_powers_are_the_hosts_and_managers_only() {
         vec![
             opt("reason", 3, json!("agreed")),
             opt("draw", 5, json!(true)),
+            opt("match", 3, json!(id)),
         ],
         Some("8"),
     )

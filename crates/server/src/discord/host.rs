@@ -87,14 +87,15 @@ const ADMINISTRATOR: u128 = 0x8;
 const MANAGE_GUILD: u128 = 0x20;
 
 /// Whether the member who sent `interaction` may use the host's powers on `bound`: its
-/// creator, or a member whose `member.permissions` (a decimal bitfield) has Administrator or
-/// Manage Server.
+/// creator unless they play in it (a player never adjudicates or times their own match), or a
+/// member whose `member.permissions` (a decimal bitfield) has Administrator or Manage Server.
 fn may_host(interaction: &Value, bound: &Bound, who: &str) -> bool {
     let permissions: u128 = interaction["member"]["permissions"]
         .as_str()
         .and_then(|p| p.trim().parse().ok())
         .unwrap_or(0);
-    bound.host.as_deref() == Some(who) || permissions & (ADMINISTRATOR | MANAGE_GUILD) != 0
+    let creator = bound.host.as_deref() == Some(who) && !bound.members.iter().any(|m| m == who);
+    creator || permissions & (ADMINISTRATOR | MANAGE_GUILD) != 0
 }
 
 /// A subcommand option's value as text (strings, member ids).
@@ -140,8 +141,9 @@ pub async fn command<S: Store>(
     };
     if !may_host(interaction, &bound, &who) {
         return ephemeral(&format!(
-            "Only the host of match `{}` (the member who created it) or a member with the \
-             Administrator or Manage Server permission may `/colosseum {what}` it.",
+            "Only the host of match `{}` (the member who created it, when they do not play \
+             in it) or a member with the Administrator or Manage Server permission may \
+             `/colosseum {what}` it.",
             bound.id
         ));
     }
