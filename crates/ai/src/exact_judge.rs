@@ -493,6 +493,9 @@ fn strategy_of(infoset: &Infoset, answer: &Answer) -> Result<Vec<f64>, Vec<Strin
     }
 }
 
+/// One information set answered: its index, the answer, requests, reported strategies.
+type Answered = (usize, Answer, u64, u64);
+
 /// What one pass of [`read_policy`] found.
 pub struct Read {
     /// The strategies read at the information sets whose moves the tree has.
@@ -544,38 +547,37 @@ pub fn read_policy(
             known += ask.len() as u64;
             progress(done.load(Ordering::Relaxed), known);
             let threads = engines.len().max(1);
-            let results: Vec<Result<Vec<(usize, Answer, u64, u64)>, String>> =
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = engines
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(t, engine)| {
-                            let (ask, done) = (&ask, &done);
-                            scope.spawn(move || {
-                                let mut out = Vec::new();
-                                for k in (t..ask.len()).step_by(threads) {
-                                    let infoset = &tree.infosets[ask[k]];
-                                    let (answer, asked, reported) =
-                                        read_infoset(engine.as_mut(), infoset, asking).map_err(
-                                            |e| {
-                                                format!(
-                                                    "{seat} after {} steps: {e}",
-                                                    infoset.request.steps.len()
-                                                )
-                                            },
-                                        )?;
-                                    out.push((ask[k], answer, asked, reported));
-                                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, known);
-                                }
-                                Ok(out)
-                            })
+            let results: Vec<Result<Vec<Answered>, String>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = engines
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(t, engine)| {
+                        let (ask, done) = (&ask, &done);
+                        scope.spawn(move || {
+                            let mut out = Vec::new();
+                            for k in (t..ask.len()).step_by(threads) {
+                                let infoset = &tree.infosets[ask[k]];
+                                let (answer, asked, reported) =
+                                    read_infoset(engine.as_mut(), infoset, asking).map_err(
+                                        |e| {
+                                            format!(
+                                                "{seat} after {} steps: {e}",
+                                                infoset.request.steps.len()
+                                            )
+                                        },
+                                    )?;
+                                out.push((ask[k], answer, asked, reported));
+                                progress(done.fetch_add(1, Ordering::Relaxed) + 1, known);
+                            }
+                            Ok(out)
                         })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into())))
-                        .collect()
-                });
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err("a thread panicked".into())))
+                    .collect()
+            });
             for result in results {
                 for (i, answer, asked, reported) in result? {
                     stats.requests += asked;
