@@ -50,7 +50,7 @@ fn server_on(store: SqliteStore, limits: Limits) -> Server {
 
 /// Waits (real time) until `done` holds for the channel posts the stand-in took.
 async fn wait_posts(calls: &Arc<Mutex<Vec<Call>>>, done: impl Fn(&[Call]) -> bool) -> Vec<Call> {
-    for _ in 0..1200 {
+    for _ in 0..4_800 {
         let got = channel_posts(calls);
         if done(&got) {
             return got;
@@ -410,7 +410,7 @@ fn posts_queued_while_the_channel_refuses_arrive_after_a_restart_in_order_once()
         for (i, kind) in kinds.iter().enumerate() {
             s.hub.webhooks().post(&hook, numbered(i + 2, kind));
         }
-        for _ in 0..400 {
+        for _ in 0..12_000 {
             if pace.refused.load(Ordering::SeqCst) > 0 {
                 break;
             }

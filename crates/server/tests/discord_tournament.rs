@@ -177,7 +177,7 @@ async fn a_round_robin_of_members_and_bots_is_played_from_the_channel() {
             assert!(answer["data"]["flags"].is_null(), "{answer}");
         }
         // They play until the round is complete.
-        for _ in 0..400 {
+        for _ in 0..4_800 {
             if view(&s, &id).await["rounds"][round - 1]["complete"] == true {
                 break;
             }
@@ -509,7 +509,7 @@ async fn a_no_show_forfeit_is_taken_back_from_discord() {
     let (_, early) = interact(&s, &app, &next).await;
     assert_eq!(early["data"]["flags"], 64, "{early}");
     assert!(said(&early).contains("still being played"), "{early}");
-    for _ in 0..400 {
+    for _ in 0..4_800 {
         if view(&s, &id).await["rounds"][0]["complete"] == true {
             break;
         }

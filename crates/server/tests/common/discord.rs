@@ -456,9 +456,10 @@ pub fn confirm_id(prompt: &Value) -> String {
         .to_string()
 }
 
-/// Waits (real time) until the stand-in got a post matching `done`.
+/// Waits (real time, up to two minutes: a loaded machine is slow, and a post that matches ends
+/// the wait at once) until the stand-in got a post matching `done`.
 pub async fn wait_for(calls: &Arc<Mutex<Vec<Call>>>, done: impl Fn(&[Call]) -> bool) -> Vec<Call> {
-    for _ in 0..400 {
+    for _ in 0..4_800 {
         let got = calls.lock().unwrap().clone();
         if done(&got) {
             return got;
