@@ -31,9 +31,10 @@ pub struct DiscordArgs {
     /// COLOSSEUM_DISCORD_PUBLIC_URL): the web table links given to players start with it.
     #[arg(long, value_name = "URL")]
     discord_public_url: Option<String>,
-    /// A file keeping which match each channel plays and its two members (or set
-    /// COLOSSEUM_DISCORD_STATE), so a restart keeps them; without it they live in memory only.
-    /// It holds the seats' tokens: keep it private, like the database.
+    /// A file keeping which matches each channel plays and their members (or set
+    /// COLOSSEUM_DISCORD_STATE), so a restart keeps them; default: beside the SQLite database
+    /// (`DB.discord`); with --postgres, give one or they live in memory only. It holds the
+    /// seats' tokens: keep it private, like the database.
     #[arg(long, value_name = "PATH")]
     discord_state: Option<PathBuf>,
     /// A guild (Discord server) to register the /colosseum command in at start (repeat for
@@ -51,7 +52,9 @@ fn flag_or_env(flag: Option<&str>, env: &str) -> Option<String> {
 
 impl DiscordArgs {
     /// The application's settings: `None` when none of id, key and token is given.
-    pub fn config(&self) -> Result<Option<&'static Config>> {
+    /// `default_state`: the bindings' file when neither `--discord-state` nor
+    /// `COLOSSEUM_DISCORD_STATE` names one (`serve`: beside a SQLite database).
+    pub fn config(&self, default_state: Option<PathBuf>) -> Result<Option<&'static Config>> {
         let app_id = flag_or_env(self.discord_app_id.as_deref(), "COLOSSEUM_DISCORD_APP_ID");
         let key = flag_or_env(
             self.discord_public_key.as_deref(),
@@ -80,7 +83,8 @@ impl DiscordArgs {
                 let state = self
                     .discord_state
                     .clone()
-                    .or_else(|| flag_or_env(None, "COLOSSEUM_DISCORD_STATE").map(PathBuf::from));
+                    .or_else(|| flag_or_env(None, "COLOSSEUM_DISCORD_STATE").map(PathBuf::from))
+                    .or(default_state);
                 if let Some(url) = flag_or_env(
                     self.discord_public_url.as_deref(),
                     "COLOSSEUM_DISCORD_PUBLIC_URL",
@@ -130,7 +134,7 @@ pub enum DiscordCommand {
 pub fn run(command: &DiscordCommand, out: &mut impl std::io::Write) -> Result<()> {
     match command {
         DiscordCommand::Register { guild, app } => {
-            let config = app.config()?.ok_or_else(|| {
+            let config = app.config(None)?.ok_or_else(|| {
                 anyhow::anyhow!(
                     "give the application: --discord-app-id, --discord-public-key and \
                      --discord-bot-token-file (or COLOSSEUM_DISCORD_*; docs/discord.md)"
@@ -177,7 +181,7 @@ mod tests {
 
     #[test]
     fn serve_takes_the_application_from_its_flags_and_the_token_from_a_file() {
-        assert!(serve(&[]).config().unwrap().is_none(), "off by default");
+        assert!(serve(&[]).config(None).unwrap().is_none(), "off by default");
         let dir = std::env::temp_dir().join(format!("colosseum-discord-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let token = dir.join("token");
@@ -204,7 +208,7 @@ mod tests {
         ];
         let parsed = serve(&args);
         assert_eq!(parsed.discord_guild, ["7"]);
-        let config = parsed.config().unwrap().expect("on");
+        let config = parsed.config(None).unwrap().expect("on");
         assert_eq!(config.app_id, "42");
         assert_eq!(config.public_key, [0x0f; 32]);
         assert_eq!(
@@ -215,11 +219,23 @@ mod tests {
         assert_eq!(config.public_url.as_deref(), Some("https://c.example"));
         // A state file that is not the bindings' JSON stops the server.
         std::fs::write(&state, "not json").unwrap();
-        let err = serve(&args).config().unwrap_err().to_string();
+        let err = serve(&args).config(None).unwrap_err().to_string();
         assert!(err.contains("state file"), "{err}");
+        // Without --discord-state, the file beside the database is the one read (a bad one
+        // stops the server too); --discord-state wins over it.
+        let beside = dir.join("colosseum.db.discord");
+        std::fs::write(&beside, "not json either").unwrap();
+        let unnamed = &args[..args.len() - 4];
+        let err = serve(unnamed)
+            .config(Some(beside.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("colosseum.db.discord"), "{err}");
+        std::fs::write(&state, "{}").unwrap();
+        assert!(serve(&args).config(Some(beside)).unwrap().is_some());
         // Some but not all: an error naming what is missing.
         let err = serve(&["--discord-app-id", "42"])
-            .config()
+            .config(None)
             .unwrap_err()
             .to_string();
         assert!(err.contains("--discord-public-key"), "{err}");

@@ -262,6 +262,11 @@ enum Command {
         /// Levels come from RUST_LOG (default `info`).
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         log_format: LogFormat,
+        /// A file keeping the chat webhooks' (and the Discord channels') queued posts across a
+        /// restart; default: beside the SQLite database (`DB.outbox`); with --postgres, give
+        /// one to keep them (each process its own file).
+        #[arg(long, value_name = "PATH")]
+        webhook_outbox: Option<PathBuf>,
         /// The server's limits (docs/server-api.md, "Limits").
         #[command(flatten)]
         limits: ServeLimits,
@@ -666,6 +671,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             admin_token,
             balance_dir,
             log_format,
+            webhook_outbox,
             limits: serve_limits,
             discord: discord_args,
         } => {
@@ -676,6 +682,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
                     .ok()
                     .filter(|t| !t.is_empty())
             });
+            // Beside a SQLite database by default: the Discord bindings (`DB.discord`).
+            let beside_db = |suffix: &str| {
+                (postgres.is_none() && db.as_os_str() != ":memory:").then(|| {
+                    let mut file = db.clone().into_os_string();
+                    file.push(suffix);
+                    PathBuf::from(file)
+                })
+            };
+            let discord_state = beside_db(".discord");
             let store = match postgres {
                 Some(config) => colosseum_server::StoreChoice::Postgres(config),
                 None => colosseum_server::StoreChoice::Sqlite(db),
@@ -683,7 +698,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut impl Write) -> Re
             let limits = serve_limits.apply(colosseum_server::Limits {
                 http_per_second: http_rate,
                 http_burst: (http_rate * 3.0).max(1.0),
-                discord: discord_args.config()?,
+                discord: discord_args.config(discord_state)?,
+                webhook_outbox: webhook_outbox.map(|p| &*Box::leak(p.into_boxed_path())),
                 ..colosseum_server::Limits::default()
             });
             // A table file named is read now: a bad one stops the server before it listens,

@@ -129,6 +129,10 @@ pub struct Limits {
     /// The Discord application (`--discord-app-id` ...; `crate::discord`); `None` turns
     /// `POST /api/discord/interactions` off (404).
     pub discord: Option<&'static crate::discord::Config>,
+    /// Where the webhooks' queued posts are kept across a restart
+    /// (`crate::webhooks::Webhooks::keep_outbox`; `serve --webhook-outbox`); `None`: beside a
+    /// SQLite database (`DB.outbox`), and nowhere with PostgreSQL or a database in memory.
+    pub webhook_outbox: Option<&'static std::path::Path>,
 }
 
 /// One day in ms: the longest decision time and bank a time control may ask for by default.
@@ -179,6 +183,7 @@ impl Default for Limits {
             webhook_hosts: &[],
             webhook_allow_private: false,
             discord: None,
+            webhook_outbox: None,
         }
     }
 }

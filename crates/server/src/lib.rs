@@ -181,8 +181,12 @@ pub async fn serve(
         StoreChoice::Postgres(url) => Some(url.clone()),
         StoreChoice::Sqlite(_) => None,
     };
-    // The webhooks' outbox beside the database (`crate::webhooks::Webhooks::keep_outbox`).
+    // The webhooks' outbox where the operator says, else beside the database
+    // (`crate::webhooks::Webhooks::keep_outbox`).
     let outbox = match &store {
+        _ if limits.webhook_outbox.is_some() => {
+            limits.webhook_outbox.map(std::path::Path::to_path_buf)
+        }
         StoreChoice::Sqlite(path) if path.as_os_str() != ":memory:" => {
             let mut file = path.clone().into_os_string();
             file.push(".outbox");

@@ -194,10 +194,23 @@ impl Bindings {
 
     fn save(&self, map: &HashMap<String, Bound>) {
         let Some(file) = &self.file else { return };
-        let tmp = file.with_extension("tmp");
+        let mut tmp = file.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        // It holds the seats' tokens: readable by the server's user only.
+        let write = |bytes: Vec<u8>| {
+            use std::io::Write;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut f = options.open(&tmp)?;
+            f.write_all(&bytes)?;
+            f.sync_all()
+        };
         let written = serde_json::to_vec(map)
             .map_err(std::io::Error::other)
-            .and_then(|bytes| std::fs::write(&tmp, bytes))
+            .and_then(write)
             .and_then(|()| std::fs::rename(&tmp, file));
         if let Err(e) = written {
             tracing::error!(
