@@ -810,3 +810,54 @@ async fn too_many_moves_for_menus_are_typed_in_a_form_and_confirmed() {
     );
     assert_eq!(st["decision"], decision);
 }
+
+#[tokio::test]
+async fn interactions_are_limited_per_member_and_refused_ones_per_address() {
+    // Every interaction comes from Discord's few addresses: one busy member must not stop the
+    // others, and a flood of badly signed requests is still limited per address.
+    let app = App::new();
+    let s = common::server_with(Limits {
+        discord: Some(app.config("http://127.0.0.1:9")),
+        http_per_second: 1.0,
+        http_burst: 3.0,
+        ..open_limits()
+    });
+    let rules = |member: &str| {
+        json!({"id": "2", "type": 2, "token": "t", "guild_id": "42", "channel_id": "7",
+               "member": {"user": {"id": member, "username": "x"}},
+               "data": {"name": "colosseum", "type": 1,
+                        "options": [{"name": "rules", "type": 1,
+                                     "options": [{"name": "game", "type": 3,
+                                                  "value": "goofspiel"}]}]}})
+    };
+    let mut answers = Vec::new();
+    for _ in 0..5 {
+        let (status, body) = interact(&s, &app, &rules("100")).await;
+        assert_eq!(status, StatusCode::OK, "Discord is always answered: {body}");
+        answers.push(body["data"]["content"].as_str().unwrap().to_string());
+    }
+    assert!(
+        answers[..3].iter().all(|a| a.contains("Goofspiel")),
+        "{answers:?}"
+    );
+    assert!(
+        answers[3..].iter().all(|a| a.contains("too fast")),
+        "{answers:?}"
+    );
+    // Another member, from the same (Discord's) address, is answered.
+    let (_, other) = interact(&s, &app, &rules("200")).await;
+    assert!(
+        other["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Goofspiel"),
+        "{other}"
+    );
+    // Refused requests count per address: 401 until the address's burst is spent, then 429.
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        let (status, _) = post(&s, Some(&"00".repeat(64)), Some("1700000000"), "{}").await;
+        statuses.push(status.as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 401, 429, 429]);
+}

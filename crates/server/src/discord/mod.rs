@@ -29,6 +29,9 @@ use serde_json::{json, Value};
 use crate::api::AppState;
 use crate::store::Store;
 
+/// The interactions endpoint's path.
+pub const ENDPOINT: &str = "/api/discord/interactions";
+
 /// Discord's API base URL when none is given.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";
 
@@ -209,8 +212,13 @@ pub fn verify(
 
 /// `POST /api/discord/interactions`: 404 when no application is configured; 401 for a missing,
 /// bad or stale signature; PING answered PONG; commands and components answered.
+///
+/// Every interaction reaches the server from Discord's few addresses, so the API's per-address
+/// limit (`--http-rate`) is taken here instead: per member for a verified interaction (an
+/// ephemeral "too fast" answer, so Discord shows why), per address for a refused one (429).
 pub async fn interactions<S: Store>(
     State(state): State<std::sync::Arc<AppState<S>>>,
+    client: Option<axum::Extension<crate::api::ClientKey>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -227,6 +235,18 @@ pub async fn interactions<S: Store>(
         _ => Err(Refusal::Missing),
     };
     if let Err(why) = checked {
+        if let Some(axum::Extension(crate::api::ClientKey(key))) = &client {
+            if !state.allow(key) {
+                return crate::error::ApiError::new(
+                    crate::error::ErrorCode::RateLimited,
+                    format!(
+                        "too many refused interactions: at most {} a second from one address",
+                        state.limits.http_per_second
+                    ),
+                )
+                .into_response();
+            }
+        }
         return (
             StatusCode::UNAUTHORIZED,
             Json(json!({"error": "unauthorized", "message": why.words()})),
@@ -240,6 +260,20 @@ pub async fn interactions<S: Store>(
         )
             .into_response();
     };
+    if client.is_some() {
+        let m = &interaction["member"]["user"]["id"];
+        let who = m.as_str().or(interaction["user"]["id"].as_str());
+        if let Some(who) = who {
+            if !state.allow(&format!("discord-member:{who}")) {
+                return Json(ephemeral(&format!(
+                    "You are acting too fast: at most {} interactions a second; wait a moment \
+                     and try again.",
+                    state.limits.http_per_second
+                )))
+                .into_response();
+            }
+        }
+    }
     Json(answer(&state, config, &interaction).await).into_response()
 }
 
@@ -295,7 +329,9 @@ pub(crate) fn client() -> Client {
 
 /// A message only the member who acted sees.
 fn ephemeral(text: &str) -> Value {
-    json!({"type": CHANNEL_MESSAGE, "data": {"content": text, "flags": EPHEMERAL}})
+    // Names and typed text never ping anyone.
+    json!({"type": CHANNEL_MESSAGE, "data": {"content": text, "flags": EPHEMERAL,
+           "allowed_mentions": {"parse": []}}})
 }
 
 /// The answer to `/colosseum SUBCOMMAND`.
