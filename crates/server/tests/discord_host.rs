@@ -299,6 +299,11 @@ async fn the_hosts_powers_are_the_hosts_and_managers_only() {
         assert!(text(&answer).contains("Only the host"), "{answer}");
     }
     assert_eq!(spectate(&s, &id).await["paused"], false);
+    // The match's posts go to its channel (set by a task the join starts: set here too, the
+    // same target, so that the powers below are not used before it is).
+    let table = s.hub.table(&id).await.unwrap();
+    let hook = colosseum_server::discord::post::channel_hook(app.config(&base), "7");
+    s.hub.set_webhook_from_start(&table, hook).await.unwrap();
     // The host pauses and resumes.
     let answer = power(&s, &app, CY, "pause", vec![], None).await;
     assert!(text(&answer).contains("pauses"), "{answer}");
@@ -364,19 +369,19 @@ async fn the_hosts_powers_are_the_hosts_and_managers_only() {
     assert_eq!(spectate(&s, &id).await["status"], "live");
     let answer = power(&s, &app, EVE, "adjudicate", adjudicate, Some("32")).await;
     assert!(text(&answer).contains("Bob wins"), "{answer}");
-    // Announced in the channel by the match's posts (the answer is the host's only).
+    // Each power is announced once in the channel, by the match's posts (the answers were the
+    // host's only).
     assert!(is_ephemeral(&answer), "{answer}");
     let posts = wait_for(&calls, |c| {
-        c.iter().any(|c| content(c).contains("Ann left the table"))
+        c.iter()
+            .any(|c| content(c).contains("The host adjudicated"))
     })
     .await;
-    assert!(
-        posts
-            .iter()
-            .map(content)
-            .any(|t| t.contains("Bob wins") && t.contains("Ann left the table")),
-        "{posts:#?}"
-    );
+    let told = |words: &str| posts.iter().filter(|c| content(c).contains(words)).count();
+    assert_eq!(told("The host paused"), 1, "{posts:#?}");
+    assert_eq!(told("The host resumed"), 1, "{posts:#?}");
+    assert_eq!(told("The host gave Ann 30 seconds more"), 1, "{posts:#?}");
+    assert_eq!(told("Bob wins: Ann left the table"), 1, "{posts:#?}");
     let st = spectate(&s, &id).await;
     assert_eq!(st["status"], "finished", "{st}");
     assert_eq!(st["match"]["result"]["winner"], "p2", "{st}");
