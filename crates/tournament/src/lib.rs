@@ -12,12 +12,16 @@
 //!   documentation.
 //! * [`elimination`]: single and double elimination brackets with byes for any count.
 //! * [`rating`]: Glicko-2 ratings (one rated game is one rating period for each player).
+//! * [`season`]: a season's roster and ratings as a log of events; [`fold`]: how a stored
+//!   configuration and log become a tournament's or a season's state.
 
 #![warn(missing_docs)]
 
 pub mod elimination;
+pub mod fold;
 pub mod rating;
 pub mod round_robin;
+pub mod season;
 pub mod standings;
 pub mod swiss;
 
