@@ -143,7 +143,7 @@ async fn first_move(s: &Server, app: &App, who: (&str, &str)) -> String {
 
 /// Waits (real time: the server's openers are tasks) until match `id` satisfies `done`.
 async fn until(s: &Server, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..400 {
+    for _ in 0..4_800 {
         let st = spectate(s, id).await;
         if done(&st) {
             return st;
