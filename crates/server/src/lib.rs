@@ -5,9 +5,10 @@
 //!   acknowledged before it is stored.
 //! * [`store`]: SQLite (default, one file, WAL) or PostgreSQL behind one [`store::Store`] trait:
 //!   match metadata plus the host's append-only log, from which a match is rebuilt exactly.
-//! * [`api`]: the axum router (HTTP commands, a WebSocket of live views), size and rate limits,
-//!   JSON errors. Every response is built from the caller's view. [`serve_on`] adds the
-//!   connection limits (per address, header timeout).
+//! * [`routes`]: the axum router (HTTP commands, a WebSocket of live views), one module per
+//!   family of handlers; [`limits`] and [`state`]: the size and rate limits and the state the
+//!   router shares; [`api`] re-exports them where they always were. Every response is built from
+//!   the caller's view. [`serve_on`] adds the connection limits (per address, header timeout).
 //! * [`clock`]: wall time, injected.
 //! * [`pages`]: the browser table (lobby, table, replay, rules), assets embedded.
 //! * [`seasons`]: rosters kept across tournaments and rated casual matches, and each player's
@@ -26,15 +27,19 @@ pub mod discord;
 pub mod error;
 pub mod forward;
 pub mod hub;
+pub mod limits;
 pub mod lobby;
 pub mod metrics;
 pub mod names;
 pub mod pages;
 pub mod pool;
 pub mod qr;
+mod rate;
 pub mod render;
+pub mod routes;
 pub mod season_api;
 pub mod seasons;
+pub mod state;
 pub mod store;
 pub mod tournament_api;
 pub mod tournaments;

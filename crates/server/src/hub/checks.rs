@@ -8,8 +8,8 @@ use colosseum_host::{MatchConfig, Player, TimeControl};
 use rand::TryRngCore;
 use serde_json::Value;
 
-use crate::api::Limits;
 use crate::error::ApiError;
+use crate::limits::Limits;
 
 /// The largest budget a server bot may be given by default (a bot name is chosen by whoever
 /// creates the match, so it must not be able to hold a core for minutes); `Limits::bot_max_ms`.

@@ -23,9 +23,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{watch, Notify};
 
-use crate::api::Limits;
 use crate::clock::Clock;
 use crate::error::{ApiError, ErrorCode};
+use crate::limits::Limits;
 use crate::store::{Holder, Quarantined, Store, StoreError, StoredMatch};
 
 mod act;
