@@ -12,8 +12,9 @@
 //!   documentation.
 //! * [`elimination`]: single and double elimination brackets with byes for any count.
 //! * [`rating`]: Glicko-2 ratings (one rated game is one rating period for each player).
-//! * [`season`]: a season's roster and ratings as a log of events; [`fold`]: how a stored
-//!   configuration and log become a tournament's or a season's state.
+//! * [`tournament`] and [`season`]: a tournament and a season as a configuration and a log of
+//!   events, and the state they fold to; [`fold`]: how a stored configuration and log become
+//!   that state (one helper for both).
 
 #![warn(missing_docs)]
 
@@ -24,6 +25,7 @@ pub mod round_robin;
 pub mod season;
 pub mod standings;
 pub mod swiss;
+pub mod tournament;
 
 use serde::{Deserialize, Serialize};
 

@@ -2,9 +2,13 @@
 //! server writes them, fold to the same state (existing databases load), and a log that does
 //! not fold says which event is at fault.
 
+use std::collections::HashMap;
+
+use colosseum_engine::Seat;
 use colosseum_tournament::fold::{Fold, FoldError};
 use colosseum_tournament::rating::Rating;
 use colosseum_tournament::season::{Season, SeasonEvent};
+use colosseum_tournament::tournament::{standings_csv, status, GamePick, How, Step, Tournament};
 use colosseum_tournament::Outcome;
 
 /// A season's stored configuration, as the server writes it.
@@ -115,4 +119,172 @@ fn a_configuration_that_does_not_read_names_no_event() {
     assert!(matches!(err, FoldError::Config { .. }), "{err:?}");
     assert_eq!(err.index(), None);
     assert!(err.to_string().contains("missing field `name`"), "{err}");
+}
+
+/// A chat webhook as the server stores it (its own type is the server's; the fold keeps it as
+/// it came).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Hook {
+    url: String,
+    format: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    verbosity: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
+}
+
+type Cup = Tournament<Hook>;
+
+/// A tournament's stored configuration, as the server wrote it before the fold moved here
+/// (printed by the server's own types): every optional field set.
+const CUP_CONFIG: &str = r#"{"id":"t","name":"Cycle","games":[{"game":"goofspiel","options":{}},{"game":"othergame","options":{"hands":3}}],"pick":"draw","format":{"kind":"round_robin","double":false},"time":{"kind":"timed","per_decision_ms":30000,"bank_ms":0,"bank_step_ms":0,"empty_bank":"default"},"cap":3,"no_show_ms":60000,"auto_rounds":true,"admin_token":"a","registration_token":"reg","created_at":1700000000000,"seed":77,"webhook":{"url":"https://discord.com/api/webhooks/1/x","format":"discord","verbosity":"results","label":"Cup"},"season":"s1","discord":{"channel":"c1","host":"h1"}}"#;
+
+/// Its stored events, as the server wrote them: every kind of event, with a forfeit taken
+/// back, a replacement, a match made again for the replacement, the webhook removed, a round
+/// withdrawn and the end.
+const CUP_EVENTS: [&str; 21] = [
+    r#"{"type":"entered","at":0,"player":{"name":"Ann","bot":"random","garnets":0}}"#,
+    r#"{"type":"entered","at":0,"player":{"name":"Bo","bot":"random","garnets":0}}"#,
+    r#"{"type":"entered","at":0,"player":{"name":"Cy","bot":"random","garnets":0}}"#,
+    r#"{"type":"started","at":0}"#,
+    r#"{"type":"garnets","at":1,"player":2,"garnets":5}"#,
+    r#"{"type":"round_paired","at":2,"game":"goofspiel","options":{},"round":{"games":[{"p1":0,"p2":1,"bracket":"main"}],"byes":[2]}}"#,
+    r#"{"type":"match_created","at":3,"round":0,"board":0,"id":"m1","tokens":["tk1",null],"advantage":"p2"}"#,
+    r#"{"type":"host_power","at":4,"round":0,"board":0,"power":"30 s to p2"}"#,
+    r#"{"type":"result","at":5,"round":0,"board":0,"outcome":"p2","how":{"kind":"no_show","absent":["p1"]}}"#,
+    r#"{"type":"result_undone","at":6,"round":0,"board":0}"#,
+    r#"{"type":"result","at":7,"round":0,"board":0,"outcome":"p1","how":{"kind":"played","winner":"p1","reason":"more points"}}"#,
+    r#"{"type":"round_paired","at":8,"game":"othergame","options":{"hands":3},"round":{"games":[{"p1":1,"p2":2,"bracket":"main"}],"byes":[0]}}"#,
+    r#"{"type":"match_created","at":9,"round":1,"board":0,"id":"m2","tokens":[null,null],"advantage":null}"#,
+    r#"{"type":"replaced","at":10,"player":1,"by":{"name":"Zed","token":"z","garnets":2,"season_player":4,"discord":"d9"},"was":"Bo"}"#,
+    r#"{"type":"match_remade","at":10,"round":1,"board":0,"player":1}"#,
+    r#"{"type":"match_created","at":11,"round":1,"board":0,"id":"m3","tokens":["z1",null],"advantage":"p2"}"#,
+    r#"{"type":"webhook_set","at":12,"webhook":null}"#,
+    r#"{"type":"result","at":13,"round":1,"board":0,"outcome":"draw","how":{"kind":"adjudicated","reason":"agreed"}}"#,
+    r#"{"type":"round_paired","at":14,"game":"goofspiel","options":{},"round":{"games":[{"p1":2,"p2":0,"bracket":"main"}],"byes":[1]}}"#,
+    r#"{"type":"round_withdrawn","at":15,"round":2}"#,
+    r#"{"type":"finished","at":16}"#,
+];
+
+#[test]
+fn a_stored_tournament_folds_to_its_state_and_writes_back_the_same_bytes() {
+    let t = Cup::fold(CUP_CONFIG, &CUP_EVENTS).unwrap();
+    assert_eq!(t.config.name, "Cycle");
+    assert_eq!(t.config.pick, GamePick::Draw);
+    assert_eq!(t.config.games[1].game, "othergame");
+    assert_eq!(
+        t.config.webhook.as_ref().unwrap().label.as_deref(),
+        Some("Cup")
+    );
+    assert_eq!(t.config.discord.as_ref().unwrap().channel, "c1");
+    assert_eq!(t.config.no_show_ms, Some(60_000));
+    assert!(t.config.time.is_some());
+    // The host removed the webhook.
+    assert_eq!(t.webhook, None);
+    assert!(t.started && t.finished);
+    assert_eq!(t.log.len(), CUP_EVENTS.len());
+    let names: Vec<&str> = t.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Ann", "Zed", "Cy"]);
+    assert_eq!(t.players[2].garnets, 5);
+    assert_eq!(t.players[1].season_player, Some(4));
+    assert_eq!(t.players[1].discord.as_deref(), Some("d9"));
+    assert_eq!(t.player_of("z"), Some(1));
+    assert!(t.is_admin("a") && !t.is_admin("b"));
+    assert_eq!(t.occupant, [0, 1, 0]);
+    assert_eq!(t.formers.len(), 1);
+    assert_eq!(
+        (
+            t.formers[0].place,
+            t.formers[0].entrant.name.as_str(),
+            t.formers[0].by.as_str(),
+            t.formers[0].at
+        ),
+        (1, "Bo", "Zed", 10)
+    );
+    // The third round was withdrawn.
+    assert_eq!(t.rounds.len(), 2);
+    let first = &t.rounds[0].boards[0];
+    assert_eq!(first.match_id.as_deref(), Some("m1"));
+    assert_eq!(first.tokens, [Some("tk1".to_string()), None]);
+    assert_eq!(first.advantage, Some(Seat::P2));
+    assert!(first.no_show_off);
+    assert_eq!(first.occupants, Some([0, 0]));
+    assert!(matches!(
+        first.result,
+        Some((
+            Outcome::P1,
+            How::Played {
+                winner: Some(Seat::P1),
+                ..
+            }
+        ))
+    ));
+    let second = &t.rounds[1].boards[0];
+    assert_eq!(t.rounds[1].game, "othergame");
+    assert_eq!(second.match_id.as_deref(), Some("m3"));
+    assert_eq!(second.since, Some(10));
+    assert!(!second.no_show_off);
+    assert_eq!(second.occupants, Some([1, 0]));
+    assert!(matches!(
+        second.result,
+        Some((Outcome::Draw, How::Adjudicated { .. }))
+    ));
+    assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Bo".to_string()]);
+    assert_eq!(t.board_names(1, 0), ["Zed".to_string(), "Cy".to_string()]);
+    // Bo keeps the game he lost; Zed has his draw; Ann her win and her bye, Cy his bye and draw.
+    let table: Vec<(String, u32, u32, u32)> = t
+        .standings()
+        .iter()
+        .map(|s| {
+            (
+                t.line_entrant(s.player).name.clone(),
+                s.wins,
+                s.draws,
+                s.losses,
+            )
+        })
+        .collect();
+    assert_eq!(
+        table,
+        [
+            ("Ann".to_string(), 1, 0, 0),
+            ("Cy".to_string(), 0, 1, 0),
+            ("Zed".to_string(), 0, 1, 0),
+            ("Bo".to_string(), 0, 0, 1),
+        ]
+    );
+    assert_eq!(status(&t), "finished");
+    assert!(standings_csv(&t).starts_with("rank,name,points,"));
+    assert_eq!(t.next_step(99, &HashMap::new()), Step::Wait);
+    // Written back, every stored text is the same bytes.
+    assert_eq!(serde_json::to_string(&t.config).unwrap(), CUP_CONFIG);
+    for (text, event) in CUP_EVENTS.iter().zip(&t.log) {
+        assert_eq!(&serde_json::to_string(event).unwrap(), text);
+    }
+}
+
+#[test]
+fn a_tournament_event_that_does_not_fit_is_named_by_its_index() {
+    let mut events = CUP_EVENTS.to_vec();
+    // A result for a board of a round that was never paired.
+    events.insert(
+        6,
+        r#"{"type":"result","at":5,"round":4,"board":0,"outcome":"p2","how":{"kind":"adjudicated","reason":"x"}}"#,
+    );
+    let err = Cup::fold(CUP_CONFIG, &events).unwrap_err();
+    assert_eq!(
+        err,
+        FoldError::Unfit {
+            index: 6,
+            error: "no board 0 in round 4".into()
+        }
+    );
+    // Withdrawing a round that is not the last.
+    let mut events = CUP_EVENTS.to_vec();
+    events[19] = r#"{"type":"round_withdrawn","at":15,"round":0}"#;
+    let err = Cup::fold(CUP_CONFIG, &events).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "event 19 does not fit: round 0 is not the last round"
+    );
 }
