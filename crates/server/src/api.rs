@@ -6,5 +6,4 @@ pub use crate::limits::{Limits, DAY_MS, LOBBY_PAGE};
 pub use crate::routes::{
     app, serve_socket, serve_socket_with, ClientKey, WS_PROTOCOL, WS_TOKEN_PROTOCOL,
 };
-pub(crate) use crate::routes::{bearer, Body};
 pub use crate::state::AppState;

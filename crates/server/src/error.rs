@@ -344,20 +344,24 @@ impl From<colosseum_host::MatchError> for ApiError {
     }
 }
 
+/// What `Retry-After` says to a 503 `busy` (a queue is full, or the server stops);
+/// `crate::verifying` re-exports it.
+pub const RETRY_BUSY_SECS: u64 = 30;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status(), Json(self.body())).into_response();
         if self.code == ErrorCode::Busy {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(crate::verifying::RETRY_BUSY_SECS),
+                axum::http::HeaderValue::from(RETRY_BUSY_SECS),
             );
         }
         response
     }
 }
 
-/// Maps a store error to a 500 that names what was being done (`context`).
-pub(crate) fn internal(context: &str) -> impl FnOnce(crate::store::StoreError) -> ApiError + '_ {
+/// Maps a store error (any error) to a 500 that names what was being done (`context`).
+pub(crate) fn internal<E: std::fmt::Display>(context: &str) -> impl FnOnce(E) -> ApiError + '_ {
     move |e| ApiError::internal(context, e)
 }

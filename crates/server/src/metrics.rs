@@ -274,7 +274,7 @@ impl Metrics {
         // Only the shares busy now: the families start empty at every scrape.
         self.share_queued.clear();
         self.share_running.clear();
-        for (share, queued, running) in now.shares.iter().take(crate::hub::SHARES_SHOWN * 5) {
+        for (share, queued, running) in now.shares.iter().take(crate::pool::SHARES_SHOWN * 5) {
             let label = ShareLabel {
                 share: share.clone(),
             };

@@ -103,6 +103,9 @@ impl Drop for Permit {
     }
 }
 
+/// The most shares `GET /api/health` lists one by one (all are counted).
+pub const SHARES_SHOWN: usize = 20;
+
 /// A share's jobs now, as shown in `GET /api/health`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShareLoad {
@@ -145,7 +148,7 @@ impl Pool {
             slots: slots.max(1),
             state: Mutex::new(State::default()),
             peak: AtomicUsize::new(0),
-            salt: crate::hub::random_hex(16),
+            salt: crate::hub::checks::random_hex(16),
             closing: tokio::sync::watch::channel(false).0,
         })
     }

@@ -6,8 +6,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::api::Body;
 use crate::error::ApiError;
+use crate::routes::extract::Body;
 
 /// The longest text a QR code is made of, in characters (an invite link is under 200).
 pub const MAX_QR_TEXT: usize = 1000;

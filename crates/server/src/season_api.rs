@@ -11,9 +11,10 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::api::{bearer, AppState, Body};
 use crate::error::ApiError;
+use crate::routes::extract::{bearer, Body};
 use crate::seasons::{CreateSeason, RatedMatchRequest};
+use crate::state::AppState;
 use crate::store::Store;
 
 /// How many seasons the list shows.

@@ -12,8 +12,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{bearer, AppState, Body};
 use crate::error::ApiError;
+use crate::routes::extract::{bearer, Body};
+use crate::state::AppState;
 use crate::store::Store;
 use crate::tournaments::CreateTournament;
 

@@ -13,12 +13,15 @@
 //! behind [`QUEUED`] in all, is answered `503 busy` with `Retry-After`, and nothing is queued.
 //! When the server stops, waiting requests are answered `503 busy` at once and the
 //! computations are abandoned (`Verifier::stop`): nothing of them is stored.
+//!
+//! This module keeps the reports and bounds the queue; `Hub::verify_report` (`crate::hub`'s
+//! `verify` module) runs a request through them.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::error::{ApiError, ErrorCode};
@@ -34,7 +37,7 @@ pub const QUEUED: usize = 32;
 /// What `Retry-After` says to a 202 (the report is being computed).
 pub const RETRY_COMPUTING_SECS: u64 = 5;
 /// What `Retry-After` says to a 503 (the queue is full, or the server stops).
-pub const RETRY_BUSY_SECS: u64 = 30;
+pub use crate::error::RETRY_BUSY_SECS;
 
 /// A report: the JSON answered (with its `text`).
 pub type ReportJson = Arc<Value>;
@@ -58,7 +61,7 @@ struct Kept {
 #[derive(Default)]
 pub struct Verifier {
     kept: Mutex<Kept>,
-    running: Mutex<HashMap<String, watch::Receiver<Option<ReportJson>>>>,
+    pub(crate) running: Mutex<HashMap<String, watch::Receiver<Option<ReportJson>>>>,
     stopping: Mutex<Option<watch::Sender<bool>>>,
     stopped: std::sync::atomic::AtomicBool,
 }
@@ -85,7 +88,7 @@ impl Verifier {
             .len()
     }
 
-    fn keep(&self, id: &str, report: ReportJson) {
+    pub(crate) fn keep(&self, id: &str, report: ReportJson) {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.reports.insert(id.to_string(), report).is_none() {
             kept.order.push_back(id.to_string());
@@ -98,7 +101,7 @@ impl Verifier {
     }
 
     /// A receiver told when the server stops.
-    fn stop_signal(&self) -> watch::Receiver<bool> {
+    pub(crate) fn stop_signal(&self) -> watch::Receiver<bool> {
         let mut s = self.stopping.lock().unwrap_or_else(PoisonError::into_inner);
         s.get_or_insert_with(|| watch::channel(false).0).subscribe()
     }
@@ -117,7 +120,7 @@ impl Verifier {
         }
     }
 
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
@@ -126,106 +129,4 @@ impl Verifier {
 #[must_use]
 pub fn busy(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::Busy, message)
-}
-
-impl<S: crate::store::Store> crate::hub::Hub<S> {
-    /// Match `id`'s verify report for a request from `share` (`crate::pool::share_of`): kept,
-    /// shared with a computation running, or computed now in the bot pool; waits at most
-    /// `wait` (then [`Answer::Computing`]). Refuses (503 `busy`) a new computation over
-    /// [`PER_SHARE`] or [`QUEUED`], and every request once the server stops. The match must be
-    /// finished (409 `not_finished`).
-    pub async fn verify_report(
-        self: &Arc<Self>,
-        id: &str,
-        share: &str,
-        wait: Duration,
-    ) -> Result<Answer, ApiError> {
-        let v = self.verifier();
-        if let Some(report) = v.kept(id) {
-            self.metrics().verify_cache_hits.inc();
-            return Ok(Answer::Report(report));
-        }
-        let stopping = || {
-            busy("the server is stopping: ask again once it is back (the report is not lost: it is computed again)")
-        };
-        if v.stopped() {
-            self.metrics().verify_refused.inc();
-            return Err(stopping());
-        }
-        let table = self.table(id).await?;
-        let running = v
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(id)
-            .cloned();
-        let mut rx = match running {
-            Some(rx) => rx,
-            None => {
-                let records = self.records(&table).await?;
-                let queue = self.pool().verify_queue(share);
-                if queue.share_queued >= PER_SHARE || queue.queued >= QUEUED {
-                    self.metrics().verify_refused.inc();
-                    return Err(busy(format!(
-                        "too many verifies waiting ({} from your address, {} in all; at most \
-                         {PER_SHARE} and {QUEUED}): ask again in {RETRY_BUSY_SECS} s; a report \
-                         once computed is kept and answered at once",
-                        queue.share_queued, queue.queued
-                    )));
-                }
-                let mut map = v.running.lock().unwrap_or_else(PoisonError::into_inner);
-                if let Some(rx) = map.get(id) {
-                    rx.clone()
-                } else {
-                    let (tx, rx) = watch::channel(None);
-                    map.insert(id.to_string(), rx.clone());
-                    drop(map);
-                    let hub = self.clone();
-                    let (id, share) = (id.to_string(), share.to_string());
-                    tokio::spawn(async move {
-                        let done = hub
-                            .in_slot(&share, crate::pool::Kind::Verify, move || {
-                                let report = crate::verify::verify(&records);
-                                let text = report.text();
-                                let mut v = json!(report);
-                                v["text"] = json!(text);
-                                v
-                            })
-                            .await;
-                        let v = hub.verifier();
-                        if let Some(report) = done {
-                            let report = Arc::new(report);
-                            hub.metrics().verify_done.inc();
-                            v.keep(&id, report.clone());
-                            let _ = tx.send(Some(report));
-                        }
-                        v.running
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .remove(&id);
-                    });
-                    rx
-                }
-            }
-        };
-        let mut stop = v.stop_signal();
-        if v.stopped() {
-            self.metrics().verify_refused.inc();
-            return Err(stopping());
-        }
-        let got = tokio::select! {
-            r = tokio::time::timeout(wait, rx.wait_for(Option::is_some)) => r,
-            _ = stop.wait_for(|s| *s) => {
-                self.metrics().verify_refused.inc();
-                return Err(stopping());
-            }
-        };
-        match got {
-            Ok(Ok(report)) => Ok(Answer::Report(report.clone().expect("waited for a report"))),
-            // The computation ended without a report: the server stops, or it panicked.
-            Ok(Err(_)) if v.stopped() => Err(stopping()),
-            Ok(Err(_)) => Err(ApiError::internal("verifying", "the verify job failed")),
-            Err(_) => Ok(Answer::Computing(RETRY_COMPUTING_SECS)),
-        }
-    }
 }

@@ -31,14 +31,16 @@ use crate::store::{Holder, Quarantined, Store, StoreError, StoredMatch};
 mod act;
 mod bots;
 mod chat;
-mod checks;
+pub(crate) mod checks;
 mod cluster;
 mod create;
 mod lobby;
 mod news;
 mod records;
+mod verify;
 mod view;
 
+pub use crate::pool::SHARES_SHOWN;
 pub use checks::{
     check_bot_level, check_bot_level_within, check_name, check_time_control, public_setup,
     same_name, thinks_by_time, MAX_BOT_ITERS, MAX_BOT_MS, MAX_NAME,
@@ -500,9 +502,6 @@ pub struct BotLoad {
     /// queued first; at most [`SHARES_SHOWN`].
     pub queues: Vec<crate::pool::ShareLoad>,
 }
-
-/// The most shares `GET /api/health` lists one by one (all are counted).
-pub const SHARES_SHOWN: usize = 20;
 
 /// The share of the bot pool a match's bot searches run in: its creator's (stored with it), its
 /// tournament's, or its own.

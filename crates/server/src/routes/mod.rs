@@ -20,6 +20,7 @@ use crate::state::AppState;
 use crate::store::Store;
 
 mod admin;
+mod analysis;
 pub(crate) mod extract;
 mod games;
 mod health;
@@ -27,7 +28,6 @@ mod matches;
 pub(crate) mod ws;
 
 use extract::client_key;
-pub(crate) use extract::{bearer, Body};
 pub use ws::{serve_socket, serve_socket_with, WS_PROTOCOL, WS_TOKEN_PROTOCOL};
 use {admin::*, games::*, health::*, matches::*, ws::ws};
 
@@ -63,7 +63,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/api/matches/{id}/verify", get(verify::<S>))
         .route(
             "/api/matches/{id}/analysis",
-            get(crate::analysis::get::<S>).post(crate::analysis::start::<S>),
+            get(analysis::get::<S>).post(analysis::start::<S>),
         )
         .route("/api/matches/{id}/ws", get(ws::<S>))
         .route("/api/seasons/questions", post(season_questions::<S>))

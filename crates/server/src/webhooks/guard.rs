@@ -33,7 +33,7 @@ use std::task::{Context, Poll};
 use hyper::Uri;
 use hyper_util::rt::TokioIo;
 
-use crate::api::Limits;
+use crate::limits::Limits;
 
 /// The webhook hosts allowed by default (`https`, port 443): Discord's and Slack's.
 pub const DEFAULT_HOSTS: &[&str] = &[

@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
-use crate::api::Limits;
+use crate::limits::Limits;
 use crate::error::ApiError;
 
 /// The longest webhook URL accepted.
