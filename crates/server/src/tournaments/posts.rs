@@ -1,0 +1,492 @@
+//! What a tournament's chat webhook is sent: pairings, results the matches do not post,
+//! standings.
+
+use super::*;
+
+/// The most standings lines a webhook post lists.
+const POSTED_STANDINGS: usize = 20;
+
+/// The standings as posted: a line a player (the first [`POSTED_STANDINGS`]), `=1. Ann: 2
+/// points, 2-0-0 (SB 1)` with the format's own tie-breaks and shared ranks.
+pub(super) fn standings_lines(t: &Tournament) -> Vec<String> {
+    let mut lines: Vec<String> = t
+        .standings()
+        .iter()
+        .take(POSTED_STANDINGS)
+        .map(|s| {
+            let breaks: Vec<String> = colosseum_tournament::standings::tie_breaks(&t.config.format)
+                .iter()
+                .map(|k| match *k {
+                    "buchholz" => format!("Buchholz {}", s.buchholz),
+                    _ => format!("SB {}", s.sonneborn_berger),
+                })
+                .collect();
+            let tie = if breaks.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", breaks.join(", "))
+            };
+            format!(
+                "{}. {}: {}, {}-{}-{}{tie}",
+                colosseum_tournament::standings::rank_label(s),
+                t.line_entrant(s.player).name,
+                colosseum_games::text::plural(s.points, "point"),
+                s.wins,
+                s.draws,
+                s.losses
+            )
+        })
+        .collect();
+    if t.players.len() > POSTED_STANDINGS {
+        lines.push(format!(
+            "... and {} more",
+            t.players.len() - POSTED_STANDINGS
+        ));
+    }
+    lines
+}
+
+/// What a webhook announces for `event`, just applied to `t`: a round's pairings, a result the
+/// match's own announcer does not post (a no-show forfeit, an adjudication), a forfeit undone,
+/// the standings when a round is complete, the final standings. Everything here is public
+/// (the tournament page shows it to anyone).
+pub(super) fn announcements(t: &Tournament, event: &Event) -> Vec<Post> {
+    let name = |p: PlayerId| t.players[p].name.clone();
+    let line_name = |l: usize| t.line_entrant(l).name.clone();
+    let tname = &t.config.name;
+    let standings = |title: String| Post {
+        kind: "standings",
+        title,
+        lines: standings_lines(t),
+        board: None,
+    };
+    let board_name = |round: usize, board: usize| {
+        let [p1, p2] = t.board_names(round, board);
+        format!("{p1} v {p2}")
+    };
+    match event {
+        Event::RoundPaired { game, round, .. } => {
+            let r = t.rounds.len();
+            let game = colosseum_games::find(game).map_or(game.as_str(), |e| e.name);
+            let mut lines: Vec<String> = round
+                .games
+                .iter()
+                .enumerate()
+                .map(|(b, g)| format!("Board {}: {} v {}", b + 1, name(g.p1), name(g.p2)))
+                .collect();
+            lines.extend(round.byes.iter().map(|&p| format!("Bye: {}", name(p))));
+            vec![Post {
+                kind: "pairings",
+                title: format!("{tname}: round {r} ({game})"),
+                lines,
+                board: None,
+            }]
+        }
+        Event::Result {
+            round,
+            board,
+            outcome,
+            how,
+            ..
+        } => {
+            let mut posts = Vec::new();
+            let seats = t.board_names(*round, *board);
+            let words = match how {
+                How::Played { .. } => None,
+                How::NoShow { absent } => Some(format!(
+                    "no-show ({} absent)",
+                    absent
+                        .iter()
+                        .map(|s| seats[s.index()].as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )),
+                How::Adjudicated { reason } => Some(format!(
+                    "adjudicated by the host: {}",
+                    colosseum_games::text::with_names(reason, [&seats[0], &seats[1]])
+                )),
+            };
+            if let Some(words) = words {
+                let result = match outcome {
+                    Outcome::P1 => format!("{} wins", seats[0]),
+                    Outcome::P2 => format!("{} wins", seats[1]),
+                    Outcome::Draw => "a draw".to_string(),
+                };
+                posts.push(Post {
+                    kind: "result",
+                    title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+                    lines: vec![format!("{}: {result}, {words}", board_name(*round, *board))],
+                    board: None,
+                });
+            }
+            if *round + 1 == t.rounds.len() && t.rounds[*round].complete() {
+                posts.push(standings(format!(
+                    "{tname}: standings after round {}",
+                    round + 1
+                )));
+            }
+            posts
+        }
+        Event::ResultUndone { round, board, .. } => vec![Post {
+            kind: "result",
+            title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+            lines: vec![format!(
+                "{}: the no-show forfeit is taken back; the game goes on",
+                board_name(*round, *board)
+            )],
+            board: None,
+        }],
+        Event::Finished { .. } => {
+            // The final standings lead with the winner.
+            let mut post = standings(format!("{tname} is over: final standings"));
+            let first: Vec<String> = t
+                .standings()
+                .iter()
+                .filter(|s| s.rank == 1)
+                .map(|s| line_name(s.player))
+                .collect();
+            let head = match first.as_slice() {
+                [] => None,
+                [one] => Some(format!("{one} wins the tournament.")),
+                [rest @ .., last] => {
+                    Some(format!("{} and {last} share first place.", rest.join(", ")))
+                }
+            };
+            post.lines.splice(0..0, head);
+            vec![post]
+        }
+        Event::Replaced { player, by, was, .. } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: {was} is replaced by {}", by.name),
+            lines: vec![format!(
+                "{} takes {was}'s place (seed {}) from the next game on; {was}'s games stay {was}'s.",
+                by.name,
+                player + 1
+            )],
+            board: None,
+        }],
+        Event::MatchRemade {
+            round,
+            board,
+            player,
+            ..
+        } => {
+            let was = t
+                .formers
+                .iter()
+                .rev()
+                .find(|f| f.place == *player)
+                .map_or_else(String::new, |f| f.entrant.name.clone());
+            vec![Post {
+                kind: "host",
+                title: format!("{tname}: round {}, board {}", round + 1, board + 1),
+                lines: vec![format!(
+                    "{}: a new table, as {} takes {was}'s place before the game began.",
+                    board_name(*round, *board),
+                    name(*player)
+                )],
+                board: None,
+            }]
+        }
+        Event::RoundWithdrawn { round, .. } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: round {} is withdrawn", round + 1),
+            lines: vec![format!(
+                "A forfeit of round {round} is taken back; round {} is paired again when round {round} is over.",
+                round + 1
+            )],
+            board: None,
+        }],
+        Event::WebhookSet {
+            webhook: Some(_), ..
+        } => vec![Post {
+            kind: "webhook",
+            title: format!("{tname}: announcements start here"),
+            lines: vec!["Pairings, reveals with the board, results and standings follow.".into()],
+            board: None,
+        }],
+        Event::Garnets {
+            player, garnets, ..
+        } => vec![Post {
+            kind: "host",
+            title: format!("{tname}: garnets"),
+            lines: vec![format!(
+                "The host set {}'s garnets to {garnets}.",
+                name(*player)
+            )],
+            board: None,
+        }],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colosseum_tournament::{Bracket, Pairing, Round};
+
+    fn game(p1: PlayerId, p2: PlayerId) -> Pairing {
+        Pairing {
+            p1,
+            p2,
+            bracket: Bracket::Main,
+        }
+    }
+
+    /// A round robin of three in a cycle (each beats one, loses to one, has a bye).
+    fn cycle() -> Tournament {
+        let mut t = Tournament::new(TournamentConfig {
+            id: "t".into(),
+            name: "Cycle".into(),
+            games: vec![GameChoice {
+                game: "goofspiel".into(),
+                options: RawOptions::default(),
+            }],
+            pick: GamePick::Rotate,
+            format: Format::RoundRobin { double: false },
+            time: None,
+            cap: 3,
+            no_show_ms: None,
+            auto_rounds: true,
+            admin_token: "a".into(),
+            registration_token: None,
+            created_at: 0,
+            seed: 0,
+            webhook: None,
+            season: None,
+            discord: None,
+        });
+        for name in ["Ann", "Bo", "Cy"] {
+            let player = Entrant {
+                name: name.into(),
+                bot: Some("random".into()),
+                token: None,
+                garnets: 0,
+                season_player: None,
+                discord: None,
+            };
+            t.apply(Event::Entered { at: 0, player }).unwrap();
+        }
+        t.apply(Event::Started { at: 0 }).unwrap();
+        t
+    }
+
+    fn play(t: &mut Tournament, p1: PlayerId, p2: PlayerId, bye: PlayerId) -> Vec<Post> {
+        let round = t.rounds.len();
+        t.apply(Event::RoundPaired {
+            at: 0,
+            game: "goofspiel".into(),
+            options: RawOptions::default(),
+            round: Round {
+                games: vec![game(p1, p2)],
+                byes: vec![bye],
+                waiting: Vec::new(),
+            },
+        })
+        .unwrap();
+        let result = Event::Result {
+            at: 0,
+            round,
+            board: 0,
+            outcome: Outcome::P1,
+            how: How::Played {
+                winner: Some(Seat::P1),
+                reason: "more points".into(),
+            },
+        };
+        t.apply(result.clone()).unwrap();
+        announcements(t, &result)
+    }
+
+    fn standings_lines(posts: &[Post]) -> Vec<String> {
+        posts
+            .iter()
+            .find(|p| p.kind == "standings")
+            .map(|p| p.lines.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn posted_standings_show_ties_the_formats_own_tie_breaks_and_the_right_words() {
+        let mut t = cycle();
+        let after_one = standings_lines(&play(&mut t, 0, 1, 2));
+        // Ann won, Cy had a bye: 1 point each, unbroken (they have not met).
+        assert_eq!(
+            after_one[0], "=1. Ann: 1 point, 1-0-0 (SB 0)",
+            "{after_one:?}"
+        );
+        assert_eq!(
+            after_one[1], "=1. Cy: 1 point, 0-0-0 (SB 0)",
+            "{after_one:?}"
+        );
+        assert_eq!(
+            after_one[2], "3. Bo: 0 points, 0-0-1 (SB 0)",
+            "{after_one:?}"
+        );
+        play(&mut t, 1, 2, 0);
+        let last = standings_lines(&play(&mut t, 2, 0, 1));
+        assert_eq!(
+            last,
+            [
+                "=1. Ann: 2 points, 1-0-1 (SB 2)",
+                "=1. Bo: 2 points, 1-0-1 (SB 2)",
+                "=1. Cy: 2 points, 1-0-1 (SB 2)",
+            ]
+        );
+        assert!(!last.concat().contains("Buchholz"));
+    }
+
+    #[test]
+    fn a_replacement_is_posted_and_earlier_boards_keep_their_players() {
+        let mut t = cycle();
+        play(&mut t, 0, 1, 2);
+        let replaced = Event::Replaced {
+            at: 5,
+            player: 1,
+            by: Entrant {
+                name: "Zed".into(),
+                bot: Some("random".into()),
+                token: None,
+                garnets: 0,
+                season_player: None,
+                discord: None,
+            },
+            was: "Bo".into(),
+        };
+        t.apply(replaced.clone()).unwrap();
+        let posts = announcements(&t, &replaced);
+        assert_eq!(posts.len(), 1);
+        assert_eq!(posts[0].title, "Cycle: Bo is replaced by Zed");
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Bo".to_string()]);
+        let result = play(&mut t, 1, 2, 0);
+        assert_eq!(t.board_names(1, 0), ["Zed".to_string(), "Cy".to_string()]);
+        let lines = standings_lines(&result);
+        assert!(
+            lines.iter().any(|l| l.contains("Bo: 0 points, 0-0-1")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("Zed: 1 point, 1-0-0")),
+            "{lines:?}"
+        );
+        let table = t.standings();
+        let line = |name: &str| {
+            table
+                .iter()
+                .find(|s| t.line_entrant(s.player).name == name)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!((line("Bo").losses, line("Bo").wins), (1, 0));
+        assert_eq!((line("Zed").wins, line("Zed").losses), (1, 0));
+        assert_eq!(table.len(), 4);
+    }
+
+    /// A current-round game made for Bo that had not started is made again for Zed: the board
+    /// reads Zed, its match is to be made again (the driver's next step), its no-show time
+    /// counts from the replacement, and the change is posted.
+    #[test]
+    fn an_unstarted_game_goes_to_the_replacement_with_a_new_table() {
+        let mut t = cycle();
+        t.config.no_show_ms = Some(60_000);
+        t.apply(Event::RoundPaired {
+            at: 0,
+            game: "goofspiel".into(),
+            options: RawOptions::default(),
+            round: Round {
+                games: vec![game(0, 1)],
+                byes: vec![2],
+                waiting: Vec::new(),
+            },
+        })
+        .unwrap();
+        t.apply(Event::MatchCreated {
+            at: 0,
+            round: 0,
+            board: 0,
+            id: "old".into(),
+            tokens: [None, None],
+            advantage: None,
+        })
+        .unwrap();
+        t.apply(Event::Replaced {
+            at: 50_000,
+            player: 1,
+            by: Entrant {
+                name: "Zed".into(),
+                bot: None,
+                token: Some("z".into()),
+                garnets: 0,
+                season_player: None,
+                discord: None,
+            },
+            was: "Bo".into(),
+        })
+        .unwrap();
+        // Replaced alone: the match made for Bo stays Bo's.
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Bo".to_string()]);
+        let remade = Event::MatchRemade {
+            at: 50_000,
+            round: 0,
+            board: 0,
+            player: 1,
+        };
+        t.apply(remade.clone()).unwrap();
+        assert_eq!(t.board_names(0, 0), ["Ann".to_string(), "Zed".to_string()]);
+        assert!(t.rounds[0].boards[0].match_id.is_none());
+        assert!(matches!(
+            t.next_step(60_000, &HashMap::new()),
+            Step::CreateMatch { round: 0, board: 0 }
+        ));
+        let posts = announcements(&t, &remade);
+        assert_eq!(posts[0].title, "Cycle: round 1, board 1");
+        assert_eq!(
+            posts[0].lines,
+            ["Ann v Zed: a new table, as Zed takes Bo's place before the game began."]
+        );
+        // Zed's no-show time counts from the replacement, not from the round's pairing.
+        t.apply(Event::MatchCreated {
+            at: 50_000,
+            round: 0,
+            board: 0,
+            id: "new".into(),
+            tokens: [None, None],
+            advantage: None,
+        })
+        .unwrap();
+        let absent = HashMap::from([(
+            "new".to_string(),
+            MatchSeen {
+                joined: [true, false],
+                result: None,
+            },
+        )]);
+        assert!(matches!(t.next_step(100_000, &absent), Step::Wait));
+        assert!(matches!(
+            t.next_step(110_000, &absent),
+            Step::Record(Event::Result {
+                outcome: Outcome::P1,
+                ..
+            })
+        ));
+        // A game with its result is not made again.
+        assert!(t.clone().apply(remade).is_ok());
+        let mut done = t.clone();
+        done.apply(Event::Result {
+            at: 0,
+            round: 0,
+            board: 0,
+            outcome: Outcome::P1,
+            how: How::Adjudicated { reason: "x".into() },
+        })
+        .unwrap();
+        assert!(done
+            .apply(Event::MatchRemade {
+                at: 0,
+                round: 0,
+                board: 0,
+                player: 1
+            })
+            .is_err());
+    }
+}
