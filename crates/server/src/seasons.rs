@@ -2,7 +2,8 @@
 //! matches, and their Glicko-2 rating in each game (`colosseum_tournament::rating`).
 //!
 //! A season is stored like a tournament: its [`SeasonConfig`] (one row) and an append-only log
-//! of [`SeasonEvent`]s; its state is the events applied in order ([`Season::apply`]), so a
+//! of [`SeasonEvent`]s; its state is the events applied in order ([`Season::apply`], pure, in
+//! `colosseum_tournament::season`; loaded with `colosseum_tournament::fold::Fold::fold`), so a
 //! restart rebuilds the roster and every rating. A rating change is an event holding the
 //! ratings before and after, so a stored rating never changes when the rating code does.
 //!

@@ -1,9 +1,12 @@
 //! Tournaments on the server: players, rounds of matches, standings and the host's powers.
 //!
 //! A tournament is stored like a match: its [`TournamentConfig`] (one row) and an append-only
-//! log of [`Event`]s. Its state is the events applied in order ([`Tournament::apply`]), so a
-//! restart loses nothing that was stored, and an event is stored before anyone is told.
-//! Pairings and standings are `colosseum_tournament`'s pure functions of the rounds played.
+//! log of [`Event`]s. Its state is the events applied in order ([`Tournament::apply`]; loaded
+//! with `colosseum_tournament::fold::Fold::fold`), so a restart loses nothing that was stored,
+//! and an event is stored before anyone is told. The state, its events and the driver's
+//! decision ([`Tournament::next_step`]) are `colosseum_tournament::tournament`'s pure code;
+//! this module is the service around them: `run` (loading and the driver task), `create`,
+//! `host` (the host's powers), `discord`, `view` (pages and CSV), `posts` (webhooks).
 //!
 //! Each tournament that is not over has a *driver* task: it creates the matches of the round
 //! (through [`Hub::create`], like any match, with the tournament's id recorded), records each
