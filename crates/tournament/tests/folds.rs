@@ -135,40 +135,23 @@ struct Hook {
 
 type Cup = Tournament<Hook>;
 
-/// A tournament's stored configuration, as the server wrote it before the fold moved here
-/// (printed by the server's own types): every optional field set.
-const CUP_CONFIG: &str = r#"{"id":"t","name":"Cycle","games":[{"game":"goofspiel","options":{}},{"game":"othergame","options":{"hands":3}}],"pick":"draw","format":{"kind":"round_robin","double":false},"time":{"kind":"timed","per_decision_ms":30000,"bank_ms":0,"bank_step_ms":0,"empty_bank":"default"},"cap":3,"no_show_ms":60000,"auto_rounds":true,"admin_token":"a","registration_token":"reg","created_at":1700000000000,"seed":77,"webhook":{"url":"https://discord.com/api/webhooks/1/x","format":"discord","verbosity":"results","label":"Cup"},"season":"s1","discord":{"channel":"c1","host":"h1"}}"#;
+/// A tournament's stored configuration (the first line) and events (one a line), as the server
+/// wrote them before the fold moved here (printed by the server's own types): every optional
+/// field of the configuration set; every kind of event, with a forfeit taken back, a
+/// replacement, a match made again for the replacement, the webhook removed, a round withdrawn
+/// and the end. The server's tests fold the same file with its own webhook type.
+const CUP_LOG: &str = include_str!("fixtures/tournament_log.jsonl");
 
-/// Its stored events, as the server wrote them: every kind of event, with a forfeit taken
-/// back, a replacement, a match made again for the replacement, the webhook removed, a round
-/// withdrawn and the end.
-const CUP_EVENTS: [&str; 21] = [
-    r#"{"type":"entered","at":0,"player":{"name":"Ann","bot":"random","garnets":0}}"#,
-    r#"{"type":"entered","at":0,"player":{"name":"Bo","bot":"random","garnets":0}}"#,
-    r#"{"type":"entered","at":0,"player":{"name":"Cy","bot":"random","garnets":0}}"#,
-    r#"{"type":"started","at":0}"#,
-    r#"{"type":"garnets","at":1,"player":2,"garnets":5}"#,
-    r#"{"type":"round_paired","at":2,"game":"goofspiel","options":{},"round":{"games":[{"p1":0,"p2":1,"bracket":"main"}],"byes":[2]}}"#,
-    r#"{"type":"match_created","at":3,"round":0,"board":0,"id":"m1","tokens":["tk1",null],"advantage":"p2"}"#,
-    r#"{"type":"host_power","at":4,"round":0,"board":0,"power":"30 s to p2"}"#,
-    r#"{"type":"result","at":5,"round":0,"board":0,"outcome":"p2","how":{"kind":"no_show","absent":["p1"]}}"#,
-    r#"{"type":"result_undone","at":6,"round":0,"board":0}"#,
-    r#"{"type":"result","at":7,"round":0,"board":0,"outcome":"p1","how":{"kind":"played","winner":"p1","reason":"more points"}}"#,
-    r#"{"type":"round_paired","at":8,"game":"othergame","options":{"hands":3},"round":{"games":[{"p1":1,"p2":2,"bracket":"main"}],"byes":[0]}}"#,
-    r#"{"type":"match_created","at":9,"round":1,"board":0,"id":"m2","tokens":[null,null],"advantage":null}"#,
-    r#"{"type":"replaced","at":10,"player":1,"by":{"name":"Zed","token":"z","garnets":2,"season_player":4,"discord":"d9"},"was":"Bo"}"#,
-    r#"{"type":"match_remade","at":10,"round":1,"board":0,"player":1}"#,
-    r#"{"type":"match_created","at":11,"round":1,"board":0,"id":"m3","tokens":["z1",null],"advantage":"p2"}"#,
-    r#"{"type":"webhook_set","at":12,"webhook":null}"#,
-    r#"{"type":"result","at":13,"round":1,"board":0,"outcome":"draw","how":{"kind":"adjudicated","reason":"agreed"}}"#,
-    r#"{"type":"round_paired","at":14,"game":"goofspiel","options":{},"round":{"games":[{"p1":2,"p2":0,"bracket":"main"}],"byes":[1]}}"#,
-    r#"{"type":"round_withdrawn","at":15,"round":2}"#,
-    r#"{"type":"finished","at":16}"#,
-];
+fn cup_log() -> (&'static str, Vec<&'static str>) {
+    let mut lines = CUP_LOG.lines();
+    (lines.next().unwrap(), lines.collect())
+}
 
 #[test]
 fn a_stored_tournament_folds_to_its_state_and_writes_back_the_same_bytes() {
-    let t = Cup::fold(CUP_CONFIG, &CUP_EVENTS).unwrap();
+    let (config, events) = cup_log();
+    assert_eq!(events.len(), 21);
+    let t = Cup::fold(config, &events).unwrap();
     assert_eq!(t.config.name, "Cycle");
     assert_eq!(t.config.pick, GamePick::Draw);
     assert_eq!(t.config.games[1].game, "othergame");
@@ -182,7 +165,7 @@ fn a_stored_tournament_folds_to_its_state_and_writes_back_the_same_bytes() {
     // The host removed the webhook.
     assert_eq!(t.webhook, None);
     assert!(t.started && t.finished);
-    assert_eq!(t.log.len(), CUP_EVENTS.len());
+    assert_eq!(t.log.len(), events.len());
     let names: Vec<&str> = t.players.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["Ann", "Zed", "Cy"]);
     assert_eq!(t.players[2].garnets, 5);
@@ -257,21 +240,22 @@ fn a_stored_tournament_folds_to_its_state_and_writes_back_the_same_bytes() {
     assert!(standings_csv(&t).starts_with("rank,name,points,"));
     assert_eq!(t.next_step(99, &HashMap::new()), Step::Wait);
     // Written back, every stored text is the same bytes.
-    assert_eq!(serde_json::to_string(&t.config).unwrap(), CUP_CONFIG);
-    for (text, event) in CUP_EVENTS.iter().zip(&t.log) {
+    assert_eq!(serde_json::to_string(&t.config).unwrap(), config);
+    for (text, event) in events.iter().zip(&t.log) {
         assert_eq!(&serde_json::to_string(event).unwrap(), text);
     }
 }
 
 #[test]
 fn a_tournament_event_that_does_not_fit_is_named_by_its_index() {
-    let mut events = CUP_EVENTS.to_vec();
+    let (config, stored) = cup_log();
+    let mut events = stored.clone();
     // A result for a board of a round that was never paired.
     events.insert(
         6,
         r#"{"type":"result","at":5,"round":4,"board":0,"outcome":"p2","how":{"kind":"adjudicated","reason":"x"}}"#,
     );
-    let err = Cup::fold(CUP_CONFIG, &events).unwrap_err();
+    let err = Cup::fold(config, &events).unwrap_err();
     assert_eq!(
         err,
         FoldError::Unfit {
@@ -280,9 +264,9 @@ fn a_tournament_event_that_does_not_fit_is_named_by_its_index() {
         }
     );
     // Withdrawing a round that is not the last.
-    let mut events = CUP_EVENTS.to_vec();
+    let mut events = stored;
     events[19] = r#"{"type":"round_withdrawn","at":15,"round":0}"#;
-    let err = Cup::fold(CUP_CONFIG, &events).unwrap_err();
+    let err = Cup::fold(config, &events).unwrap_err();
     assert_eq!(
         err.to_string(),
         "event 19 does not fit: round 0 is not the last round"

@@ -357,3 +357,31 @@ impl<S: Store> Tournaments<S> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tournament log the server wrote before the fold moved to `colosseum_tournament`
+    /// (every kind of event, every optional setting, a webhook with a label): it folds with
+    /// the server's own webhook type, and every text written back is the same bytes, so
+    /// existing databases load and keep their rows.
+    #[test]
+    fn a_tournament_log_stored_before_the_move_folds_and_writes_back_the_same_bytes() {
+        let log = include_str!("../../../tournament/tests/fixtures/tournament_log.jsonl");
+        let mut lines = log.lines();
+        let config = lines.next().unwrap();
+        let events: Vec<&str> = lines.collect();
+        let t = Tournament::fold(config, &events).unwrap();
+        let hook = t.config.webhook.as_ref().unwrap();
+        assert_eq!(hook.url, "https://discord.com/api/webhooks/1/x");
+        assert_eq!(hook.label.as_deref(), Some("Cup"));
+        assert_eq!(t.webhook, None);
+        assert!(t.finished);
+        assert_eq!(t.log.len(), events.len());
+        assert_eq!(serde_json::to_string(&t.config).unwrap(), config);
+        for (text, event) in events.iter().zip(&t.log) {
+            assert_eq!(&serde_json::to_string(event).unwrap(), text);
+        }
+    }
+}
