@@ -816,3 +816,44 @@ async fn a_sealed_move_kept_across_a_restart_is_still_opened() {
     assert_eq!(first["p1"], "1", "Ann's kept move opened: {st}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn the_channel_is_told_when_a_players_own_time_is_up_and_the_bank_runs() {
+    // As the seeds' host announces it: "the 60 seconds have expired", who has not decided, and
+    // that their time bank counts down now.
+    let app = App::new();
+    let (base, calls) = stand_in().await;
+    let s = server(&app, &base);
+    host_match(
+        &s,
+        &app,
+        CY,
+        ANN,
+        BOB,
+        vec![opt("clock", 3, json!("60s+5m"))],
+    )
+    .await;
+    join(&s, &app, ANN).await;
+    join(&s, &app, BOB).await;
+    assert!(first_move(&s, &app, ANN).await.contains("is in"));
+    s.clock.advance(59_000);
+    s.hub.tick_all().await.unwrap();
+    s.clock.advance(1_000);
+    s.hub.tick_all().await.unwrap();
+    let posts = wait_for(&calls, |c| c.iter().any(|c| content(c).contains("are up"))).await;
+    let notice: Vec<&str> = posts
+        .iter()
+        .map(content)
+        .filter(|t| t.contains("are up"))
+        .collect();
+    assert_eq!(notice.len(), 1, "{notice:?}");
+    assert!(
+        notice[0].contains(
+            "60 seconds are up: Bob has not decided, and Bob's time bank is running \
+             (5 minutes left)."
+        ),
+        "{}",
+        notice[0]
+    );
+    assert!(!notice[0].contains("Ann has not"), "{}", notice[0]);
+}
