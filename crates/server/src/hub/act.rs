@@ -1,5 +1,5 @@
-//! Acting on a match: who is asking, actions given to the match under the table's lock, the ticks
-//! and each table's timer.
+//! Acting on a match: who is asking, actions given to the match under the table's lock, a
+//! host's powers, and the client seeds that start a match fairly (taken at join, revealed).
 
 use super::*;
 
@@ -280,69 +280,6 @@ impl<S: Store> Hub<S> {
         result.map_err(ApiError::from)
     }
 
-    /// Fires every deadline up to now at every table (for tests with a manual clock; the timer
-    /// tasks do this in a running server).
-    pub async fn tick_all(self: &Arc<Self>) -> Result<(), ApiError> {
-        let tables = self.tables_now();
-        for table in tables {
-            self.tick(&table).await?;
-        }
-        Ok(())
-    }
-
-    pub(super) async fn tick(self: &Arc<Self>, table: &Arc<Table>) -> Result<(), ApiError> {
-        let mut st = table.state.lock().await;
-        if st.meta.finished() {
-            return Ok(());
-        }
-        if let Some(start) = st.meta.started_at {
-            let now = self.clock.now_ms().saturating_sub(start);
-            st.game.tick(now);
-            self.commit(table, &mut st).await?;
-        }
-        Ok(())
-    }
-
-    pub(super) fn start_timer(self: &Arc<Self>, table: &Arc<Table>) {
-        if !self.timers {
-            return;
-        }
-        let hub = self.clone();
-        let table = table.clone();
-        tokio::spawn(async move {
-            loop {
-                let wait = {
-                    let st = table.state.lock().await;
-                    if st.meta.finished() || hub.expired(&st.meta) {
-                        return;
-                    }
-                    match (st.meta.started_at, st.game.next_deadline()) {
-                        // Saturating: a deadline near u64::MAX must mean "never", not wrap
-                        // around to "now" and tick in a loop.
-                        (Some(start), Some(d)) => {
-                            Some(start.saturating_add(d).saturating_sub(hub.clock.now_ms()))
-                        }
-                        _ => None,
-                    }
-                };
-                match wait {
-                    Some(ms) => {
-                        tokio::select! {
-                            () = tokio::time::sleep(Duration::from_millis(ms)) => {
-                                if let Err(e) = hub.tick(&table).await {
-                                    tracing::error!("deadline in match {}: {e}", table.id);
-                                    tokio::time::sleep(Duration::from_secs(1)).await;
-                                }
-                            }
-                            () = table.wake.notified() => {}
-                        }
-                    }
-                    None => table.wake.notified().await,
-                }
-            }
-        });
-    }
-
     /// A uniformly random legal move for `seat` now, or `None` if it has none. For tests only:
     /// it reads the full state, so it must never be sent to a client. Only with the `test-util`
     /// feature, which the crate's tests turn on.
@@ -356,5 +293,185 @@ impl<S: Store> Hub<S> {
         let st = table.state.lock().await;
         let mut rng = colosseum_engine::seeded_rng(seed);
         st.game.game().random_move(seat, &mut rng)
+    }
+
+    /// Takes `seat`'s commitment to its client seed at its join (fairness version 2), or, in a
+    /// match stored before (version 1), its client seed as then: checked, fixed once the match
+    /// has started. The server never makes a seat's client seed.
+    pub(super) fn take_client_seed(
+        &self,
+        st: &mut TableState,
+        seat: Seat,
+        client_seed: Option<String>,
+        client_seed_hash: Option<String>,
+    ) -> Result<(), ApiError> {
+        let started = st.meta.started_at.is_some();
+        // A practice match (the creator chose the seed) takes no client seeds: one sent
+        // changes nothing, and the state says `practice`.
+        let Some(fair) = st.meta.fairness.as_mut() else {
+            return Ok(());
+        };
+        if fair.version < 2 {
+            // A match created before client seeds were committed: as it was then.
+            if let Some(given) = &client_seed {
+                colosseum_engine::fair::check_client_seed(given)
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            }
+            return match (fair.client_seeds.get(seat), client_seed) {
+                (Some(had), Some(given)) if started && had != given => Err(ApiError::conflict(
+                    ErrorCode::SeedFixed,
+                    "the match has started: your client seed is fixed (it is in the state's `fairness`)",
+                )),
+                (_, Some(given)) if !started => {
+                    fair.client_seeds.set(seat, Some(given));
+                    Ok(())
+                }
+                (None, _) => {
+                    fair.client_seeds.set(seat, Some(random_hex(16)));
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
+        }
+        if fair.is_bot(seat) {
+            return Ok(());
+        }
+        if client_seed.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::SeedHashRequired,
+                "a client seed is not sent at the join, where the other seat (or the server) could \
+                 choose theirs knowing it: send `client_seed_hash`, the SHA-256 (64 lowercase hex \
+                 characters) of a random client seed of 16 to 64 characters of A-Z a-z 0-9 _ . -, \
+                 and reveal the seed (`reveal`) once both seats have committed",
+            ));
+        }
+        let had = fair.client_seed_hashes.get(seat).map(str::to_string);
+        match (had, client_seed_hash) {
+            (None, None) => Err(ApiError::new(
+                ErrorCode::SeedHashRequired,
+                "this match's chance is provably fair: join with `client_seed_hash`, the SHA-256 \
+                 (64 lowercase hex characters) of a random client seed of 16 to 64 characters of \
+                 A-Z a-z 0-9 _ . -, and reveal the seed (`reveal`) once both seats have committed",
+            )),
+            // Joining again (a reload) keeps the commitment.
+            (Some(_), None) => Ok(()),
+            (had, Some(hash)) => {
+                if !colosseum_engine::fair::is_sha256_hex(&hash) {
+                    return Err(ApiError::bad_request(format!(
+                        "`client_seed_hash` is the SHA-256 of your client seed in 64 lowercase hex \
+                         characters; got `{}`",
+                        truncate(&hash, 80)
+                    )));
+                }
+                let other = seat.other();
+                let other_in = fair.is_bot(other) || fair.client_seed_hashes.get(other).is_some();
+                match had {
+                    Some(h) if h == hash => Ok(()),
+                    // Once both are in, reveals may have begun: a commitment is binding.
+                    Some(_) if other_in || started => Err(ApiError::conflict(
+                        ErrorCode::SeedFixed,
+                        "both seats have committed to their client seeds: yours is fixed (its hash \
+                         is in the state's `fairness.client_seed_hashes`); reveal the seed it \
+                         commits to",
+                    )),
+                    _ => {
+                        fair.client_seed_hashes.set(seat, Some(hash));
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes `seat`'s revealed client seed (fairness version 2): only once both seats have
+    /// joined and committed, and only the seed that hashes to its commitment.
+    pub(super) fn reveal_client_seed(
+        &self,
+        st: &mut TableState,
+        seat: Seat,
+        seed: String,
+    ) -> Result<(), ApiError> {
+        let joined = st.meta.joined;
+        let Some(fair) = st.meta.fairness.as_mut().filter(|f| f.version >= 2) else {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "this match takes no client seed reveals (a practice match, or one created \
+                 before client seeds were committed)",
+            ));
+        };
+        if fair.is_bot(seat) {
+            return Err(ApiError::bad_request("a bot seat has no client seed"));
+        }
+        let Some(committed) = fair.client_seed_hashes.get(seat).map(str::to_string) else {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "join with `client_seed_hash` first: a reveal opens that commitment",
+            ));
+        };
+        if let Some(had) = fair.client_seeds.get(seat) {
+            return if had == seed {
+                Ok(())
+            } else {
+                Err(ApiError::conflict(
+                    ErrorCode::SeedFixed,
+                    "your client seed is revealed already and fixed",
+                ))
+            };
+        }
+        let other = seat.other();
+        let other_in = fair.is_bot(other)
+            || (joined[other.index()] && fair.client_seed_hashes.get(other).is_some());
+        if !other_in {
+            return Err(ApiError::conflict(
+                ErrorCode::RevealNotDue,
+                "the other seat has not committed to its client seed yet: reveal yours once the \
+                 state's `fairness.reveal_due` is true, so that nobody chooses a seed knowing it",
+            ));
+        }
+        colosseum_engine::fair::check_revealed_seed(&seed).map_err(|_| {
+            ApiError::bad_request(format!(
+                "a client seed is {} to {} characters of A-Z, a-z, 0-9, `_`, `.` and `-`; got `{}`",
+                colosseum_engine::fair::MIN_CLIENT_SEED,
+                colosseum_engine::fair::MAX_CLIENT_SEED,
+                truncate(&seed, 80)
+            ))
+        })?;
+        let hash = colosseum_engine::fair::client_seed_hash(&seed);
+        if hash != committed {
+            return Err(ApiError::new(
+                ErrorCode::SeedMismatch,
+                format!(
+                    "the SHA-256 of this client seed is {hash}, not your commitment {committed}: \
+                     reveal the seed you committed to"
+                ),
+            ));
+        }
+        fair.client_seeds.set(seat, Some(seed));
+        Ok(())
+    }
+
+    /// Whether a waiting match can start: both seats have joined and, in a version 2 match,
+    /// every human seat has revealed its client seed.
+    pub(super) fn ready_to_start(&self, meta: &StoredMatch) -> bool {
+        meta.joined == [true, true] && meta.seeds_revealed()
+    }
+
+    /// At the start: the match seed from the committed server seed and both client seeds, and
+    /// the match made again from it (nothing of the throwaway one was stored or shown).
+    /// A practice match (and one stored before provably fair chance) keeps the match it was
+    /// created with: its seed was known from the start.
+    pub(super) fn start_with_fair_seed(&self, st: &mut TableState) -> Result<(), ApiError> {
+        let Some(fair) = &st.meta.fairness else {
+            return Ok(());
+        };
+        st.meta.config.seed = fair
+            .match_seed()
+            .map_err(|e| ApiError::internal("deriving the match seed", e))?;
+        st.game = Match::new(st.meta.config.clone())
+            .map_err(|e| ApiError::internal("starting the match", e))?;
+        st.persisted = 0;
+        // Another match: nothing rendered from the throwaway one is kept.
+        st.rendered.clear();
+        Ok(())
     }
 }

@@ -1,64 +1,9 @@
-//! Bot scheduling: the bot pool's slots, each bot's clock, bots' moves, sealed commitments and
-//! openings, and race bots.
+//! Bot scheduling: each bot's clock, bots' moves (a bot's move is an action like a seat's,
+//! `Hub::act_on`), their sealed commitments and openings, and race bots.
 
 use super::*;
 
 impl<S: Store> Hub<S> {
-    /// How busy the bot pool is: jobs running and queued, the peak, the cap, the shares.
-    pub fn bot_load(&self) -> BotLoad {
-        let load = self.pool.load();
-        BotLoad {
-            running: load.running,
-            queued: load.queued,
-            peak: self.pool.peak(),
-            max: self.pool.slots(),
-            shares: load.shares.len(),
-            queues: load.shares.into_iter().take(SHARES_SHOWN).collect(),
-        }
-    }
-
-    /// The bot pool (`crate::pool`).
-    pub fn pool(&self) -> &Arc<crate::pool::Pool> {
-        &self.pool
-    }
-
-    /// The verify jobs (`crate::verifying`).
-    pub fn verifier(&self) -> &crate::verifying::Verifier {
-        &self.verifier
-    }
-
-    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots
-    /// (`Limits::bot_searches`), in the share `analysis` (the analysis after the game,
-    /// `crate::analysis`); `None` if the server stops first or `work` panicked.
-    pub async fn in_bot_slot<T: Send + 'static>(
-        self: &Arc<Self>,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        self.in_slot("analysis", crate::pool::Kind::Search, work)
-            .await
-    }
-
-    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots, in `share`'s turn;
-    /// `None` if the server stops first or `work` panicked. The slot is held until `work`
-    /// returns.
-    pub async fn in_slot<T: Send + 'static>(
-        self: &Arc<Self>,
-        share: &str,
-        kind: crate::pool::Kind,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        let permit = self.pool.acquire(share, kind).await?;
-        let job = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work()
-        });
-        // The server stops: the job is not waited for (its result is dropped).
-        tokio::select! {
-            done = job => done.ok(),
-            () = self.pool.closed() => None,
-        }
-    }
-
     /// Holds (`hold`) or frees a bot seat's clock for decision `key` while its search waits for
     /// a slot (`Match::hold_clock`), storing what that logs.
     pub(super) async fn bot_clock(
@@ -87,16 +32,6 @@ impl<S: Store> Hub<S> {
                 tracing::warn!("holding a bot's clock in match {}: {e}", table.id);
             }
         }
-    }
-
-    /// Checks a bot name against this server's caps (`Limits::bot_max_ms`, `bot_max_iters`).
-    pub fn check_bot(&self, game: &str, level: &str) -> Result<BotSpec, ApiError> {
-        check_bot_level_within(
-            game,
-            level,
-            self.limits.bot_max_ms,
-            self.limits.bot_max_iters,
-        )
     }
 
     pub(super) fn start_bots(self: &Arc<Self>, table: &Arc<Table>, st: &mut TableState) {

@@ -335,33 +335,6 @@ impl<S: Store> Hub<S> {
             .contains(&ip)
     }
 
-    /// Whether this process shares its store with others (it announced itself on PostgreSQL).
-    pub fn shared(&self) -> bool {
-        self.address.get().is_some()
-    }
-
-    /// Tells the processes on a shared store (this one's listener included) that match `id`
-    /// changed: `kind` is `created`, `joined`, `adopted` or `finished` (`store::NOTICES`). The
-    /// lobby of every node reads its list again; a failure is logged, not returned (the move
-    /// it follows is stored already).
-    pub(super) async fn tell(&self, kind: &str, id: &str) {
-        let Some(address) = self.address.get() else {
-            return;
-        };
-        self.changes.fetch_add(1, Ordering::SeqCst);
-        if let Err(e) = self.store.notify(&format!("{kind} {id} {address}")).await {
-            tracing::warn!(match_id = %id, kind, error = %e, "could not notify the other processes");
-        }
-    }
-
-    /// [`Hub::tell`] for each of `ids` (the store sends notices queued together in one
-    /// statement).
-    pub(super) async fn tell_all(&self, kind: &str, ids: &[String]) {
-        for id in ids {
-            self.tell(kind, id).await;
-        }
-    }
-
     /// A notice from a process on the shared store (`store::NOTICES`, heard by `serve`'s
     /// listener): the lobby reads its list again at its next request.
     pub fn hear(&self, notice: &str) {

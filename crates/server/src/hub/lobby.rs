@@ -3,37 +3,6 @@
 use super::*;
 
 impl<S: Store> Hub<S> {
-    /// Where the lobby's list of waiting matches starts now: a waiting match created before
-    /// it is at least `Limits::lobby_waiting_ms` old and leaves the lobby's public list (its
-    /// links still work until it expires).
-    pub(super) fn list_cutoff(&self) -> u64 {
-        (self.clock.now_ms() + 1).saturating_sub(self.limits.lobby_waiting_ms)
-    }
-
-    /// Brings match `meta`'s entry in the lobby's index up to date (`crate::lobby`): an open
-    /// match's summary is rendered again only when who joined or the start changed; a finished
-    /// one leaves. `light`: the match has no `Table` in memory.
-    pub(super) fn list(&self, meta: &StoredMatch, light: bool) {
-        if meta.finished() {
-            self.lobby.remove(&meta.id);
-            return;
-        }
-        let shape = crate::lobby::Shape {
-            joined: meta.joined,
-            started: meta.started_at.is_some(),
-        };
-        if self.lobby.stale(&meta.id, shape, light) {
-            self.lobby.set(
-                &meta.id,
-                meta.created_at,
-                shape,
-                light,
-                summary(meta).to_string(),
-                self.list_cutoff(),
-            );
-        }
-    }
-
     /// A page of the open matches of a shared store (live, and waiting ones younger than the
     /// lobby lists), newest first, and how many there are: the last page read again while no
     /// change was heard of since (within the same second), else read from the store's indexes

@@ -8,6 +8,17 @@
 //!
 //! Each live table has a timer task that sleeps until the match's next deadline and ticks it;
 //! bots think on Tokio's blocking pool, never on the async workers.
+//!
+//! This module holds the [`Hub`] and [`Table`] types and the core every concern uses: the
+//! commit path (`Hub::commit`'s store append and version bump), ticks and timers, installing
+//! a stored match as a table, the lobby cache's updates, the notices to other nodes, the bot
+//! pool's slots. Each concern is one `impl Hub` block in a submodule that depends on this one
+//! and not in a circle on another: `create` (creation, finding a table), `act` (actions, seeds),
+//! `bots`, `cluster` (resume, adoption, takeover, owners), `records`, `lobby`, `chat` (with
+//! rematch), `news` (spectator news, webhooks), `view` (state messages), `verify` (verify
+//! reports); `checks` holds the free checks (names, bot levels, time controls), depending on
+//! nothing here. The one loop left is the design's: a commit starts the bots
+//! (`bots::start_bots`) and a bot's move is an action (`Hub::act_on`) that commits.
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -733,6 +744,298 @@ impl<S: Store> Hub<S> {
     /// A receiver that changes whenever the table does.
     pub fn subscribe(table: &Table) -> watch::Receiver<u64> {
         table.version.subscribe()
+    }
+
+    /// Tells the processes on a shared store (this one's listener included) that match `id`
+    /// changed: `kind` is `created`, `joined`, `adopted` or `finished` (`store::NOTICES`). The
+    /// lobby of every node reads its list again; a failure is logged, not returned (the move
+    /// it follows is stored already).
+    async fn tell(&self, kind: &str, id: &str) {
+        let Some(address) = self.address.get() else {
+            return;
+        };
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        if let Err(e) = self.store.notify(&format!("{kind} {id} {address}")).await {
+            tracing::warn!(match_id = %id, kind, error = %e, "could not notify the other processes");
+        }
+    }
+
+    /// [`Hub::tell`] for each of `ids` (the store sends notices queued together in one
+    /// statement).
+    async fn tell_all(&self, kind: &str, ids: &[String]) {
+        for id in ids {
+            self.tell(kind, id).await;
+        }
+    }
+
+    /// Whether this process shares its store with others (it announced itself on PostgreSQL).
+    pub fn shared(&self) -> bool {
+        self.address.get().is_some()
+    }
+
+    /// Where the lobby's list of waiting matches starts now: a waiting match created before
+    /// it is at least `Limits::lobby_waiting_ms` old and leaves the lobby's public list (its
+    /// links still work until it expires).
+    fn list_cutoff(&self) -> u64 {
+        (self.clock.now_ms() + 1).saturating_sub(self.limits.lobby_waiting_ms)
+    }
+
+    /// Brings match `meta`'s entry in the lobby's index up to date (`crate::lobby`): an open
+    /// match's summary is rendered again only when who joined or the start changed; a finished
+    /// one leaves. `light`: the match has no `Table` in memory.
+    fn list(&self, meta: &StoredMatch, light: bool) {
+        if meta.finished() {
+            self.lobby.remove(&meta.id);
+            return;
+        }
+        let shape = crate::lobby::Shape {
+            joined: meta.joined,
+            started: meta.started_at.is_some(),
+        };
+        if self.lobby.stale(&meta.id, shape, light) {
+            self.lobby.set(
+                &meta.id,
+                meta.created_at,
+                shape,
+                light,
+                summary(meta).to_string(),
+                self.list_cutoff(),
+            );
+        }
+    }
+
+    /// Sets match `id` aside: logged, stored, remembered; returns what a client is answered.
+    async fn set_aside(&self, id: &str, broken: Broken) -> ApiError {
+        let at = self.clock.now_ms();
+        self.lobby.remove(id);
+        tracing::error!(
+            match_id = %id,
+            reason = %broken.summary,
+            "match quarantined: it is not served until repaired (GET /api/admin/quarantine has the full reason)"
+        );
+        if let Err(e) = self.store.quarantine(id, &broken.reason, at).await {
+            tracing::error!(match_id = %id, "storing the quarantine: {e}");
+        }
+        let error = quarantined_error(id, &broken.summary);
+        let q = Quarantined {
+            id: id.to_string(),
+            reason: broken.reason,
+            at,
+        };
+        self.quarantine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(id.to_string())
+            .or_insert((q, broken.summary));
+        error
+    }
+
+    /// The bot pool (`crate::pool`).
+    pub fn pool(&self) -> &Arc<crate::pool::Pool> {
+        &self.pool
+    }
+
+    /// The verify jobs (`crate::verifying`).
+    pub fn verifier(&self) -> &crate::verifying::Verifier {
+        &self.verifier
+    }
+
+    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots
+    /// (`Limits::bot_searches`), in the share `analysis` (the analysis after the game,
+    /// `crate::analysis`); `None` if the server stops first or `work` panicked.
+    pub async fn in_bot_slot<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        self.in_slot("analysis", crate::pool::Kind::Search, work)
+            .await
+    }
+
+    /// Runs `work` on Tokio's blocking pool in one of the bot pool's slots, in `share`'s turn;
+    /// `None` if the server stops first or `work` panicked. The slot is held until `work`
+    /// returns.
+    pub async fn in_slot<T: Send + 'static>(
+        self: &Arc<Self>,
+        share: &str,
+        kind: crate::pool::Kind,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = self.pool.acquire(share, kind).await?;
+        let job = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        });
+        // The server stops: the job is not waited for (its result is dropped).
+        tokio::select! {
+            done = job => done.ok(),
+            () = self.pool.closed() => None,
+        }
+    }
+
+    /// Checks a bot name against this server's caps (`Limits::bot_max_ms`, `bot_max_iters`).
+    pub fn check_bot(&self, game: &str, level: &str) -> Result<BotSpec, ApiError> {
+        check_bot_level_within(
+            game,
+            level,
+            self.limits.bot_max_ms,
+            self.limits.bot_max_iters,
+        )
+    }
+
+    fn start_timer(self: &Arc<Self>, table: &Arc<Table>) {
+        if !self.timers {
+            return;
+        }
+        let hub = self.clone();
+        let table = table.clone();
+        tokio::spawn(async move {
+            loop {
+                let wait = {
+                    let st = table.state.lock().await;
+                    if st.meta.finished() || hub.expired(&st.meta) {
+                        return;
+                    }
+                    match (st.meta.started_at, st.game.next_deadline()) {
+                        // Saturating: a deadline near u64::MAX must mean "never", not wrap
+                        // around to "now" and tick in a loop.
+                        (Some(start), Some(d)) => {
+                            Some(start.saturating_add(d).saturating_sub(hub.clock.now_ms()))
+                        }
+                        _ => None,
+                    }
+                };
+                match wait {
+                    Some(ms) => {
+                        tokio::select! {
+                            () = tokio::time::sleep(Duration::from_millis(ms)) => {
+                                if let Err(e) = hub.tick(&table).await {
+                                    tracing::error!("deadline in match {}: {e}", table.id);
+                                    tokio::time::sleep(Duration::from_secs(1)).await;
+                                }
+                            }
+                            () = table.wake.notified() => {}
+                        }
+                    }
+                    None => table.wake.notified().await,
+                }
+            }
+        });
+    }
+
+    /// Starts the announcer of the match at `table` unless it runs: it posts what a spectator
+    /// sees after move-log key `seen` (game, step) to the match's webhook.
+    async fn announce(self: &Arc<Self>, table: &Arc<Table>, seen: Option<(usize, usize)>) {
+        if table.state.lock().await.meta.webhook.is_none() {
+            return;
+        }
+        self.start_announcer(table, seen);
+    }
+
+    /// Starts the announcer of the match at `table` (which has a webhook) unless it runs.
+    fn start_announcer(self: &Arc<Self>, table: &Arc<Table>, seen: Option<(usize, usize)>) {
+        let fresh = self
+            .announcing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(table.id.clone());
+        if fresh {
+            let hub = self.clone();
+            let table = table.clone();
+            tokio::spawn(async move {
+                crate::webhooks::announce::match_announcer(hub.clone(), table.clone(), seen).await;
+                hub.announcing
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&table.id);
+            });
+        }
+    }
+
+    async fn install(
+        self: &Arc<Self>,
+        meta: StoredMatch,
+        log: &[colosseum_host::LogEntry],
+    ) -> Result<Arc<Table>, ApiError> {
+        // Nothing is stored before a match starts (it runs on a throwaway seed until then), and
+        // a crash can fall between storing the start and its first log entries: an empty log
+        // is the match as `Match::new` makes it, and its first entries are stored at the next
+        // commit.
+        let rebuilt = if log.is_empty() {
+            Match::new(meta.config.clone()).map_err(|e| Broken {
+                summary: format!("its configuration is refused: {e}"),
+                reason: e.to_string(),
+            })
+        } else {
+            rebuild_guarded(meta.config.clone(), log)
+        };
+        match rebuilt {
+            Ok(game) => Ok(self.install_match(meta, game, log.len())),
+            Err(broken) => Err(self.set_aside(&meta.id, broken).await),
+        }
+    }
+
+    fn install_match(
+        self: &Arc<Self>,
+        meta: StoredMatch,
+        game: Match,
+        persisted: usize,
+    ) -> Arc<Table> {
+        let id = meta.id.clone();
+        let table = Arc::new(Table {
+            id: id.clone(),
+            state: tokio::sync::Mutex::new(TableState {
+                meta,
+                game,
+                persisted,
+                bot_busy: [None, None],
+                race_busy: [None, None],
+                bot_sealed: [None, None],
+                rendered: crate::render::RenderCache::default(),
+            }),
+            version: watch::Sender::new(0),
+            wake: Notify::new(),
+        });
+        let mut tables = self
+            .tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        tables.entry(id).or_insert(table).clone()
+    }
+
+    /// Fires every deadline up to now at every table (for tests with a manual clock; the timer
+    /// tasks do this in a running server).
+    pub async fn tick_all(self: &Arc<Self>) -> Result<(), ApiError> {
+        let tables = self.tables_now();
+        for table in tables {
+            self.tick(&table).await?;
+        }
+        Ok(())
+    }
+
+    async fn tick(self: &Arc<Self>, table: &Arc<Table>) -> Result<(), ApiError> {
+        let mut st = table.state.lock().await;
+        if st.meta.finished() {
+            return Ok(());
+        }
+        if let Some(start) = st.meta.started_at {
+            let now = self.clock.now_ms().saturating_sub(start);
+            st.game.tick(now);
+            self.commit(table, &mut st).await?;
+        }
+        Ok(())
+    }
+
+    /// How busy the bot pool is: jobs running and queued, the peak, the cap, the shares.
+    pub fn bot_load(&self) -> BotLoad {
+        let load = self.pool.load();
+        BotLoad {
+            running: load.running,
+            queued: load.queued,
+            peak: self.pool.peak(),
+            max: self.pool.slots(),
+            shares: load.shares.len(),
+            queues: load.shares.into_iter().take(SHARES_SHOWN).collect(),
+        }
     }
 }
 

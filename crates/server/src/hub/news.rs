@@ -1,4 +1,5 @@
-//! What spectators and webhooks are told: each table's announcer and the news of a match.
+//! What spectators and webhooks are told: a match's webhook and its news (each table's
+//! announcer is started by the core, `Hub::start_announcer`).
 
 use super::*;
 
@@ -59,43 +60,6 @@ impl<S: Store> Hub<S> {
             self.announce(table, seen).await;
         }
         Ok(())
-    }
-
-    /// Starts the announcer of the match at `table` unless it runs: it posts what a spectator
-    /// sees after move-log key `seen` (game, step) to the match's webhook.
-    pub(super) async fn announce(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        seen: Option<(usize, usize)>,
-    ) {
-        if table.state.lock().await.meta.webhook.is_none() {
-            return;
-        }
-        self.start_announcer(table, seen);
-    }
-
-    /// Starts the announcer of the match at `table` (which has a webhook) unless it runs.
-    pub(super) fn start_announcer(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        seen: Option<(usize, usize)>,
-    ) {
-        let fresh = self
-            .announcing
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(table.id.clone());
-        if fresh {
-            let hub = self.clone();
-            let table = table.clone();
-            tokio::spawn(async move {
-                crate::webhooks::announce::match_announcer(hub.clone(), table.clone(), seen).await;
-                hub.announcing
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .remove(&table.id);
-            });
-        }
     }
 
     /// What a spectator has seen of the match at `table` since move-log key `seen`

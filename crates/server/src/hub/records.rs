@@ -1,4 +1,4 @@
-//! Records, replays, the quarantine of matches whose logs no longer rebuild, and season questions.
+//! Records, replays, the stored row, the list of quarantined matches, and season questions.
 
 use super::*;
 
@@ -10,32 +10,6 @@ impl<S: Store> Hub<S> {
             .quarantined()
             .await
             .map_err(|e| ApiError::internal("listing quarantined matches", e))
-    }
-
-    /// Sets match `id` aside: logged, stored, remembered; returns what a client is answered.
-    pub(super) async fn set_aside(&self, id: &str, broken: Broken) -> ApiError {
-        let at = self.clock.now_ms();
-        self.lobby.remove(id);
-        tracing::error!(
-            match_id = %id,
-            reason = %broken.summary,
-            "match quarantined: it is not served until repaired (GET /api/admin/quarantine has the full reason)"
-        );
-        if let Err(e) = self.store.quarantine(id, &broken.reason, at).await {
-            tracing::error!(match_id = %id, "storing the quarantine: {e}");
-        }
-        let error = quarantined_error(id, &broken.summary);
-        let q = Quarantined {
-            id: id.to_string(),
-            reason: broken.reason,
-            at,
-        };
-        self.quarantine
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .entry(id.to_string())
-            .or_insert((q, broken.summary));
-        error
     }
 
     /// What the store holds about the match at `table` (configuration, seats, start, result):
