@@ -3,48 +3,14 @@
 
 use super::*;
 
+/// The standings as posted: a line a player, the first [`POSTED_STANDINGS`]
+/// ([`colosseum_tournament::tournament::Tournament::standings_lines`]).
+pub(super) fn standings_lines(t: &Tournament) -> Vec<String> {
+    t.standings_lines(POSTED_STANDINGS)
+}
+
 /// The most standings lines a webhook post lists.
 const POSTED_STANDINGS: usize = 20;
-
-/// The standings as posted: a line a player (the first [`POSTED_STANDINGS`]), `=1. Ann: 2
-/// points, 2-0-0 (SB 1)` with the format's own tie-breaks and shared ranks.
-pub(super) fn standings_lines(t: &Tournament) -> Vec<String> {
-    let mut lines: Vec<String> = t
-        .standings()
-        .iter()
-        .take(POSTED_STANDINGS)
-        .map(|s| {
-            let breaks: Vec<String> = colosseum_tournament::standings::tie_breaks(&t.config.format)
-                .iter()
-                .map(|k| match *k {
-                    "buchholz" => format!("Buchholz {}", s.buchholz),
-                    _ => format!("SB {}", s.sonneborn_berger),
-                })
-                .collect();
-            let tie = if breaks.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", breaks.join(", "))
-            };
-            format!(
-                "{}. {}: {}, {}-{}-{}{tie}",
-                colosseum_tournament::standings::rank_label(s),
-                t.line_entrant(s.player).name,
-                colosseum_games::text::plural(s.points, "point"),
-                s.wins,
-                s.draws,
-                s.losses
-            )
-        })
-        .collect();
-    if t.players.len() > POSTED_STANDINGS {
-        lines.push(format!(
-            "... and {} more",
-            t.players.len() - POSTED_STANDINGS
-        ));
-    }
-    lines
-}
 
 /// What a webhook announces for `event`, just applied to `t`: a round's pairings, a result the
 /// match's own announcer does not post (a no-show forfeit, an adjudication), a forfeit undone,
