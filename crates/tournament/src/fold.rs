@@ -95,14 +95,3 @@ impl FoldError {
         }
     }
 }
-
-/// Whether two secrets are equal, in time that depends only on their length (a token
-/// compared against a guess).
-#[must_use]
-pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}

@@ -31,6 +31,18 @@ use serde::{Deserialize, Serialize};
 
 pub use standings::{standings, Standing};
 
+/// Whether two secrets are equal, in time that depends only on their length (a token
+/// compared against a guess): a player's or host's token ([`tournament::Tournament::player_of`],
+/// [`season::Season::is_admin`]).
+#[must_use]
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
 /// A player, by seed order: 0 is the first seed.
 pub type PlayerId = usize;
 

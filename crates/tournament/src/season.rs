@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fold::{same_secret, Fold};
+use crate::fold::Fold;
 use crate::rating::{rate_game, Rating};
+use crate::same_secret;
 use crate::Outcome;
 
 /// A season's fixed settings.

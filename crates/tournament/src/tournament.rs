@@ -19,7 +19,8 @@ use colosseum_host::TimeControl;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::fold::{same_secret, Fold};
+use crate::fold::Fold;
+use crate::same_secret;
 use crate::season::SeasonPlayerId;
 use crate::{standings, Format, Outcome, PlayedRound, PlayerId, Round, Standing};
 
