@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
-use crate::limits::Limits;
 use crate::error::ApiError;
+use crate::limits::Limits;
 
 /// The longest webhook URL accepted.
 pub const MAX_URL: usize = 2_000;
