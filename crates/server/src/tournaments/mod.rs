@@ -30,13 +30,13 @@ pub use colosseum_tournament::tournament::{
     standings_csv, status, Board, DiscordRoom, Entrant, Former, GameChoice, GamePick, How,
     MatchSeen, RoundState, Step,
 };
-use colosseum_tournament::{Bracket, Format, Outcome, PlayerId};
+use colosseum_tournament::{same_secret, Bracket, Format, Outcome, PlayerId};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::error::{internal, ApiError, ErrorCode};
-use crate::hub::{check_name, same_secret, CreateMatch, HostPower, Hub, Table};
+use crate::hub::{check_name, CreateMatch, HostPower, Hub, Table};
 use crate::store::Store;
 use crate::webhooks::{Post, WebhookConfig};
 
