@@ -4,7 +4,7 @@
 //! `0..n` in seed order (0 is the first seed); its past is a list of [`PlayedRound`]s (each
 //! game's two players, their seats and its [`Outcome`], and the byes). From that past,
 //! [`Format::next_round`] gives the next round's pairings (or `None` when the tournament is
-//! over) and [`standings`] ranks the players with the format's tie-breaks. The server stores the
+//! over) and [`standings()`] ranks the players with the format's tie-breaks. The server stores the
 //! past and asks again after every result, so a restart rebuilds everything from the record.
 //!
 //! * [`round_robin`]: Berger tables, single or double (the second cycle with seats swapped).
