@@ -1,5 +1,6 @@
 //! What the Discord application asks of the tournaments run in its channels.
 
+use super::posts::standings_lines;
 use super::*;
 
 impl<S: Store> Tournaments<S> {

@@ -47,8 +47,6 @@ mod posts;
 mod run;
 mod view;
 
-use posts::{announcements, standings_lines};
-
 /// A tournament's fixed settings, with the server's chat webhook
 /// ([`colosseum_tournament::tournament::TournamentConfig`]).
 pub type TournamentConfig = colosseum_tournament::tournament::TournamentConfig<WebhookConfig>;

@@ -2,6 +2,7 @@
 //! task: each round's matches made through the hub, results recorded, events stored before
 //! they are announced, a season's games rated.
 
+use super::posts::announcements;
 use super::*;
 
 impl<S: Store> Tournaments<S> {
