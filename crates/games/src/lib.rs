@@ -533,7 +533,10 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<square_goofspiel::SquareGoofspiel>)
     }
     .with_board(square_goofspiel::board_svg::board_svg)
-    .with_words(words::square_goofspiel::describe, words::square_goofspiel::prompt)
+    .with_words(
+        words::square_goofspiel::describe,
+        words::square_goofspiel::prompt,
+    )
     .with_season(square_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
@@ -568,7 +571,10 @@ static REGISTRY: &[GameEntry] = &[
         .with_spiel(spiel::make::<all_in_goofspiel::AllInGoofspiel>)
     }
     .with_board(all_in_goofspiel::board_svg::board_svg)
-    .with_words(words::all_in_goofspiel::describe, words::all_in_goofspiel::prompt)
+    .with_words(
+        words::all_in_goofspiel::describe,
+        words::all_in_goofspiel::prompt,
+    )
     .with_season(all_in_goofspiel::season::questions),
     GameEntry {
         advantage: Some(advantage_option),
