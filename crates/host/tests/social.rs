@@ -165,6 +165,8 @@ fn the_match_view_json_keeps_its_shape() {
             "category",
             "deadline",
             "ended_at",
+            "lasts_ms",
+            "lockout_ms",
             "opened_at",
             "over",
             "prizes",
