@@ -229,8 +229,10 @@ async function playToEnd(page, seat, { game, midAt = 6, maxMoves = 800 } = {}) {
     const before = await page.evaluate(() => document.body.dataset.steps);
     const mv = await clickAMove(page);
     // Wait for the answer: a new status, a new step, or a refusal.
+    // A race that opens as the move is sent holds the move back: the loop answers it first.
     await page.waitForFunction(([s, st]) => document.body.dataset.steps !== st
       || document.querySelector(`[data-testid=status-${s}]`)?.textContent !== 'to move'
+      || document.body.dataset.race === 'open'
       || document.querySelector('#message.error:not([hidden])'), [seat, before], { timeout: 30000 });
     const err = await page.locator('#message.error:not([hidden])').count();
     if (err) {
@@ -655,8 +657,10 @@ async function playLive(page, seat, { answers = () => false, maxMoves = 800 } = 
     }
     const before = await page.evaluate(() => document.body.dataset.steps);
     const mv = await clickAMove(page);
+    // A race that opens as the move is sent holds the move back: the loop answers it first.
     await page.waitForFunction(([s, st]) => document.body.dataset.steps !== st
       || document.querySelector(`[data-testid=status-${s}]`)?.textContent !== 'to move'
+      || document.body.dataset.race === 'open'
       || document.querySelector('#message.error:not([hidden])'), [seat, before], { timeout: 30000 });
     if (await page.locator('#message.error:not([hidden])').count()) {
       const text = await page.locator('#message').innerText();
