@@ -93,8 +93,8 @@ pub const NO_POSTGRES: &str = "this colosseum was built without PostgreSQL (--po
 pub const TAKEOVER_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// How long, by default, an append that would commit alone waits for company
-/// (`Limits::commit_window`, `colosseum serve --commit-window-us`; docs/benchmarks.md, "Ninth
-/// session").
+/// (`Limits::commit_window`, `colosseum serve --commit-window-us`; docs/benchmarks.md,
+/// "Settings measured").
 pub const COMMIT_WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// The shortest admin token `serve` accepts.

@@ -22,7 +22,7 @@ impl BotGame for Galespiel {
     /// made winning a round look worth less than it is. Bids keep regret matching. `hard` with
     /// it against `hard` without it: 67.5% of decided games (80 games); against the old `hard`
     /// (`mcts:iters=30000,model=0.5,algo=uct`) 40.0% on 120 seeds where `hard` without it made
-    /// 38.3%: see docs/strength.md, "Galespiel's `hard` (ninth session)".
+    /// 38.3%: see docs/strength.md, "Galespiel".
     const LONE_MOVES_BY_UCT: bool = true;
     /// At a bid `hard` plays the equilibrium of the root's matrix game (the joint bids'
     /// results, gathered over the determinizations of the hidden prize order; the bids are the
@@ -40,8 +40,7 @@ impl BotGame for Galespiel {
     /// ([`galespiel_prune_bids`]): a bid that lets the opponent win the round and connect goes
     /// when another bid stops it, and only the bids that win the game outright stay when there
     /// are any (a regret-matching search at 2000 iterations, a third of its bids exploration,
-    /// kept such bids in its tree and its mix: see docs/strength.md, "Galespiel's `hard`
-    /// (tenth session)").
+    /// kept such bids in its tree and its mix: see docs/strength.md, "Galespiel").
     fn search_moves(&self, seat: Seat, rng: &mut SeededRng, out: &mut Vec<GaleMove>) {
         let mut legal = Vec::new();
         self.legal_moves(seat, &mut legal);

@@ -12,7 +12,7 @@ const SQUARE_ENDGAME_NODES: usize = 4000;
 /// The share of Square Goofspiel's playout moves that are the heuristic's (the rest uniformly
 /// random bids). Half, before: random bids throw away high cards on cheap cells, so playouts
 /// misjudged what a card kept is worth. `hard` against the heuristic, the same 20 seeds: 13 wins
-/// at 0.5, 16 at 0.9 (docs/strength.md, seventh session).
+/// at 0.5, 16 at 0.9 (docs/strength.md, "Square Goofspiel").
 const SQUARE_ROLLOUT_HEURISTIC: f64 = 0.9;
 
 /// Square Goofspiel: value per card.
@@ -22,7 +22,7 @@ impl BotGame for SquareGoofspiel {
     /// playouts' heuristic lost its allocations (1.7 times the iterations a CPU second), so a
     /// decision costs about 1.2 times the 30,000 iterations' before; the old search named by
     /// its settings (`mcts:iters=5000,model=0.5,algo=uct`) keeps its 5000 (docs/strength.md,
-    /// tenth session).
+    /// "Square Goofspiel").
     const REGRET_MATCHING_SCALE: f64 = 2.0;
 
     fn heuristic_description() -> &'static str {

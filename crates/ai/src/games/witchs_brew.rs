@@ -27,7 +27,7 @@ impl BotGame for WitchsBrew {
     const LONE_MOVES_BY_UCT: bool = true;
     /// Regret matching (the levels) runs three times the budget: `hard` 18,000 iterations,
     /// about 0.45 s of CPU a decision, while the old search named by its settings
-    /// (`mcts:iters=10000,model=0.5,algo=uct`) keeps its 2000 (docs/strength.md, ninth session).
+    /// (`mcts:iters=10000,model=0.5,algo=uct`) keeps its 2000 (docs/strength.md, "The Witch's Brew").
     const REGRET_MATCHING_SCALE: f64 = 3.0;
 
     fn heuristic_description() -> &'static str {
