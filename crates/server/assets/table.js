@@ -239,6 +239,9 @@ el.choice = h('div', { class: 'bar-choice' }, el.tools, el.legal);
 const actions = h('section', { id: 'actions', class: 'action-bar', 'aria-labelledby': 'actions-title' },
   h('h2', { id: 'actions-title', class: 'sr-only' }, 'Your move'), el.status, el.choice, el.draft, form, el.buttons);
 
+/** Said when this seat's client seed is revealed; taken down once the match has started. */
+const REVEALED_WORDS = 'Your client seed is revealed: the match starts when both are.';
+
 function showMessage(kind, text) {
   el.message.className = `notice ${kind}`;
   el.message.textContent = text;
@@ -555,7 +558,7 @@ function connect() {
       }
       else if (msg.to === 'open') showMessage('ok', 'Opened: your move is revealed when both have opened.');
       else if (msg.to === 'join') showMessage('ok', 'You have taken your seat.');
-      else if (msg.to === 'reveal') showMessage('ok', 'Your client seed is revealed: the match starts when both are.');
+      else if (msg.to === 'reveal' && (!page.state || page.state.status === 'waiting')) showMessage('ok', REVEALED_WORDS);
       else if (msg.to === 'resign') showMessage('info', 'You resigned.');
       else if (msg.to === 'answer') race.answered(msg); // social
       else if (msg.to === 'chat') chat.answered(msg); // social
@@ -1041,6 +1044,8 @@ function onState(msg) {
   if (page.state && msg.server_now < page.state.server_now) return; // an older answer
   page.state = msg;
   page.receivedAt = Date.now();
+  // "The match starts when both are" is stale once it has started.
+  if (msg.status !== 'waiting' && el.message.textContent === REVEALED_WORDS) showMessage('', '');
   renderAll();
   openIfDue();
   autoJoin();
